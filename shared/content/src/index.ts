@@ -1,0 +1,3 @@
+export * from "./normalize.ts";
+export * from "./tracking.ts";
+export * from "./limits.ts";

@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+/**
+ * What the gateway learned about the caller's key, forwarded to a service in a header signed
+ * with the internal secret. `status` lets the verify service apply the spec's message order
+ * itself (a missing solution is reported before an invalid key).
+ */
+export const Identity = z.object({
+  requestId: z.string().min(1).max(128),
+  /** Issued-at, ms since epoch: a signed identity is refused once it is older than a minute. */
+  iat: z.number().int(),
+  /** The route the identity was signed for, so one signed header cannot be replayed elsewhere. */
+  route: z.enum(["classify", "verify", "challenge"]),
+  key: z.discriminatedUnion("status", [
+    z.object({ status: z.literal("missing") }),
+    z.object({ status: z.literal("invalid") }),
+    z.object({ status: z.literal("test") }),
+    z.object({
+      status: z.literal("valid"),
+      keyId: z.string(),
+      configId: z.string(),
+      workspaceId: z.string(),
+      kind: z.enum(["classify", "challenge"]),
+      plan: z.enum(["free", "paid"]),
+    }),
+  ]),
+});
+export type Identity = z.infer<typeof Identity>;
+export type ResolvedKey = Extract<Identity["key"], { status: "valid" }>;
+
+export const IDENTITY_HEADER = "x-sift-identity";
+export const SIGNATURE_HEADER = "x-sift-signature";
+export const REQUEST_ID_HEADER = "x-request-id";

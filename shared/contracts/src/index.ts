@@ -1,0 +1,5 @@
+export * from "./messages.ts";
+export * from "./classify.ts";
+export * from "./verify.ts";
+export * from "./inference.ts";
+export * from "./identity.ts";

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { MODEL_NAMES } from "./messages.ts";
+
+/**
+ * The classify service asks the model worker over NATS request/reply. Workers subscribe in one
+ * queue group so each request reaches exactly one of them.
+ */
+export const INFERENCE_SUBJECT = "sift.inference.v1";
+export const INFERENCE_QUEUE = "sift-model-workers";
+
+/** A normalised field: name and its value as text (lists already joined). */
+export const NormalizedField = z.tuple([z.string(), z.string()]);
+export type NormalizedField = z.infer<typeof NormalizedField>;
+
+export const InferenceRequest = z.object({
+  model: z.enum(MODEL_NAMES),
+  /** One item per submission; each item is its normalised fields in order. */
+  items: z.array(z.array(NormalizedField).min(1)).min(1).max(256),
+});
+export type InferenceRequest = z.infer<typeof InferenceRequest>;
+
+export const InferenceReply = z.discriminatedUnion("ok", [
+  z.object({
+    ok: z.literal(true),
+    model: z.enum(MODEL_NAMES),
+    version: z.string(),
+    scores: z.array(z.number().min(0).max(1)),
+  }),
+  z.object({
+    ok: z.literal(false),
+    error: z.enum(["invalid_request", "model_error", "shutting_down"]),
+    detail: z.string().optional(),
+  }),
+]);
+export type InferenceReply = z.infer<typeof InferenceReply>;

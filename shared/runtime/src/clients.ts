@@ -1,0 +1,43 @@
+import { Redis } from "ioredis";
+import { connect, type NatsConnection } from "nats";
+
+/**
+ * Redis for request paths: fail fast while disconnected rather than queueing commands, so a
+ * Redis outage becomes an immediate 500 / `Internal server error` instead of a hang.
+ */
+export const createRedis = (url: string, name: string): Redis =>
+  new Redis(url, {
+    connectionName: name,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // Reconnect forever with a capped backoff: a restarted Redis is picked up without restarts.
+    retryStrategy: (times) => Math.min(times * 100, 2_000),
+    lazyConnect: false,
+  });
+
+/** Resolves once the client is ready, or rejects after `timeoutMs`. */
+export const redisReady = (redis: Redis, timeoutMs = 5_000): Promise<void> =>
+  redis.status === "ready"
+    ? Promise.resolve()
+    : new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`Redis not ready after ${timeoutMs} ms`));
+        }, timeoutMs);
+        const onReady = () => (cleanup(), resolve());
+        const cleanup = () => {
+          clearTimeout(timer);
+          redis.off("ready", onReady);
+        };
+        redis.on("ready", onReady);
+      });
+
+export const connectNats = (url: string, name: string): Promise<NatsConnection> =>
+  connect({
+    servers: url.replace(/^nats:\/\//, ""),
+    name,
+    // Keep reconnecting forever: a restarted NATS server is picked up without restarts.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+  });
