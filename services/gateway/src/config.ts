@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+const Config = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  host: z.string().default("0.0.0.0"),
+  redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  natsUrl: z.string().default("nats://127.0.0.1:4222"),
+  verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
+  classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
+  internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
+  /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
+  trustProxy: z.coerce.number().int().min(0).default(0),
+  /** Challenges per second per client address, with its burst. */
+  challengeRate: z.coerce.number().positive().default(5),
+  challengeBurst: z.coerce.number().int().positive().default(20),
+  logLevel: z.string().default("info"),
+});
+export type GatewayConfig = Readonly<z.infer<typeof Config>>;
+
+export const loadConfig = (env: Record<string, string | undefined>): GatewayConfig =>
+  Object.freeze(
+    Config.parse({
+      port: env["SIFT_PORT"] ?? env["PORT"],
+      host: env["SIFT_HOST"],
+      redisUrl: env["REDIS_URL"],
+      natsUrl: env["NATS_URL"],
+      verifyUrl: env["VERIFY_URL"],
+      classifyUrl: env["CLASSIFY_URL"],
+      internalSecret: env["SIFT_INTERNAL_SECRET"],
+      trustProxy: env["SIFT_TRUST_PROXY"],
+      challengeRate: env["SIFT_CHALLENGE_RATE"],
+      challengeBurst: env["SIFT_CHALLENGE_BURST"],
+      logLevel: env["LOG_LEVEL"],
+    }),
+  );

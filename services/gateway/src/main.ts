@@ -1,0 +1,67 @@
+import { createServer, request } from "node:http";
+import { KeyStore } from "@sift/keystore";
+import {
+  closeServer,
+  connectNats,
+  createLogger,
+  createRedis,
+  IdentitySigner,
+  listen,
+  onShutdown,
+  systemClock,
+} from "@sift/runtime";
+import { buildGateway } from "./app.ts";
+import { RedisRateLimiter } from "./clients/rate-limiter.ts";
+import { loadConfig } from "./config.ts";
+import { serveBrowserScript } from "./routes/browser-script.ts";
+
+const config = loadConfig(process.env);
+const logger = createLogger("gateway", config.logLevel);
+const clock = systemClock;
+const redis = createRedis(config.redisUrl, "sift-gateway");
+redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+const nats = await connectNats(config.natsUrl, "sift-gateway");
+
+const app = buildGateway({
+  config,
+  keys: new KeyStore({ redis, clock }),
+  limiter: new RedisRateLimiter({ redis, clock }),
+  signer: new IdentitySigner(config.internalSecret),
+  clock,
+  logger,
+  readiness: {
+    redis: async () => void (await redis.ping()),
+    nats: async () => {
+      if (nats.isClosed()) throw new Error("closed");
+      await nats.flush();
+    },
+    verify: () => httpHealthy(config.verifyUrl),
+    classify: () => httpHealthy(config.classifyUrl),
+  },
+  extraRoutes: serveBrowserScript,
+});
+
+const server = createServer(app);
+// Longer than the usual load-balancer idle time-out (60 s), so the balancer closes first.
+server.keepAliveTimeout = 65_000;
+const port = await listen(server, config.port, config.host);
+logger.info({ port }, "gateway listening");
+
+onShutdown(logger, [
+  ["http", () => closeServer(server)],
+  ["nats", () => nats.drain()],
+  ["redis", () => redis.quit()],
+]);
+
+function httpHealthy(base: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL("/healthz", base), { timeout: 1_000 }, (res) => {
+      res.resume();
+      if (res.statusCode === 200) resolve();
+      else reject(new Error(`status ${res.statusCode}`));
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error("time-out")));
+    req.end();
+  });
+}

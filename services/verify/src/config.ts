@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+const Config = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8081),
+  host: z.string().default("0.0.0.0"),
+  redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
+  logLevel: z.string().default("info"),
+});
+export type VerifyConfig = Readonly<z.infer<typeof Config>>;
+
+export const loadConfig = (env: Record<string, string | undefined>): VerifyConfig =>
+  Object.freeze(
+    Config.parse({
+      port: env["VERIFY_PORT"] ?? env["PORT"],
+      host: env["VERIFY_HOST"],
+      redisUrl: env["REDIS_URL"],
+      internalSecret: env["SIFT_INTERNAL_SECRET"],
+      logLevel: env["LOG_LEVEL"],
+    }),
+  );

@@ -1,0 +1,3 @@
+export * from "./keystore.ts";
+export * from "./types.ts";
+export * from "./secrets.ts";

@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/** 32 random bytes: far beyond guessing, and the SHA-256 of it is a safe lookup key. */
+const SECRET_BYTES = 32;
+
+export const newSecretKey = (): string => `sk_${randomBytes(SECRET_BYTES).toString("base64url")}`;
+export const newSiteKey = (): string => `pk_${randomBytes(16).toString("base64url")}`;
+export const newId = (prefix: "ws" | "cfg" | "key"): string => `${prefix}_${randomBytes(9).toString("base64url")}`;
+
+/**
+ * Secrets are stored only as this hash. Looking a key up by its hash is safe against timing:
+ * an attacker cannot steer the hash of a guess towards a stored one byte by byte.
+ */
+export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
