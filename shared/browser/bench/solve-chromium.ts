@@ -1,0 +1,61 @@
+/**
+ * Chromium solve times through sift.js (blob Web Worker + WebCrypto), for docs/challenge.md.
+ * Usage: pnpm --filter @sift/browser bench [bits] [puzzles] [runs] [cpuThrottle]
+ * cpuThrottle > 1 slows the page's CPU by that factor (DevTools' "CPU throttling"), our stand-in
+ * for a mid-range phone.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFile } from "node:fs/promises";
+import { chromium } from "playwright-core";
+import { ManualClock } from "@sift/runtime";
+import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { buildBrowserBundle } from "../src/index.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/chromium.ts";
+
+const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2).map(Number);
+const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
+const clock = new ManualClock();
+const built = await buildBrowserBundle();
+const script = await readFile(built.path);
+
+const server = createServer((req, res) => {
+  if (req.url === "/sift.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+  if (req.url === "/challenge") {
+    const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 600_000 }, { keys, clock });
+    return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
+  }
+  res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script src="/sift.js"></script>`);
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const page = await browser.newPage();
+if (throttle > 1) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+}
+await page.goto(base);
+const times = await page.evaluate(
+  async ({ base, runs }) => {
+    const out: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      await window.Sift!.solve({ siteKey: "bench", url: base });
+      out.push(performance.now() - start);
+    }
+    return out;
+  },
+  { base, runs },
+);
+await browser.close();
+server.close();
+
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
+const mean = times.reduce((a, b) => a + b, 0) / times.length;
+console.log(
+  `chromium ${browser.version()} throttle=${throttle}x bits=${bits} puzzles=${puzzles} runs=${runs}: ` +
+    `mean ${mean.toFixed(0)} ms, p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms (fetch + worker start + solve)`,
+);

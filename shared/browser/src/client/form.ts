@@ -1,0 +1,99 @@
+import { dispatch, ERROR_EVENT, START_EVENT, SUCCESS_EVENT } from "./events.ts";
+import { ChallengeError, runChallenge, type Solved } from "./run.ts";
+
+export const FIELD_NAME = "_vendor";
+export const SITE_KEY_ATTR = "data-sift-site-key";
+export const URL_ATTR = "data-sift-url";
+/** `focus` (default): start on the first focus inside the form; `load`: start at once. */
+export const START_ATTR = "data-sift-start";
+
+/**
+ * One marked form: a hidden `_vendor` field, a challenge solved ahead of time, and a submit that
+ * waits for the solution. Without a solution the form is never sent (fail closed, spec 6).
+ */
+export class FormChallenge {
+  readonly form: HTMLFormElement;
+  readonly #field: HTMLInputElement;
+  #pending: Promise<Solved> | undefined;
+  #solved: Solved | undefined;
+  /** Set while we re-submit after solving, so our own submit handler lets it through. */
+  #releasing = false;
+
+  constructor(form: HTMLFormElement) {
+    this.form = form;
+    this.#field = fieldOf(form);
+    // Capture: at the form itself capture listeners run first, before the page's own handlers.
+    form.addEventListener("submit", this.#onSubmit, { capture: true });
+    if (form.getAttribute(START_ATTR) === "load") void this.solve().catch(() => {});
+    else form.addEventListener("focusin", () => void this.solve().catch(() => {}), { once: true });
+  }
+
+  /** The solution, solving (once, shared by concurrent callers) when none is fresh. */
+  solve(): Promise<string> {
+    if (this.#solved && Date.now() < this.#solved.freshUntil) return Promise.resolve(this.#solved.solution);
+    this.#field.value = "";
+    this.#pending ??= this.#run().finally(() => (this.#pending = undefined));
+    return this.#pending.then((solved) => solved.solution);
+  }
+
+  async #run(): Promise<Solved> {
+    const siteKey = this.form.getAttribute(SITE_KEY_ATTR) ?? "";
+    const baseUrl = this.form.getAttribute(URL_ATTR) ?? "";
+    dispatch(this.form, START_EVENT, { siteKey });
+    try {
+      const solved = await runChallenge(siteKey, baseUrl);
+      this.#solved = solved;
+      this.#field.value = solved.solution;
+      dispatch(this.form, SUCCESS_EVENT, { solution: solved.solution });
+      return solved;
+    } catch (error) {
+      this.#solved = undefined;
+      const detail =
+        error instanceof ChallengeError ? error.detail : { reason: "solver", message: String(error) };
+      dispatch(this.form, ERROR_EVENT, detail);
+      throw error;
+    }
+  }
+
+  #onSubmit = (event: SubmitEvent): void => {
+    if (this.#releasing) return;
+    if (this.#solved && Date.now() < this.#solved.freshUntil && this.#field.value) return;
+    event.preventDefault();
+    // Stop other handlers (an SPA's fetch) from sending the form without a solution.
+    event.stopImmediatePropagation();
+    const submitter = event.submitter;
+    this.solve().then(
+      () => this.#release(submitter),
+      () => {}, // already reported as vendor-challenge-error; the form stays unsent
+    );
+  };
+
+  #release(submitter: HTMLElement | null): void {
+    this.#releasing = true;
+    try {
+      if (typeof this.form.requestSubmit === "function") {
+        // requestSubmit re-runs validation and the page's submit handlers, as a click would.
+        try {
+          this.form.requestSubmit(submitter);
+        } catch {
+          // The submitter left the form meanwhile: submit without it.
+          this.form.requestSubmit();
+        }
+      } else {
+        HTMLFormElement.prototype.submit.call(this.form);
+      }
+    } finally {
+      this.#releasing = false;
+    }
+  }
+}
+
+const fieldOf = (form: HTMLFormElement): HTMLInputElement => {
+  const existing = form.querySelector<HTMLInputElement>(`input[name="${FIELD_NAME}"]`);
+  if (existing) return existing;
+  const field = document.createElement("input");
+  field.type = "hidden";
+  field.name = FIELD_NAME;
+  form.appendChild(field);
+  return field;
+};

@@ -1,0 +1,2 @@
+export type WorkerRequest = { challenge: string; signature: string };
+export type WorkerReply = { ok: true; solution: string } | { ok: false; message: string };

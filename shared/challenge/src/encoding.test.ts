@@ -1,0 +1,60 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { utf8 } from "./bytes.ts";
+import { CHALLENGE_VERSION, decodeChallenge, encodeChallenge, type Challenge } from "./encoding.ts";
+
+const sample: Challenge = {
+  version: CHALLENGE_VERSION,
+  keyId: "k1",
+  configId: "cfg_123",
+  issuedAt: Date.UTC(2026, 0, 1),
+  expiresAt: Date.UTC(2026, 0, 1, 0, 10),
+  nonce: new Uint8Array(16).fill(7),
+  bits: 9,
+  puzzles: 16,
+};
+
+describe("challenge encoding", () => {
+  it("decodes what it encodes, for any field values in range", () => {
+    const challenge = fc.record({
+      version: fc.constant(CHALLENGE_VERSION),
+      keyId: fc.string({ minLength: 1, maxLength: 40 }),
+      configId: fc.string({ minLength: 1, maxLength: 80 }),
+      issuedAt: fc.nat(),
+      expiresAt: fc.maxSafeNat(),
+      nonce: fc.uint8Array({ minLength: 16, maxLength: 16 }),
+      bits: fc.integer({ min: 1, max: 24 }),
+      puzzles: fc.integer({ min: 1, max: 64 }),
+    });
+    fc.assert(
+      fc.property(challenge, (c) => {
+        expect(decodeChallenge(encodeChallenge(c))).toEqual(c);
+      }),
+    );
+  });
+
+  it("length-prefixes ids, so moving a character between fields changes the bytes", () => {
+    const a = encodeChallenge({ ...sample, keyId: "ab", configId: "c" });
+    const b = encodeChallenge({ ...sample, keyId: "a", configId: "bc" });
+    expect(a).not.toEqual(b);
+    expect(decodeChallenge(b)?.configId).toBe("bc");
+  });
+
+  it("refuses trailing bytes, truncation, unknown versions and out-of-range work", () => {
+    const bytes = encodeChallenge(sample);
+    expect(decodeChallenge(new Uint8Array([...bytes, 0]))).toBeNull();
+    expect(decodeChallenge(bytes.subarray(0, bytes.length - 1))).toBeNull();
+    expect(decodeChallenge(new Uint8Array([2, ...bytes.subarray(1)]))).toBeNull();
+    const tooHard = bytes.slice();
+    tooHard[tooHard.length - 2] = 25;
+    expect(decodeChallenge(tooHard)).toBeNull();
+    expect(decodeChallenge(new Uint8Array())).toBeNull();
+  });
+
+  it("refuses ids that are not UTF-8", () => {
+    const bytes = encodeChallenge({ ...sample, keyId: "k" });
+    expect(bytes[2]).toBe(utf8("k")[0]);
+    bytes[2] = 0xff;
+    expect(decodeChallenge(bytes)).toBeNull();
+  });
+});

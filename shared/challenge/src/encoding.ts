@@ -1,0 +1,129 @@
+import { fromUtf8, utf8 } from "./bytes.ts";
+
+/** Bumped on any change to the byte layout below; a decoder accepts only the versions it knows. */
+export const CHALLENGE_VERSION = 1;
+export const NONCE_BYTES = 16;
+/** Bounds the decoder enforces, so a forged challenge cannot ask a verifier for unbounded work. */
+export const MAX_BITS = 24;
+export const MAX_PUZZLES = 64;
+const MAX_ID_BYTES = 255;
+
+export interface Challenge {
+  version: number;
+  /** Id of the signing key that signed this challenge (lets keys rotate with an overlap). */
+  keyId: string;
+  configId: string;
+  /** Milliseconds since the epoch, from the issuing service's clock. */
+  issuedAt: number;
+  expiresAt: number;
+  nonce: Uint8Array;
+  /** Leading zero bits each sub-puzzle's hash needs. */
+  bits: number;
+  /** Number of independent sub-puzzles (lower variance than one puzzle of the same total work). */
+  puzzles: number;
+}
+
+/**
+ * Canonical binary layout, big-endian, every variable field length-prefixed:
+ *
+ *   u8 version | u8 len + keyId | u8 len + configId | u64 issuedAt | u64 expiresAt |
+ *   u8 len + nonce | u8 bits | u8 puzzles
+ *
+ * Length prefixes make field splicing impossible ("ab"+"c" and "a"+"bc" encode differently), and
+ * the decoder refuses trailing bytes, so one challenge has exactly one encoding and the HMAC
+ * covers exactly the fields that are read.
+ */
+export const encodeChallenge = (challenge: Challenge): Uint8Array => {
+  const keyId = utf8(challenge.keyId);
+  const configId = utf8(challenge.configId);
+  if (keyId.length < 1 || keyId.length > MAX_ID_BYTES) throw new RangeError("keyId length");
+  if (configId.length < 1 || configId.length > MAX_ID_BYTES) throw new RangeError("configId length");
+  if (challenge.nonce.length !== NONCE_BYTES) throw new RangeError("nonce length");
+  if (!validWork(challenge.bits, challenge.puzzles)) throw new RangeError("difficulty out of range");
+  const out = new Uint8Array(1 + 1 + keyId.length + 1 + configId.length + 8 + 8 + 1 + NONCE_BYTES + 2);
+  const view = new DataView(out.buffer);
+  let o = 0;
+  out[o++] = challenge.version;
+  out[o++] = keyId.length;
+  out.set(keyId, o);
+  o += keyId.length;
+  out[o++] = configId.length;
+  out.set(configId, o);
+  o += configId.length;
+  view.setBigUint64(o, BigInt(challenge.issuedAt));
+  view.setBigUint64(o + 8, BigInt(challenge.expiresAt));
+  o += 16;
+  out[o++] = NONCE_BYTES;
+  out.set(challenge.nonce, o);
+  o += NONCE_BYTES;
+  out[o++] = challenge.bits;
+  out[o++] = challenge.puzzles;
+  return out;
+};
+
+/** The challenge, or null when the bytes are not exactly one well-formed known-version challenge. */
+export const decodeChallenge = (bytes: Uint8Array): Challenge | null => {
+  const reader = new Reader(bytes);
+  const version = reader.u8();
+  if (version !== CHALLENGE_VERSION) return null;
+  const keyId = reader.text();
+  const configId = reader.text();
+  const issuedAt = reader.u64();
+  const expiresAt = reader.u64();
+  const nonce = reader.bytes();
+  const bits = reader.u8();
+  const puzzles = reader.u8();
+  if (!reader.atEnd() || keyId === null || configId === null || nonce === null) return null;
+  if (issuedAt === null || expiresAt === null || bits === null || puzzles === null) return null;
+  if (!keyId || !configId || nonce.length !== NONCE_BYTES || !validWork(bits, puzzles)) return null;
+  return { version, keyId, configId, issuedAt, expiresAt, nonce, bits, puzzles };
+};
+
+const validWork = (bits: number, puzzles: number): boolean =>
+  Number.isInteger(bits) &&
+  bits >= 1 &&
+  bits <= MAX_BITS &&
+  Number.isInteger(puzzles) &&
+  puzzles >= 1 &&
+  puzzles <= MAX_PUZZLES;
+
+/** Reads fields in order; any read past the end makes it return null from then on. */
+class Reader {
+  #offset = 0;
+  #failed = false;
+  readonly #bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+  u8(): number | null {
+    const slice = this.#take(1);
+    return slice ? slice[0]! : null;
+  }
+  u64(): number | null {
+    const slice = this.#take(8);
+    if (!slice) return null;
+    const value = new DataView(slice.buffer, slice.byteOffset, 8).getBigUint64(0);
+    // Times are milliseconds; anything past 2^53 is not one we issued.
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : null;
+  }
+  bytes(): Uint8Array | null {
+    const length = this.u8();
+    return length === null ? null : this.#take(length);
+  }
+  text(): string | null {
+    const raw = this.bytes();
+    return raw ? fromUtf8(raw) : null;
+  }
+  atEnd(): boolean {
+    return !this.#failed && this.#offset === this.#bytes.length;
+  }
+  #take(length: number): Uint8Array | null {
+    if (this.#failed || this.#offset + length > this.#bytes.length) {
+      this.#failed = true;
+      return null;
+    }
+    const slice = this.#bytes.subarray(this.#offset, this.#offset + length);
+    this.#offset += length;
+    return slice;
+  }
+}

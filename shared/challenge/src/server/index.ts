@@ -1,0 +1,4 @@
+export * from "./keys.ts";
+export * from "./sign.ts";
+export * from "./check.ts";
+export * from "./replay-guard.ts";

@@ -1,0 +1,50 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Clock } from "@sift/runtime";
+import { toBase64Url } from "../bytes.ts";
+import { CHALLENGE_VERSION, encodeChallenge, NONCE_BYTES } from "../encoding.ts";
+import type { IssuedChallenge } from "../solution.ts";
+import type { SigningKey, SigningKeyRing } from "./keys.ts";
+
+/** HMAC-SHA-256 over the exact encoded bytes (canonical, so nothing else verifies the same). */
+export const hmacChallenge = (challengeBytes: Uint8Array, key: SigningKey): Uint8Array =>
+  createHmac("sha256", key.secret).update(challengeBytes).digest();
+
+export interface ChallengeParams {
+  configId: string;
+  bits: number;
+  puzzles: number;
+  ttlMs: number;
+}
+
+export const issueChallenge = (
+  params: ChallengeParams,
+  deps: { keys: SigningKeyRing; clock: Clock },
+): IssuedChallenge => {
+  const issuedAt = deps.clock.now();
+  const key = deps.keys.active(issuedAt);
+  const expiresAt = issuedAt + params.ttlMs;
+  const bytes = encodeChallenge({
+    version: CHALLENGE_VERSION,
+    keyId: key.id,
+    configId: params.configId,
+    issuedAt,
+    expiresAt,
+    nonce: new Uint8Array(randomBytes(NONCE_BYTES)),
+    bits: params.bits,
+    puzzles: params.puzzles,
+  });
+  return {
+    challenge: toBase64Url(bytes),
+    signature: toBase64Url(hmacChallenge(bytes, key)),
+    bits: params.bits,
+    puzzles: params.puzzles,
+    expiresAt,
+  };
+};
+
+export const constantTimeEqualBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && timingSafeEqual(a, b);
+
+/** Strings of any length compared through fixed-length digests, so timing reveals neither. */
+export const constantTimeEqualText = (a: string, b: string): boolean =>
+  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());

@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { createRedis, redisReady } from "@sift/runtime";
+import { freePort } from "@sift/testkit";
+import { RedisReplayGuard } from "../src/server/index.ts";
+
+const redis = createRedis(inject("redisUrl"), "replay-guard-test");
+afterAll(() => redis.quit());
+
+describe("RedisReplayGuard", () => {
+  it("spends an id once; later spends answer false", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    expect(await guard.spend(id, 60_000)).toBe(true);
+    expect(await guard.spend(id, 60_000)).toBe(false);
+    expect(await guard.spend(randomUUID(), 60_000)).toBe(true);
+  });
+
+  it("gives exactly one of many concurrent spends of one id true", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    const results = await Promise.all(Array.from({ length: 50 }, () => guard.spend(id, 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("keeps the spent marker only for the challenge's remaining life", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    await guard.spend(id, 5_000);
+    const ttl = await redis.pttl(`sift:challenge:spent:${id}`);
+    expect(ttl).toBeGreaterThan(4_000);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+
+  it("rejects when Redis cannot be reached, so the caller answers Internal server error", async () => {
+    const down = createRedis(`redis://127.0.0.1:${await freePort()}`, "replay-guard-down");
+    try {
+      await expect(new RedisReplayGuard(down).spend(randomUUID(), 1_000)).rejects.toThrow();
+    } finally {
+      down.disconnect();
+    }
+  });
+});
