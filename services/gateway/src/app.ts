@@ -19,7 +19,10 @@ import { verifyRoute } from "./routes/verify.ts";
 import { classifyError, verifyAnswer } from "./responses.ts";
 
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, "verifyUrl" | "classifyUrl" | "challengeRate" | "challengeBurst" | "trustProxy">;
+  config: Pick<
+    GatewayConfig,
+    "verifyUrl" | "classifyUrl" | "challengeRate" | "challengeBurst" | "trustProxy"
+  >;
   keys: KeyStore;
   limiter: RateLimiter;
   signer: IdentitySigner;
@@ -83,7 +86,8 @@ export const buildGateway = (deps: GatewayDeps): Express => {
     forwardTo(deps.config.verifyUrl, {
       signer,
       logger,
-      onError: (_req, res) => void res.status(503).json({ ok: false, message: "Challenges are temporarily unavailable" }),
+      onError: (_req, res) =>
+        void res.status(503).json({ ok: false, message: "Challenges are temporarily unavailable" }),
     }),
   );
   deps.extraRoutes?.(app);
@@ -108,7 +112,20 @@ const errorHandler =
     }
     if (req.path === "/classify") {
       if (tooLarge) return classifyError(res, 413, ClassifyMessage.bodyTooLarge);
-      return classifyError(res, callerFault ? 400 : 500, callerFault ? ClassifyMessage.malformedJson : ClassifyMessage.internal);
+      return classifyError(
+        res,
+        callerFault ? 400 : 500,
+        callerFault ? ClassifyMessage.malformedJson : ClassifyMessage.internal,
+      );
     }
-    res.status(tooLarge ? 413 : callerFault ? 400 : 500).json({ ok: false, message: tooLarge ? "Request body is too large" : callerFault ? "Bad request" : "Internal server error" });
+    res
+      .status(tooLarge ? 413 : callerFault ? 400 : 500)
+      .json({
+        ok: false,
+        message: tooLarge
+          ? "Request body is too large"
+          : callerFault
+            ? "Bad request"
+            : "Internal server error",
+      });
   };

@@ -1,5 +1,4 @@
 import { createServer, request } from "node:http";
-import { KeyStore } from "@sift/keystore";
 import {
   closeServer,
   connectNats,
@@ -10,10 +9,8 @@ import {
   onShutdown,
   systemClock,
 } from "@sift/runtime";
-import { buildGateway } from "./app.ts";
-import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 import { loadConfig } from "./config.ts";
-import { serveBrowserScript } from "./routes/browser-script.ts";
+import { createGateway } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
@@ -22,10 +19,9 @@ const redis = createRedis(config.redisUrl, "sift-gateway");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
 const nats = await connectNats(config.natsUrl, "sift-gateway");
 
-const app = buildGateway({
+const app = createGateway({
   config,
-  keys: new KeyStore({ redis, clock }),
-  limiter: new RedisRateLimiter({ redis, clock }),
+  redis,
   signer: new IdentitySigner(config.internalSecret),
   clock,
   logger,
@@ -38,7 +34,6 @@ const app = buildGateway({
     verify: () => httpHealthy(config.verifyUrl),
     classify: () => httpHealthy(config.classifyUrl),
   },
-  extraRoutes: serveBrowserScript,
 });
 
 const server = createServer(app);

@@ -47,7 +47,10 @@ export const forwardTo = (
         proxyReq.write(forward.raw);
       },
       error: (err, req, res) => {
-        deps.logger.error({ err: err.message, target, requestId: req.sift?.requestId }, "service unreachable");
+        deps.logger.error(
+          { err: err.message, target, requestId: req.sift?.requestId },
+          "service unreachable",
+        );
         if ("headersSent" in res && !res.headersSent) deps.onError(req, res as Response);
         else if ("destroy" in res) res.destroy();
       },

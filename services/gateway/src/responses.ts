@@ -2,7 +2,12 @@ import type { Response } from "express";
 import { VerifyMessage, type ErrorBody } from "@sift/contracts";
 
 /** Every non-200 classify answer has the body of spec 2.3 (plus `code` on 429, DESIGN.md). */
-export const classifyError = (res: Response, status: number, message: string, code?: ErrorBody["code"]): void => {
+export const classifyError = (
+  res: Response,
+  status: number,
+  message: string,
+  code?: ErrorBody["code"],
+): void => {
   const body: ErrorBody = code ? { ok: false, message, code } : { ok: false, message };
   res.status(status).json(body);
 };

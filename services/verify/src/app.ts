@@ -8,7 +8,14 @@ import {
   type ResolvedKey,
   type VerifyResponse,
 } from "@sift/contracts";
-import { isJsonObject, ownField, parseBody, type Clock, type IdentitySigner, type Logger } from "@sift/runtime";
+import {
+  isJsonObject,
+  ownField,
+  parseBody,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+} from "@sift/runtime";
 
 /** Checks a real solution for a resolved Challenge key; every expected failure is a value. */
 export interface SolutionChecker {
@@ -40,7 +47,9 @@ export const buildVerifyApp = (deps: VerifyDeps): Express => {
     const identity = deps.signer.verify(req.headers, "verify", deps.clock);
     if (!identity) return void res.status(401).json({ ok: false, message: "Unsigned request" });
     res.setHeader("X-Request-Id", identity.requestId);
-    res.json(await decide(deps, identity.key, solutionOf(req.headers["content-type"], req.body), identity.requestId));
+    res.json(
+      await decide(deps, identity.key, solutionOf(req.headers["content-type"], req.body), identity.requestId),
+    );
   });
 
   if (deps.challenge) {
@@ -64,7 +73,8 @@ const decide = async (
   requestId: string,
 ): Promise<VerifyResponse> => {
   if (key.status === "missing") return answer(VerifyMessage.missingKey);
-  if (solution === undefined || solution === null || solution === "") return answer(VerifyMessage.missingSolution);
+  if (solution === undefined || solution === null || solution === "")
+    return answer(VerifyMessage.missingSolution);
   if (key.status === "test") return answer(VerifyMessage.testKey, solution === TEST_OK_SOLUTION);
   if (key.status === "invalid") return answer(VerifyMessage.invalidKey);
   if (typeof solution !== "string") return answer(VerifyMessage.invalidSolution);
@@ -87,7 +97,8 @@ const errorHandler =
   (logger: Logger): ErrorRequestHandler =>
   (err: { type?: string; status?: number }, req, res, _next) => {
     if (res.headersSent) return void res.destroy();
-    if (err.type === "entity.too.large") return void res.status(413).type("text/plain").send(VERIFY_TOO_LARGE_TEXT);
+    if (err.type === "entity.too.large")
+      return void res.status(413).type("text/plain").send(VERIFY_TOO_LARGE_TEXT);
     logger.error({ err, path: req.path }, "verify service error");
     res.status(200).json(answer(VerifyMessage.internal));
   };

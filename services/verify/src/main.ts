@@ -1,5 +1,4 @@
 import { createServer } from "node:http";
-import { VerifyMessage } from "@sift/contracts";
 import {
   closeServer,
   createLogger,
@@ -9,20 +8,19 @@ import {
   onShutdown,
   systemClock,
 } from "@sift/runtime";
-import { buildVerifyApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { createVerifyApp } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("verify", config.logLevel);
 const redis = createRedis(config.redisUrl, "sift-verify");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
 
-const app = buildVerifyApp({
-  signer: new IdentitySigner(config.internalSecret),
+const app = createVerifyApp({
+  redis,
   clock: systemClock,
   logger,
-  // Until challenge issuing is wired in, no challenge has ever been signed by this service.
-  solutions: { check: async () => ({ ok: false, message: VerifyMessage.invalidSignature }) },
+  signer: new IdentitySigner(config.internalSecret),
 });
 
 const server = createServer(app);

@@ -22,6 +22,7 @@ export const Identity = z.object({
       workspaceId: z.string(),
       kind: z.enum(["classify", "challenge"]),
       plan: z.enum(["free", "paid"]),
+      allowance: z.number().int().nonnegative(),
     }),
   ]),
 });

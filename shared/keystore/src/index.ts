@@ -1,3 +1,4 @@
 export * from "./keystore.ts";
 export * from "./types.ts";
 export * from "./secrets.ts";
+export * from "./usage.ts";

@@ -19,7 +19,9 @@ export interface WorkspaceInput {
   allowance?: number;
 }
 
-export type WorkspaceChanges = Partial<Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">>;
+export type WorkspaceChanges = Partial<
+  Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">
+>;
 
 export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty">>;
 
@@ -151,7 +153,7 @@ export class KeyStore {
   async resolve(secretKey: string): Promise<ResolvedKeyRecord | null> {
     const row = await this.#redis.siftResolveKey(this.#key("key", hashSecret(secretKey)), this.#prefix);
     if (!row) return null;
-    const [configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst] = row;
+    const [configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance] = row;
     return {
       configId,
       workspaceId,
@@ -161,6 +163,7 @@ export class KeyStore {
       classify: classify === "1",
       rateLimit: Number(rateLimit),
       burst: Number(burst),
+      allowance: Number(allowance),
     };
   }
 
@@ -169,13 +172,19 @@ export class KeyStore {
   }
 }
 
-/** configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst */
-type ResolveRow = [string, string, string, string, string, string, string, string];
+/** configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance */
+type ResolveRow = [string, string, string, string, string, string, string, string, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
     siftResolveKey(key: string, prefix: string): Result<ResolveRow | null, Context>;
-    siftRerollKey(config: string, newKey: string, prefix: string, hash: string, keyId: string): Result<number, Context>;
+    siftRerollKey(
+      config: string,
+      newKey: string,
+      prefix: string,
+      hash: string,
+      keyId: string,
+    ): Result<number, Context>;
   }
 }
 

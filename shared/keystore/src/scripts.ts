@@ -9,9 +9,9 @@ local configId = redis.call('HGET', KEYS[1], 'configId')
 if not configId then return nil end
 local cfg = redis.call('HMGET', ARGV[1] .. 'cfg:' .. configId, 'workspaceId', 'kind', 'keyId')
 if not cfg[1] then return nil end
-local ws = redis.call('HMGET', ARGV[1] .. 'ws:' .. cfg[1], 'plan', 'classify', 'rateLimit', 'burst')
+local ws = redis.call('HMGET', ARGV[1] .. 'ws:' .. cfg[1], 'plan', 'classify', 'rateLimit', 'burst', 'allowance')
 if not ws[1] then return nil end
-return { configId, cfg[1], cfg[2], cfg[3], ws[1], ws[2], ws[3], ws[4] }
+return { configId, cfg[1], cfg[2], cfg[3], ws[1], ws[2], ws[3], ws[4], ws[5] }
 `;
 
 /**

@@ -5,7 +5,8 @@ const SECRET_BYTES = 32;
 
 export const newSecretKey = (): string => `sk_${randomBytes(SECRET_BYTES).toString("base64url")}`;
 export const newSiteKey = (): string => `pk_${randomBytes(16).toString("base64url")}`;
-export const newId = (prefix: "ws" | "cfg" | "key"): string => `${prefix}_${randomBytes(9).toString("base64url")}`;
+export const newId = (prefix: "ws" | "cfg" | "key"): string =>
+  `${prefix}_${randomBytes(9).toString("base64url")}`;
 
 /**
  * Secrets are stored only as this hash. Looking a key up by its hash is safe against timing:

@@ -46,4 +46,5 @@ export interface ResolvedKeyRecord {
   classify: boolean;
   rateLimit: number;
   burst: number;
+  allowance: number;
 }

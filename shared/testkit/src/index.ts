@@ -1,2 +1,4 @@
 export * from "./ports.ts";
 export * from "./servers.ts";
+export * from "./stack.ts";
+export * from "./http.ts";

@@ -38,7 +38,11 @@ export const classifyKey = (sources: KeySources): KeyChoice => {
 
 /** Verify: the body wins, then `X-Api-Key`, then the bearer token (DESIGN.md). */
 export const verifyKey = (sources: KeySources): KeyChoice => {
-  for (const sent of [fromValue(sources.body), fromValue(sources.apiKey), fromAuthorization(sources.authorization)]) {
+  for (const sent of [
+    fromValue(sources.body),
+    fromValue(sources.apiKey),
+    fromAuthorization(sources.authorization),
+  ]) {
     if (sent.kind !== "absent") return sent;
   }
   return { kind: "missing" };

@@ -25,10 +25,17 @@ export const challengeRoute =
     const decision = await deps.limiter.take(`ip:${clientAddress(req)}`, deps.rate, deps.burst);
     if (!decision.allowed) {
       res.setHeader("Retry-After", String(retryAfterSeconds(decision.retryAfterMs)));
-      return void res.status(429).json({ ok: false, message: "Too many challenges from this address. Retry after a short wait." });
+      return void res
+        .status(429)
+        .json({ ok: false, message: "Too many challenges from this address. Retry after a short wait." });
     }
     req.sift!.forward = {
-      identity: { requestId: req.sift!.requestId, iat: deps.clock.now(), route: "challenge", key: { status: "missing" } },
+      identity: {
+        requestId: req.sift!.requestId,
+        iat: deps.clock.now(),
+        route: "challenge",
+        key: { status: "missing" },
+      },
       raw: rawBody(req),
     };
     next();

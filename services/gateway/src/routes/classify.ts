@@ -39,7 +39,12 @@ export const classifyRoute =
     if (choice.kind === "invalid") return classifyError(res, 401, ClassifyMessage.invalidKey);
 
     const requestId = req.sift!.requestId;
-    const identity = (key: Identity["key"]): Identity => ({ requestId, iat: deps.clock.now(), route: "classify", key });
+    const identity = (key: Identity["key"]): Identity => ({
+      requestId,
+      iat: deps.clock.now(),
+      route: "classify",
+      key,
+    });
 
     if (choice.key === TEST_KEY) {
       const { rate, burst } = deps.testKeyRate;
@@ -65,6 +70,7 @@ export const classifyRoute =
         workspaceId: record.workspaceId,
         kind: record.kind,
         plan: record.plan,
+        allowance: record.allowance,
       }),
       raw,
     };

@@ -43,5 +43,6 @@ const keyStatus = async (keys: KeyStore, choice: ReturnType<typeof verifyKey>): 
     workspaceId: record.workspaceId,
     kind: record.kind,
     plan: record.plan,
+    allowance: record.allowance,
   };
 };

@@ -1,0 +1,87 @@
+import express, { type ErrorRequestHandler, type Express, type Response } from "express";
+import { ClassifyMessage, MAX_BODY_BYTES, labelFor, type ClassifyResponse } from "@sift/contracts";
+import type { UsageMeter } from "@sift/keystore";
+import { parseBody, type Clock, type IdentitySigner, type Logger } from "@sift/runtime";
+import type { InferenceClient } from "./clients/inference.ts";
+import { readClassifyRequest } from "./domain/request.ts";
+import { testVerdict } from "./domain/test-mode.ts";
+
+export interface ClassifyDeps {
+  signer: IdentitySigner;
+  clock: Clock;
+  logger: Logger;
+  inference: InferenceClient;
+  usage: UsageMeter;
+}
+
+/** Whole seconds, rounded up, at least 1 (DESIGN.md). */
+const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+const fail = (res: Response, status: number, message: string, code?: "quota_exceeded"): void =>
+  void res.status(status).json(code ? { ok: false, message, code } : { ok: false, message });
+
+/**
+ * DESIGN.md's classify order after the gateway: 400 model → 400 content rules → test key →
+ * 429 quota_exceeded → 503 / 500 → 200, counted. Nothing but a 200 for a real key is counted.
+ */
+export const buildClassifyApp = (deps: ClassifyDeps): Express => {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/healthz", (_req, res) => void res.json({ ok: true }));
+
+  app.post("/classify", express.raw({ type: () => true, limit: MAX_BODY_BYTES }), async (req, res) => {
+    const identity = deps.signer.verify(req.headers, "classify", deps.clock);
+    if (!identity) return fail(res, 401, "Unsigned request");
+    res.setHeader("X-Request-Id", identity.requestId);
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const input = readClassifyRequest(parseBody(req.headers["content-type"], raw));
+    if (!input.ok) return fail(res, 400, input.message);
+
+    const { key } = identity;
+    if (key.status === "test") return void res.json(testVerdict(input.fields));
+    // The gateway only forwards test or resolved classify keys; anything else is a bug there.
+    if (key.status !== "valid" || key.kind !== "classify") return fail(res, 401, ClassifyMessage.invalidKey);
+
+    const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
+    const admission = await deps.usage.admit(workspace);
+    if (!admission.admitted) {
+      res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
+      return fail(res, 429, ClassifyMessage.quotaExceeded, "quota_exceeded");
+    }
+
+    const result = await deps.inference
+      .score(input.model, input.fields, identity.requestId)
+      .catch(() => null);
+    if (!result?.ok) {
+      // The 503 stands even if the release fails: the caller's answer must not depend on it.
+      await deps.usage
+        .release(admission.reservation, workspace.allowance)
+        .catch((err: unknown) =>
+          deps.logger.error({ err, requestId: identity.requestId }, "usage release failed"),
+        );
+      deps.logger.warn(
+        { requestId: identity.requestId, reason: result?.reason ?? "error" },
+        "model unavailable",
+      );
+      return fail(res, 503, ClassifyMessage.unavailable);
+    }
+    const verdict: ClassifyResponse = {
+      label: labelFor(result.score),
+      score: result.score,
+      model: result.model,
+    };
+    res.json(verdict);
+  });
+
+  app.use(errorHandler(deps.logger));
+  return app;
+};
+
+const errorHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (err: { type?: string }, req, res, _next) => {
+    if (res.headersSent) return void res.destroy();
+    if (err.type === "entity.too.large") return fail(res, 413, ClassifyMessage.bodyTooLarge);
+    logger.error({ err, path: req.path }, "classify service error");
+    fail(res, 500, ClassifyMessage.internal);
+  };

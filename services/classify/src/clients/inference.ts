@@ -1,0 +1,60 @@
+import { headers as natsHeaders, type NatsConnection } from "nats";
+import {
+  INFERENCE_SUBJECT,
+  InferenceReply,
+  REQUEST_ID_HEADER,
+  type InferenceRequest,
+  type ModelName,
+} from "@sift/contracts";
+import type { Field } from "@sift/content";
+
+export type InferenceResult =
+  | { ok: true; score: number; model: ModelName; version: string }
+  | { ok: false; reason: "no_worker" | "timeout" | "worker_error" | "bad_reply" };
+
+export interface InferenceClient {
+  score(model: ModelName, fields: readonly Field[], requestId: string): Promise<InferenceResult>;
+}
+
+/**
+ * Sends one submission to the model workers' queue group and validates the reply. Every
+ * failure is a value: the route turns it into 503 and counts nothing.
+ */
+export class NatsInferenceClient implements InferenceClient {
+  readonly #nats: NatsConnection;
+  readonly #timeoutMs: number;
+
+  constructor(deps: { nats: NatsConnection; timeoutMs: number }) {
+    this.#nats = deps.nats;
+    this.#timeoutMs = deps.timeoutMs;
+  }
+
+  async score(model: ModelName, fields: readonly Field[], requestId: string): Promise<InferenceResult> {
+    const request: InferenceRequest = { model, items: [fields.map(([n, v]) => [n, v])] };
+    const headers = natsHeaders();
+    headers.set(REQUEST_ID_HEADER, requestId);
+    let data: Uint8Array;
+    try {
+      const reply = await this.#nats.request(INFERENCE_SUBJECT, JSON.stringify(request), {
+        timeout: this.#timeoutMs,
+        headers,
+      });
+      data = reply.data;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      return { ok: false, reason: code === "503" ? "no_worker" : "timeout" };
+    }
+    let parsed;
+    try {
+      parsed = InferenceReply.safeParse(JSON.parse(new TextDecoder().decode(data)));
+    } catch {
+      return { ok: false, reason: "bad_reply" };
+    }
+    if (!parsed.success) return { ok: false, reason: "bad_reply" };
+    const reply = parsed.data;
+    if (!reply.ok) return { ok: false, reason: "worker_error" };
+    const score = reply.scores[0];
+    if (score === undefined || reply.scores.length !== 1) return { ok: false, reason: "bad_reply" };
+    return { ok: true, score, model: reply.model, version: reply.version };
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+const Config = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8082),
+  host: z.string().default("0.0.0.0"),
+  redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  natsUrl: z.string().default("nats://127.0.0.1:4222"),
+  internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
+  /**
+   * How long to wait for a model worker. A verdict takes about a millisecond; 1.5 s leaves room
+   * for a batch queue under load yet answers 503 well inside callers' usual 5-10 s time-outs.
+   */
+  inferenceTimeoutMs: z.coerce.number().int().positive().default(1_500),
+  logLevel: z.string().default("info"),
+});
+export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
+
+export const loadConfig = (env: Record<string, string | undefined>): ClassifyConfig =>
+  Object.freeze(
+    Config.parse({
+      port: env["CLASSIFY_PORT"] ?? env["PORT"],
+      host: env["CLASSIFY_HOST"],
+      redisUrl: env["REDIS_URL"],
+      natsUrl: env["NATS_URL"],
+      internalSecret: env["SIFT_INTERNAL_SECRET"],
+      inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],
+      logLevel: env["LOG_LEVEL"],
+    }),
+  );

@@ -1,0 +1,22 @@
+import type { Redis } from "ioredis";
+import { KeyStore } from "@sift/keystore";
+import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import { buildGateway, type GatewayDeps } from "./app.ts";
+import { RedisRateLimiter } from "./clients/rate-limiter.ts";
+import { serveBrowserScript } from "./routes/browser-script.ts";
+
+/** The gateway on real clients; main.ts and the test harness both build it here. */
+export const createGateway = (deps: {
+  config: GatewayDeps["config"];
+  redis: Redis;
+  clock: Clock;
+  logger: Logger;
+  signer: IdentitySigner;
+  readiness: GatewayDeps["readiness"];
+}) =>
+  buildGateway({
+    ...deps,
+    keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    limiter: new RedisRateLimiter({ redis: deps.redis, clock: deps.clock }),
+    extraRoutes: serveBrowserScript,
+  });

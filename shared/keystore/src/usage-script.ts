@@ -1,0 +1,99 @@
+/**
+ * The Free-plan allowance (spec 3.1) as one Lua script, so the decision and the count happen
+ * atomically: N concurrent calls at the edge of the allowance never over-count or skip the
+ * transition.
+ *
+ * Usage is a hash of UTC day index → count; the window is today and the 29 days before it.
+ * `reachedAt` (ms) marks the moment the allowance was reached; it is cleared as soon as usage is
+ * back under the allowance (Grace or Paused → Under).
+ *
+ * KEYS[1] usage hash, KEYS[2] quota hash.
+ * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek").
+ * Returns { state, used, reachedAt, retryAfterMs, reservedDay } with state 0 under, 1 grace,
+ * 2 paused; on paused nothing is reserved (reservedDay -1).
+ */
+export const ADMIT = `
+local now = tonumber(ARGV[1])
+local dayMs = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local allowance = tonumber(ARGV[4])
+local grace = tonumber(ARGV[5])
+local paid = ARGV[6] == 'paid'
+local reserve = ARGV[7] == 'reserve'
+local today = math.floor(now / dayMs)
+local first = today - window + 1
+
+local flat = redis.call('HGETALL', KEYS[1])
+local days = {}
+local used = 0
+for i = 1, #flat, 2 do
+  local day = tonumber(flat[i])
+  local count = tonumber(flat[i + 1])
+  if day < first then
+    if reserve then redis.call('HDEL', KEYS[1], flat[i]) end
+  else
+    used = used + count
+    days[#days + 1] = { day, count }
+  end
+end
+
+local reachedAt = tonumber(redis.call('HGET', KEYS[2], 'reachedAt'))
+local state = 0
+local retryAfter = 0
+if used >= allowance then
+  if not reachedAt then
+    reachedAt = now
+    if reserve then redis.call('HSET', KEYS[2], 'reachedAt', now) end
+  end
+  state = 1
+  if not paid and now >= reachedAt + grace then
+    state = 2
+    -- Paused until enough old days leave the window to bring usage under the allowance.
+    table.sort(days, function(a, b) return a[1] < b[1] end)
+    local remaining = used
+    retryAfter = window * dayMs
+    for _, entry in ipairs(days) do
+      remaining = remaining - entry[2]
+      if remaining < allowance then
+        retryAfter = (entry[1] + window) * dayMs - now
+        break
+      end
+    end
+  end
+elseif reachedAt then
+  reachedAt = nil
+  if reserve then redis.call('HDEL', KEYS[2], 'reachedAt') end
+end
+
+local reservedDay = -1
+if reserve and state ~= 2 then
+  redis.call('HINCRBY', KEYS[1], today, 1)
+  -- The hash outlives its newest day by the window, then nothing in it can count.
+  redis.call('PEXPIRE', KEYS[1], (today + window + 1) * dayMs - now)
+  reservedDay = today
+  used = used + 1
+  if used >= allowance and not reachedAt then
+    reachedAt = now
+    redis.call('HSET', KEYS[2], 'reachedAt', now)
+    if state == 0 then state = 1 end
+  end
+end
+return { state, used, reachedAt or -1, retryAfter, reservedDay }
+`;
+
+/**
+ * Gives back a reservation whose call was not answered (503, 500): the call is not counted.
+ * KEYS[1] usage hash, KEYS[2] quota hash; ARGV: day, now, dayMs, windowDays, allowance.
+ */
+export const RELEASE = `
+local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+local first = math.floor(tonumber(ARGV[2]) / tonumber(ARGV[3])) - tonumber(ARGV[4]) + 1
+local flat = redis.call('HGETALL', KEYS[1])
+local used = 0
+for i = 1, #flat, 2 do
+  if tonumber(flat[i]) >= first then used = used + tonumber(flat[i + 1]) end
+end
+if used < tonumber(ARGV[5]) then redis.call('HDEL', KEYS[2], 'reachedAt') end
+return used
+`;

@@ -1,0 +1,151 @@
+import { createServer, type Server } from "node:http";
+import type { Express } from "express";
+import type { Redis } from "ioredis";
+import type { NatsConnection } from "nats";
+import { createClassifyApp } from "@sift/classify/wiring";
+import { createGateway } from "@sift/gateway/wiring";
+import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
+import { createVerifyApp } from "@sift/verify/wiring";
+import {
+  closeServer,
+  connectNats,
+  createRedis,
+  IdentitySigner,
+  listen,
+  redisReady,
+  silentLogger,
+  systemClock,
+  type Clock,
+} from "@sift/runtime";
+
+export interface StackOptions {
+  redisUrl: string;
+  natsUrl: string;
+  clock?: Clock;
+  inferenceTimeoutMs?: number;
+  /** Challenges per second per address at the gateway (tests that mint many raise it). */
+  challengeRate?: number;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  verifyUrl: string;
+  classifyUrl: string;
+  redis: Redis;
+  nats: NatsConnection;
+  keys: KeyStore;
+  usage: RedisUsageMeter;
+  clock: Clock;
+  internalSecret: string;
+  /** Stops and starts one service's HTTP server (same port), for outage tests. */
+  stopService(name: "gateway" | "verify" | "classify"): Promise<void>;
+  startService(name: "gateway" | "verify" | "classify"): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway, verify and classify services in-process, each on its own loopback port and
+ * talking real HTTP, Redis and NATS, built by the same wiring as their main.ts. The model
+ * worker is not included: tests that need verdicts start one.
+ */
+export const startStack = async (options: StackOptions): Promise<Stack> => {
+  const clock = options.clock ?? systemClock;
+  const logger = silentLogger();
+  const internalSecret = "test-internal-secret-0123456789abcdef";
+  const signer = new IdentitySigner(internalSecret);
+  const redis = createRedis(options.redisUrl, "sift-test-stack");
+  redis.on("error", () => {});
+  await redisReady(redis);
+  const nats = await connectNats(options.natsUrl, "sift-test-stack");
+
+  const verify = await serve(createVerifyApp({ redis, clock, logger, signer }));
+  const classify = await serve(
+    createClassifyApp({
+      redis,
+      nats,
+      clock,
+      logger,
+      signer,
+      inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
+    }),
+  );
+  const gateway = await serve(
+    createGateway({
+      config: {
+        verifyUrl: verify.url,
+        classifyUrl: classify.url,
+        challengeRate: options.challengeRate ?? 1_000,
+        challengeBurst: 1_000,
+        trustProxy: 0,
+      },
+      redis,
+      clock,
+      logger,
+      signer,
+      readiness: { redis: async () => void (await redis.ping()) },
+    }),
+  );
+  const services = { gateway, verify, classify };
+
+  return {
+    gatewayUrl: gateway.url,
+    verifyUrl: verify.url,
+    classifyUrl: classify.url,
+    redis,
+    nats,
+    keys: new KeyStore({ redis, clock }),
+    usage: new RedisUsageMeter({ redis, clock }),
+    clock,
+    internalSecret,
+    stopService: (name) => services[name].stop(),
+    startService: (name) => services[name].start(),
+    stop: async () => {
+      await Promise.all(Object.values(services).map((s) => s.stop()));
+      await nats.close();
+      redis.disconnect();
+    },
+  };
+};
+
+interface Served {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const serve = async (app: Express): Promise<Served> => {
+  let server: Server = createServer(app);
+  const port = await listen(server, 0, "127.0.0.1");
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (!server.listening) return;
+      server.closeAllConnections();
+      await closeServer(server);
+    },
+    start: async () => {
+      server = createServer(app);
+      await listen(server, port, "127.0.0.1");
+    },
+  };
+};
+
+/** A workspace with one configuration of `kind`, as the admin CLI would make it. */
+export const createKey = async (
+  keys: KeyStore,
+  options: { kind: "classify" | "challenge"; plan?: Plan; allowance?: number },
+): Promise<{ workspaceId: string; configId: string; secretKey: string; siteKey?: string }> => {
+  const workspace = await keys.createWorkspace({
+    name: "test",
+    plan: options.plan ?? "free",
+    ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
+  });
+  const created = await keys.createConfig(workspace.id, options.kind);
+  if (!created) throw new Error("workspace vanished");
+  return {
+    workspaceId: workspace.id,
+    configId: created.config.id,
+    secretKey: created.secretKey,
+    ...(created.config.siteKey ? { siteKey: created.config.siteKey } : {}),
+  };
+};
