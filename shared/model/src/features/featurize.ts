@@ -1,0 +1,162 @@
+import { fnv1a } from "./hash.ts";
+import { extractLinks, hostParts, isEmailAddress, isSingleLink } from "./links.ts";
+import { canonicalText, words } from "./text.ts";
+
+/** A normalised form field, as @sift/content produces it and the inference contract carries it. */
+export type FieldPair = readonly [name: string, value: string];
+
+/**
+ * Bump when anything below changes what a submission hashes to: the model metadata records it
+ * and the worker refuses a model built for another featuriser.
+ */
+export const FEATURIZER_VERSION = 1;
+
+/** 2^18 buckets: few collisions for ~35k training texts and a 1 MB weight table. */
+export const HASH_BITS = 18;
+export const BUCKETS = 1 << HASH_BITS;
+/** Padding id: one extra, always-zero row after the buckets, so padded slots add nothing. */
+export const PAD_ID = BUCKETS;
+/**
+ * At most this many distinct features per submission. A 20,000-character form yields ~15k
+ * n-grams; the first 4,096 in reading order carry the verdict and bound the batch tensor size.
+ */
+export const MAX_FEATURES = 4096;
+
+export interface Features {
+  /** Bucket ids, distinct, in first-seen order. */
+  ids: Int32Array;
+  /** Weights, L2-normalised so a long text does not score higher just for being long. */
+  vals: Float32Array;
+}
+
+/** A field is read as its role: who sent it, how to reach them, where they point, what they say. */
+type Role = "name" | "email" | "link" | "text";
+
+const NAME_FIELD = /(?:^|[^a-z])(?:name|author|nick|user|first|last|fullname|sender|from)(?:$|[^a-z])|name$/;
+
+const roleOf = (name: string, value: string): Role => {
+  if (isEmailAddress(value)) return "email";
+  if (isSingleLink(value)) return "link";
+  const lower = name.toLowerCase();
+  if (NAME_FIELD.test(lower) && value.length <= 80 && !/mail/.test(lower)) return "name";
+  return "text";
+};
+
+class Bag {
+  readonly counts = new Map<number, number>();
+  add(feature: string): void {
+    this.addId(fnv1a(feature));
+  }
+  addId(hash: number): void {
+    const id = hash & (BUCKETS - 1);
+    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+  }
+}
+
+/**
+ * Turns a submission's normalised fields into sparse hashed features. The same function runs in
+ * the trainer and in the worker, so the model only ever sees what the service will send.
+ */
+export const featurize = (fields: readonly FieldPair[]): Features => {
+  const bag = new Bag();
+  bag.add(`nf:${Math.min(fields.length, 6)}`);
+  for (const [name, value] of fields) {
+    const role = roleOf(name, value);
+    for (const token of words(canonicalText(name))) bag.add(`n:${token}`);
+    bag.add(`r:${role}`);
+    if (role === "email") addEmail(bag, value);
+    else if (role === "link") addHosts(bag, extractLinks(value).hosts);
+    else if (role === "name") addName(bag, value);
+    else addText(bag, value);
+  }
+  return finish(bag);
+};
+
+const addEmail = (bag: Bag, value: string): void => {
+  const domain = value
+    .trim()
+    .slice(value.trim().lastIndexOf("@") + 1)
+    .toLowerCase();
+  const { tld, site } = hostParts(domain);
+  bag.add(`ed:${site}`);
+  bag.add(`et:${tld}`);
+  const local = canonicalText(value.slice(0, value.indexOf("@")));
+  // Random-looking local parts ("x7k2q9") are a bot habit; the digit placeholder keeps the shape.
+  bag.add(`el:${local.replace(/[\p{L}]+/gu, "a").slice(0, 8)}`);
+};
+
+const addHosts = (bag: Bag, hosts: readonly string[]): void => {
+  for (const host of hosts) {
+    const { tld, site } = hostParts(host);
+    bag.add(`ud:${site}`);
+    bag.add(`ut:${tld}`);
+  }
+  bag.add(`un:${Math.min(hosts.length, 4)}`);
+};
+
+const addName = (bag: Bag, value: string): void => {
+  const text = canonicalText(value);
+  for (const token of words(text)) bag.add(`aw:${token}`);
+  addNgrams(bag, "a", text, 3, 4);
+};
+
+const addText = (bag: Bag, value: string): void => {
+  const { text: stripped, hosts, emailDomains } = extractLinks(value);
+  if (hosts.length > 0) addHosts(bag, hosts);
+  for (const domain of emailDomains) bag.add(`ed:${hostParts(domain).site}`);
+  // '@' and '#' mark handles and tags on the social sets the model learns from; dropping the
+  // sign keeps the word but stops the sign itself from standing in for the source.
+  const text = canonicalText(stripped.replace(/[@#]/g, " "));
+  const tokens = words(text);
+  for (let i = 0; i < tokens.length; i++) {
+    bag.add(`w:${tokens[i]}`);
+    if (i + 1 < tokens.length) bag.add(`b:${tokens[i]} ${tokens[i + 1]}`);
+  }
+  addNgrams(bag, "c", text, 2, 5);
+};
+
+/**
+ * Character n-grams over the text padded with spaces; they survive misspelling and any script.
+ * Each n-gram's hash is FNV-1a of `${prefix}:` followed by its UTF-16 units, computed
+ * incrementally from each start so no substring is built (this loop is most of the worker's
+ * per-item CPU time).
+ */
+const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: number): void => {
+  const padded = ` ${text} `;
+  const starts: number[] = [];
+  for (let i = 0; i < padded.length; i++) {
+    const unit = padded.charCodeAt(i);
+    // Skip low surrogates so an n-gram never starts or ends inside a code point.
+    if (unit < 0xdc00 || unit > 0xdfff) starts.push(i);
+  }
+  starts.push(padded.length);
+  const seed = fnv1a(`${prefix}:`);
+  for (let s = 0; s + min < starts.length; s++) {
+    let hash = seed;
+    for (let n = 1; n <= max && s + n < starts.length; n++) {
+      for (let u = starts[s + n - 1]!; u < starts[s + n]!; u++) {
+        hash = Math.imul(hash ^ padded.charCodeAt(u), 0x01000193) >>> 0;
+      }
+      if (n >= min) bag.addId(hash);
+    }
+  }
+};
+
+const finish = (bag: Bag): Features => {
+  const size = Math.min(bag.counts.size, MAX_FEATURES);
+  const ids = new Int32Array(size);
+  const vals = new Float32Array(size);
+  let norm = 0;
+  let k = 0;
+  for (const [id, count] of bag.counts) {
+    if (k === size) break;
+    const weight = 1 + Math.log(count);
+    ids[k] = id;
+    vals[k] = weight;
+    norm += weight * weight;
+    k++;
+  }
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let i = 0; i < size; i++) vals[i] = vals[i]! * scale;
+  return { ids, vals };
+};
