@@ -1,0 +1,86 @@
+import type { NatsConnection, Subscription } from "nats";
+import { INFERENCE_QUEUE, INFERENCE_SUBJECT, REQUEST_ID_HEADER, type InferenceReply } from "@sift/contracts";
+import type { Features } from "@sift/model";
+import type { Logger } from "@sift/runtime";
+import type { Scorer } from "./clients/scorer.ts";
+import { MicroBatcher } from "./domain/batcher.ts";
+import { handleInference } from "./handlers/inference.ts";
+
+export interface WorkerDeps {
+  nats: NatsConnection;
+  scorer: Scorer;
+  logger: Logger;
+  config: { batchWindowMs: number; batchMaxItems: number };
+}
+
+export interface Worker {
+  start(): void;
+  /** Stops taking work, answers everything already received, then resolves. */
+  stop(): Promise<void>;
+  /** Subscribed, connected and not stopping. */
+  ready(): boolean;
+  readonly stats: { handled: number; batches: number; items: number };
+}
+
+/**
+ * The model worker: a queue-group subscriber on the inference subject (so each request reaches
+ * one worker), feeding a micro-batcher in front of the scorer. The NATS connection belongs to
+ * the caller, who drains it after stop().
+ */
+export const createWorker = (deps: WorkerDeps): Worker => {
+  const { nats, scorer, logger } = deps;
+  const batcher = new MicroBatcher<Features, number>({
+    windowMs: deps.config.batchWindowMs,
+    maxItems: deps.config.batchMaxItems,
+    run: (items) => scorer.score(items),
+  });
+  const inFlight = new Set<Promise<void>>();
+  let subscription: Subscription | undefined;
+  let stopping = false;
+  let handled = 0;
+  const handlerDeps = {
+    score: (items: Features[]) => batcher.submit(items),
+    version: scorer.version,
+    logger,
+  };
+
+  const answer = (reply: InferenceReply, respond: (data: string) => boolean) => {
+    handled++;
+    respond(JSON.stringify(reply));
+  };
+
+  return {
+    start() {
+      subscription = nats.subscribe(INFERENCE_SUBJECT, {
+        queue: INFERENCE_QUEUE,
+        callback: (err, msg) => {
+          if (err) return logger.warn({ err }, "subscription error");
+          const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+          const task = handleInference(msg.data, handlerDeps, requestId).then((reply) =>
+            answer(reply, (data) => msg.respond(data)),
+          );
+          inFlight.add(task);
+          void task.finally(() => inFlight.delete(task));
+        },
+      });
+      logger.info(
+        { subject: INFERENCE_SUBJECT, queue: INFERENCE_QUEUE, version: scorer.version },
+        "worker subscribed",
+      );
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      // Drain unsubscribes first (no new work reaches this worker; NATS routes it to the others)
+      // and still delivers what was already sent to us.
+      await subscription?.drain().catch((err: unknown) => logger.warn({ err }, "subscription drain failed"));
+      await Promise.all(inFlight);
+      await batcher.drain();
+      logger.info({ handled }, "worker stopped");
+    },
+    ready: () => !stopping && subscription !== undefined && !subscription.isClosed() && !nats.isClosed(),
+    get stats() {
+      return { handled, ...batcher.stats };
+    },
+  };
+};

@@ -1,0 +1,45 @@
+import { InferenceRequest, type InferenceReply } from "@sift/contracts";
+import { featurize, type Features } from "@sift/model";
+import type { Logger } from "@sift/runtime";
+
+export interface InferenceDeps {
+  score: (items: Features[]) => Promise<number[]>;
+  version: string;
+  logger: Logger;
+}
+
+/**
+ * One inference request: parse, validate with the shared contract, featurise, score. Every
+ * failure is a reply the classify service maps to 503; nothing here throws.
+ */
+export const handleInference = async (
+  data: Uint8Array,
+  deps: InferenceDeps,
+  requestId: string | undefined,
+): Promise<InferenceReply> => {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return { ok: false, error: "invalid_request", detail: "body is not JSON" };
+  }
+  const parsed = InferenceRequest.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, error: "invalid_request", detail: parsed.error.issues[0]?.message ?? "invalid" };
+  }
+  const request = parsed.data;
+  try {
+    const scores = await deps.score(request.items.map((fields) => featurize(fields)));
+    // A NaN would fail the requester's schema; treat it as the model error it is.
+    if (scores.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
+    return {
+      ok: true,
+      model: request.model,
+      version: deps.version,
+      scores: scores.map((s) => Math.min(1, Math.max(0, s))),
+    };
+  } catch (err) {
+    deps.logger.error({ err, requestId }, "inference failed");
+    return { ok: false, error: "model_error" };
+  }
+};
