@@ -4,3 +4,4 @@ export * from "./signing.ts";
 export * from "./clients.ts";
 export * from "./lifecycle.ts";
 export * from "./body.ts";
+export * from "./ports.ts";

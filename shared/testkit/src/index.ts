@@ -1,4 +1,4 @@
-export * from "./ports.ts";
+export { freePort, waitForPort } from "@sift/runtime";
 export * from "./servers.ts";
 export * from "./stack.ts";
 export * from "./http.ts";

@@ -3,7 +3,7 @@ import { mkdtempSync, existsSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitForPort } from "./ports.ts";
+import { freePort, waitForPort } from "@sift/runtime";
 
 /**
  * A Redis or NATS server for tests. Two providers start the same servers: testcontainers when a

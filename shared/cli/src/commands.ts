@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { KeyStore, Kind, Plan, RedisUsageMeter, type WorkspaceChanges } from "@sift/keystore";
+
+/** A mistake of the caller: printed on stderr with exit code 2. */
+export class UsageError extends Error {}
+/** Something named does not exist: printed on stderr with exit code 1. */
+export class NotFound extends Error {}
+
+export interface CliDeps {
+  keys: KeyStore;
+  usage: RedisUsageMeter;
+  /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
+  extra?: Record<string, Command>;
+}
+
+export type Flags = Record<string, string | undefined>;
+export interface Command {
+  flags: string[];
+  run(flags: Flags, deps: CliDeps): Promise<unknown>;
+}
+
+const required = (flags: Flags, name: string): string => {
+  const value = flags[name];
+  if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: string): T | undefined => {
+  if (value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(`--${flag}: ${JSON.stringify(value)} is not valid`);
+  return result.data;
+};
+
+const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const positive = z.coerce.number().positive().max(1e9);
+const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
+
+/** Exactly the commands other tools are written against (issue 3), plus usage and notices. */
+export const COMMANDS: Record<string, Command> = {
+  "workspace create": {
+    flags: ["name", "plan", "allowance"],
+    run: async (flags, { keys }) => {
+      const workspace = await keys.createWorkspace({
+        name: required(flags, "name"),
+        plan: parse(Plan, required(flags, "plan"), "plan")!,
+        ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
+      });
+      return { workspaceId: workspace.id };
+    },
+  },
+  "workspace set": {
+    flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst"],
+    run: async (flags, { keys }) => {
+      const id = required(flags, "workspace");
+      const changes: WorkspaceChanges = definedOnly({
+        classify: parse(onOff, flags["classify"], "classify"),
+        plan: parse(Plan, flags["plan"], "plan"),
+        allowance: parse(count, flags["allowance"], "allowance"),
+        rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
+        burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
+      });
+      if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
+      const workspace = await keys.updateWorkspace(id, changes);
+      if (!workspace) throw new NotFound(`no workspace ${id}`);
+      return { workspaceId: workspace.id, ...changes };
+    },
+  },
+  "config create": {
+    flags: ["workspace", "kind"],
+    run: async (flags, { keys }) => {
+      const workspaceId = required(flags, "workspace");
+      const created = await keys.createConfig(workspaceId, parse(Kind, required(flags, "kind"), "kind")!);
+      if (!created) throw new NotFound(`no workspace ${workspaceId}`);
+      const { config, secretKey } = created;
+      return config.siteKey
+        ? { configId: config.id, siteKey: config.siteKey, secretKey }
+        : { configId: config.id, secretKey };
+    },
+  },
+  "config set": {
+    flags: ["config", "difficulty", "challenge-ttl"],
+    run: async (flags, { keys }) => {
+      const id = required(flags, "config");
+      const ttlSeconds = parse(
+        z.coerce.number().int().positive().max(86_400),
+        flags["challenge-ttl"],
+        "challenge-ttl",
+      );
+      const changes = definedOnly({
+        difficulty: parse(z.coerce.number().int().min(1).max(32), flags["difficulty"], "difficulty"),
+        challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+      });
+      if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
+      const config = await keys.updateConfig(id, changes);
+      if (!config) throw new NotFound(`no configuration ${id}`);
+      return { configId: config.id, ...changes };
+    },
+  },
+  "key reroll": {
+    flags: ["config"],
+    run: async (flags, { keys }) => {
+      const id = required(flags, "config");
+      const secretKey = await keys.reroll(id);
+      if (!secretKey) throw new NotFound(`no configuration ${id}`);
+      return { secretKey };
+    },
+  },
+  "usage show": {
+    flags: ["workspace"],
+    run: async (flags, { keys, usage }) => {
+      const id = required(flags, "workspace");
+      const workspace = await keys.getWorkspace(id);
+      if (!workspace) throw new NotFound(`no workspace ${id}`);
+      const status = await usage.status(workspace);
+      return {
+        state: status.state,
+        used30d: status.used30d,
+        allowance: status.allowance,
+        graceEndsAt: status.graceEndsAt === null ? null : new Date(status.graceEndsAt).toISOString(),
+        retryAfter: Math.ceil(status.retryAfterMs / 1000),
+      };
+    },
+  },
+};
+
+const definedOnly = <T extends Record<string, unknown>>(
+  record: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };

@@ -1,0 +1,24 @@
+import { KeyStore, RedisUsageMeter } from "@sift/keystore";
+import { createRedis, redisReady, systemClock } from "@sift/runtime";
+import { runCli } from "./run.ts";
+
+const redis = createRedis(process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", "sift-cli");
+redis.on("error", () => {});
+let code = 1;
+try {
+  await redisReady(redis, 3_000);
+  const result = await runCli(process.argv.slice(2), {
+    keys: new KeyStore({ redis, clock: systemClock }),
+    usage: new RedisUsageMeter({ redis, clock: systemClock }),
+  });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  code = result.code;
+} catch (err) {
+  process.stderr.write(
+    `sift: cannot reach Redis at ${process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"}: ${(err as Error).message}\n`,
+  );
+} finally {
+  redis.disconnect();
+}
+process.exit(code);

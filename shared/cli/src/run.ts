@@ -1,0 +1,49 @@
+import { parseArgs } from "node:util";
+import { COMMANDS, NotFound, UsageError, type CliDeps, type Command } from "./commands.ts";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const usageText = (commands: Record<string, Command>): string =>
+  "usage: sift <command> [flags]\n" +
+  Object.entries(commands)
+    .map(([name, c]) => `  sift ${name} ${c.flags.map((f) => `--${f} …`).join(" ")}`)
+    .join("\n");
+
+/** Runs one CLI invocation; never throws for a caller's mistake. */
+export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
+  const commands = { ...COMMANDS, ...deps.extra };
+  const name = argv.slice(0, 2).join(" ");
+  const command = commands[name];
+  if (!command)
+    return {
+      code: 2,
+      stdout: "",
+      stderr: `sift: unknown command ${JSON.stringify(name)}\n${usageText(commands)}\n`,
+    };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv.slice(2),
+      options: Object.fromEntries(command.flags.map((f) => [f, { type: "string" as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    return { code: 2, stdout: "", stderr: `sift ${name}: ${(err as Error).message}\n` };
+  }
+  try {
+    const flags = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v : undefined]),
+    );
+    const output = await command.run(flags, deps);
+    return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: "" };
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
+    if (err instanceof NotFound) return { code: 1, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
+    return { code: 1, stdout: "", stderr: `sift ${name}: ${(err as Error).message}\n` };
+  }
+};
