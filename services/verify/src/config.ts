@@ -6,6 +6,8 @@ const Config = z.object({
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   logLevel: z.string().default("info"),
+  /** Challenge signing keys, `id:secret[@notBefore]` entries; unset: one derived from internalSecret. */
+  challengeKeys: z.string().optional(),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 
@@ -17,5 +19,6 @@ export const loadConfig = (env: Record<string, string | undefined>): VerifyConfi
       redisUrl: env["REDIS_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       logLevel: env["LOG_LEVEL"],
+      challengeKeys: env["SIFT_CHALLENGE_KEYS"],
     }),
   );

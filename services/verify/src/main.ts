@@ -8,6 +8,7 @@ import {
   onShutdown,
   systemClock,
 } from "@sift/runtime";
+import { challengeKeyRing } from "@sift/challenge/server";
 import { loadConfig } from "./config.ts";
 import { createVerifyApp } from "./wiring.ts";
 
@@ -21,6 +22,7 @@ const app = createVerifyApp({
   clock: systemClock,
   logger,
   signer: new IdentitySigner(config.internalSecret),
+  challengeKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
 });
 
 const server = createServer(app);

@@ -1,7 +1,10 @@
 import type { Redis } from "ioredis";
-import { VerifyMessage } from "@sift/contracts";
+import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
+import { KeyStore } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
+import { challengeHandler } from "./routes/challenge.ts";
+import { createSolutionChecker } from "./routes/verify-solution.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
@@ -9,11 +12,21 @@ export const createVerifyApp = (deps: {
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;
+  challengeKeys: SigningKeyRing;
 }) =>
   buildVerifyApp({
     signer: deps.signer,
     clock: deps.clock,
     logger: deps.logger,
-    // Until challenge issuing is wired in, no challenge has ever been signed by this service.
-    solutions: { check: async () => ({ ok: false, message: VerifyMessage.invalidSignature }) },
+    solutions: createSolutionChecker({
+      keys: deps.challengeKeys,
+      clock: deps.clock,
+      guard: new RedisReplayGuard(deps.redis),
+    }),
+    challenge: challengeHandler({
+      configs: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+      keys: deps.challengeKeys,
+      clock: deps.clock,
+      logger: deps.logger,
+    }),
   });

@@ -6,6 +6,7 @@ import { createClassifyApp } from "@sift/classify/wiring";
 import { createGateway } from "@sift/gateway/wiring";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
+import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
   connectNats,
@@ -25,6 +26,8 @@ export interface StackOptions {
   inferenceTimeoutMs?: number;
   /** Challenges per second per address at the gateway (tests that mint many raise it). */
   challengeRate?: number;
+  /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
+  challengeKeys?: SigningKeyRing;
 }
 
 export interface Stack {
@@ -58,7 +61,15 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack");
 
-  const verify = await serve(createVerifyApp({ redis, clock, logger, signer }));
+  const verify = await serve(
+    createVerifyApp({
+      redis,
+      clock,
+      logger,
+      signer,
+      challengeKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
+    }),
+  );
   const classify = await serve(
     createClassifyApp({
       redis,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MINUTE } from "@sift/runtime";
+import { challengeKeyRing } from "./key-config.ts";
 import { parseSigningKeys, SigningKeyRing } from "./keys.ts";
 
 const secret = "s".repeat(32);
@@ -45,5 +46,15 @@ describe("signing key ring", () => {
     ]);
     expect(() => parseSigningKeys("nocolon")).toThrow();
     expect(() => parseSigningKeys(`k:${secret}@someday`)).toThrow(/notBefore/);
+  });
+});
+
+describe("challengeKeyRing", () => {
+  it("uses the configured keys when set, else one key derived from the internal secret", () => {
+    expect(challengeKeyRing(`k9:${secret}`, "i".repeat(32)).active(0).id).toBe("k9");
+    const derived = challengeKeyRing(undefined, "i".repeat(32)).active(0);
+    expect(derived.id).toBe("derived");
+    expect(derived.secret).not.toContain("iiii");
+    expect(challengeKeyRing("", "j".repeat(32)).active(0).secret).not.toBe(derived.secret);
   });
 });
