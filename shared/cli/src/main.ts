@@ -1,3 +1,4 @@
+import { solveFromService } from "@sift/challenge";
 import { KeyStore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { runCli } from "./run.ts";
@@ -10,6 +11,14 @@ try {
   const result = await runCli(process.argv.slice(2), {
     keys: new KeyStore({ redis, clock: systemClock }),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
+    extra: {
+      // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
+      "challenge solve": {
+        flags: ["site-key", "base-url"],
+        run: (flags) =>
+          solveFromService({ siteKey: flags["site-key"] ?? "", baseUrl: flags["base-url"] ?? "" }),
+      },
+    },
   });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
