@@ -21,7 +21,13 @@ import { classifyError, verifyAnswer } from "./responses.ts";
 export interface GatewayDeps {
   config: Pick<
     GatewayConfig,
-    "verifyUrl" | "classifyUrl" | "challengeRate" | "challengeBurst" | "trustProxy"
+    | "verifyUrl"
+    | "classifyUrl"
+    | "challengeRate"
+    | "challengeBurst"
+    | "testKeyRate"
+    | "testKeyBurst"
+    | "trustProxy"
   >;
   keys: KeyStore;
   limiter: RateLimiter;
@@ -60,7 +66,10 @@ export const buildGateway = (deps: GatewayDeps): Express => {
   app.post(
     "/classify",
     body,
-    classifyRoute({ ...deps, testKeyRate: { rate: 20, burst: 40 } }),
+    classifyRoute({
+      ...deps,
+      testKeyRate: { rate: deps.config.testKeyRate, burst: deps.config.testKeyBurst },
+    }),
     forwardTo(deps.config.classifyUrl, {
       signer,
       logger,
@@ -118,14 +127,8 @@ const errorHandler =
         callerFault ? ClassifyMessage.malformedJson : ClassifyMessage.internal,
       );
     }
-    res
-      .status(tooLarge ? 413 : callerFault ? 400 : 500)
-      .json({
-        ok: false,
-        message: tooLarge
-          ? "Request body is too large"
-          : callerFault
-            ? "Bad request"
-            : "Internal server error",
-      });
+    res.status(tooLarge ? 413 : callerFault ? 400 : 500).json({
+      ok: false,
+      message: tooLarge ? "Request body is too large" : callerFault ? "Bad request" : "Internal server error",
+    });
   };

@@ -13,6 +13,12 @@ const Config = z.object({
   /** Challenges per second per client address, with its burst. */
   challengeRate: z.coerce.number().positive().default(5),
   challengeBurst: z.coerce.number().int().positive().default(20),
+  /**
+   * The test key is public, so its budget is per client address rather than per key; the same
+   * default as a real key's (DESIGN.md).
+   */
+  testKeyRate: z.coerce.number().positive().default(20),
+  testKeyBurst: z.coerce.number().int().positive().default(40),
   logLevel: z.string().default("info"),
 });
 export type GatewayConfig = Readonly<z.infer<typeof Config>>;
@@ -30,6 +36,8 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       trustProxy: env["SIFT_TRUST_PROXY"],
       challengeRate: env["SIFT_CHALLENGE_RATE"],
       challengeBurst: env["SIFT_CHALLENGE_BURST"],
+      testKeyRate: env["SIFT_TEST_KEY_RATE"],
+      testKeyBurst: env["SIFT_TEST_KEY_BURST"],
       logLevel: env["LOG_LEVEL"],
     }),
   );

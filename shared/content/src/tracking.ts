@@ -25,8 +25,8 @@ export const isTrackingName = (name: string): boolean => {
   return lower.startsWith("utm_") || TRACKING_NAMES.has(lower);
 };
 
-/** Matches a link up to whitespace, quotes or angle brackets. */
-const LINK = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+/** A link runs to whitespace, a double quote, a backtick or an angle bracket (none valid in a URL). */
+const LINK = /\bhttps?:\/\/[^\s<>"`]+/gi;
 
 /**
  * Removes tracking parameters from the query of every http(s) link in `text`, leaving the

@@ -26,6 +26,8 @@ export interface StackOptions {
   inferenceTimeoutMs?: number;
   /** Challenges per second per address at the gateway (tests that mint many raise it). */
   challengeRate?: number;
+  /** Test-key calls per second per address (property tests send hundreds from one address). */
+  testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
   challengeKeys?: SigningKeyRing;
 }
@@ -87,6 +89,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         classifyUrl: classify.url,
         challengeRate: options.challengeRate ?? 1_000,
         challengeBurst: 1_000,
+        // Property tests send hundreds of test-key calls from one address.
+        testKeyRate: options.testKeyRate ?? 10_000,
+        testKeyBurst: 10_000,
         trustProxy: 0,
       },
       redis,
