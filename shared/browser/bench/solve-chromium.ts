@@ -20,10 +20,11 @@ const built = await buildBrowserBundle();
 const script = await readFile(built.path);
 
 const server = createServer((req, res) => {
-  if (req.url === "/sift.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+  if (req.url === "/sift.js")
+    return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
   if (req.url === "/challenge") {
     const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 600_000 }, { keys, clock });
-    return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
+    return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
   }
   res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script src="/sift.js"></script>`);
 });

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { VerifyMessage } from "@sift/contracts";
+import { createKey, startStack, type Stack } from "@sift/testkit";
+import { buildBrowserBundle } from "../src/index.ts";
+import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+
+let stack: Stack;
+let demo: DemoBackend;
+let browser: Browser;
+let siteKey: string;
+
+beforeAll(async () => {
+  // The gateway serves sift.js from the package's dist/; build it fresh for this run.
+  await buildBrowserBundle();
+  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
+  const key = await createKey(stack.keys, { kind: "challenge" });
+  siteKey = key.siteKey!;
+  demo = await startDemoBackend({
+    gatewayUrl: stack.gatewayUrl,
+    siteKey,
+    challengeSecret: key.secretKey,
+    // Classify's test key: verdicts without a model worker (this file is about the challenge).
+    classifySecret: "test",
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+  await stack?.stop();
+});
+
+/** A page that records every challenge event the document sees, in order. */
+const openDemo = async (url = demo.url): Promise<Page> => {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    const seen: Array<{ type: string; form: string; detail: unknown }> = [];
+    (window as unknown as { siftEvents: typeof seen }).siftEvents = seen;
+    for (const type of ["vendor-challenge-start", "vendor-challenge-success", "vendor-challenge-error"]) {
+      document.addEventListener(type, (event) =>
+        seen.push({ type, form: (event.target as HTMLElement).id, detail: (event as CustomEvent).detail }),
+      );
+    }
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => window.Sift !== undefined);
+  return page;
+};
+
+const events = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { siftEvents: Array<{ type: string; form: string; detail: unknown }> })
+        .siftEvents,
+  );
+
+const fillContact = async (page: Page) => {
+  await page.fill("#contact [name=name]", "Ada");
+  await page.fill("#contact [name=email]", "ada@example.com");
+  await page.fill("#contact [name=message]", "Hello, I would like a quote.");
+};
+
+describe("sift.js in Chromium", () => {
+  it("fills _vendor, sends the form, and the backend's verify says ok: true; a replay gets Spent challenge", async () => {
+    const page = await openDemo();
+    await fillContact(page);
+    // Submitting at once: the library holds the form until the solution is in.
+    await Promise.all([page.waitForURL(`${demo.url}/contact`), page.click("#contact button[type=submit]")]);
+    const result = JSON.parse((await page.textContent("#result"))!);
+    expect(result).toMatchObject({ verify: { ok: true }, classify: { label: "clean" }, accepted: true });
+    const sent = demo.submissions.at(-1)!;
+    expect(sent).toMatchObject({ name: "Ada", message: "Hello, I would like a quote." });
+    expect(sent["_vendor"]!.split(".")).toHaveLength(4);
+
+    // The same form body sent again, as a replaying bot would.
+    const replay = await fetch(`${demo.url}/contact`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(sent).toString(),
+    });
+    expect(replay.status).toBe(403);
+    expect(await replay.text()).toContain(VerifyMessage.spent);
+    await page.close();
+  });
+
+  it("fires vendor-challenge-start then -success on the form, and fills each of several forms", async () => {
+    const page = await openDemo();
+    await page.focus("#contact [name=name]");
+    await page.focus("#newsletter [name=email]");
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLInputElement>("input[name=_vendor]")].every(
+        (f) => f.value.length > 0,
+      ),
+    );
+    const values = await page.$$eval("input[name=_vendor]", (fields) =>
+      fields.map((f) => (f as HTMLInputElement).value),
+    );
+    expect(values).toHaveLength(2);
+    expect(new Set(values).size).toBe(2);
+    const seen = (await events(page)).map((e) => `${e.form}:${e.type}`);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "contact:vendor-challenge-start",
+        "contact:vendor-challenge-success",
+        "newsletter:vendor-challenge-success",
+      ]),
+    );
+    expect(seen.indexOf("contact:vendor-challenge-start")).toBeLessThan(
+      seen.indexOf("contact:vendor-challenge-success"),
+    );
+    await page.close();
+  });
+
+  it("dispatches vendor-challenge-error and sends nothing when the service is unreachable", async () => {
+    const page = await openDemo(); // sift.js loads while the gateway is up
+    const before = demo.submissions.length;
+    await stack.stopService("gateway");
+    try {
+      await fillContact(page);
+      await page.click("#contact button[type=submit]");
+      await page.waitForFunction(() =>
+        (window as unknown as { siftEvents: Array<{ type: string }> }).siftEvents.some(
+          (e) => e.type === "vendor-challenge-error",
+        ),
+      );
+      const error = (await events(page)).find((e) => e.type === "vendor-challenge-error")!;
+      expect(error).toMatchObject({ form: "contact", detail: { reason: "unreachable" } });
+      // A second click must not slip through either.
+      await page.click("#contact button[type=submit]");
+      await page.waitForTimeout(300);
+      expect(page.url()).toBe(`${demo.url}/`);
+      expect(demo.submissions.length).toBe(before);
+      expect(await page.inputValue("#contact input[name=_vendor]")).toBe("");
+    } finally {
+      await stack.startService("gateway");
+    }
+    await page.close();
+  });
+
+  it("solves in a Web Worker and keeps the page responsive while solving", async () => {
+    const hard = await createKey(stack.keys, { kind: "challenge" });
+    // 16 × 2^12 hashes: long enough (~1 s here) that main-thread work would show in frame gaps.
+    await stack.keys.updateConfig(hard.configId, { difficulty: 12 });
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const Original = window.Worker;
+      (window as unknown as { workersMade: number }).workersMade = 0;
+      window.Worker = class extends Original {
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
+          (window as unknown as { workersMade: number }).workersMade++;
+        }
+      };
+    });
+    await page.goto(demo.url);
+    await page.waitForFunction(() => window.Sift !== undefined);
+    const measured = await page.evaluate(
+      async ({ siteKey, url }) => {
+        const longTasks: number[] = [];
+        new PerformanceObserver((list) =>
+          list.getEntries().forEach((e) => longTasks.push(e.duration)),
+        ).observe({ type: "longtask" });
+        let last = performance.now();
+        let maxGap = 0;
+        let running = true;
+        const frame = (now: number) => {
+          maxGap = Math.max(maxGap, now - last);
+          last = now;
+          if (running) requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+        const start = performance.now();
+        const solution = await window.Sift!.solve({ siteKey, url });
+        const solveMs = performance.now() - start;
+        running = false;
+        return {
+          solution,
+          solveMs,
+          maxGap,
+          longTasks,
+          workers: (window as unknown as { workersMade: number }).workersMade,
+        };
+      },
+      { siteKey: hard.siteKey!, url: stack.gatewayUrl },
+    );
+    expect(measured.workers).toBe(1);
+    expect(measured.solveMs).toBeGreaterThan(200);
+    // 60 Hz frames are ~17 ms apart; allow for a loaded two-core CI machine, not for a stalled thread.
+    expect(measured.maxGap).toBeLessThan(150);
+    expect(measured.longTasks.filter((d) => d > 150)).toEqual([]);
+    const verified = await fetch(`${stack.gatewayUrl}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ secretKey: hard.secretKey, solution: measured.solution }),
+    });
+    expect(await verified.json()).toEqual({ ok: true });
+    console.warn(
+      `browser solve at 12 bits: ${measured.solveMs.toFixed(0)} ms, max frame gap ${measured.maxGap.toFixed(0)} ms`,
+    );
+    await page.close();
+  });
+
+  it("works under a strict Content-Security-Policy, in a blob worker, with no violations", async () => {
+    const gateway = stack.gatewayUrl;
+    const strict = await startCspDemo(
+      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; ` +
+        `connect-src ${gateway}; worker-src blob:; form-action 'self'`,
+    );
+    try {
+      const page = await openDemo(strict.url);
+      const violations = await collectViolations(page);
+      await page.focus("#contact [name=name]");
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
+      );
+      expect(await violations()).toEqual([]);
+      await page.close();
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("falls back to solving on the page when the CSP forbids blob workers", async () => {
+    const gateway = stack.gatewayUrl;
+    const noBlob = await startCspDemo(
+      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; connect-src ${gateway}; form-action 'self'`,
+    );
+    try {
+      const page = await openDemo(noBlob.url);
+      const violations = await collectViolations(page);
+      await page.focus("#contact [name=name]");
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
+      );
+      expect(await violations()).toContain("worker-src");
+      await page.close();
+    } finally {
+      await noBlob.stop();
+    }
+  });
+});
+
+const startCspDemo = async (csp: string): Promise<DemoBackend> => {
+  const key = await createKey(stack.keys, { kind: "challenge" });
+  return startDemoBackend({
+    gatewayUrl: stack.gatewayUrl,
+    siteKey: key.siteKey!,
+    challengeSecret: key.secretKey,
+    classifySecret: "test",
+    pageHeaders: { "content-security-policy": csp },
+  });
+};
+
+/** Starts recording CSP violations on the page; the returned function reads the directives hit. */
+const collectViolations = async (page: Page): Promise<() => Promise<string[]>> => {
+  await page.evaluate(() => {
+    const hits: string[] = [];
+    (window as unknown as { cspHits: string[] }).cspHits = hits;
+    document.addEventListener("securitypolicyviolation", (e) => hits.push(e.effectiveDirective));
+  });
+  return () => page.evaluate(() => (window as unknown as { cspHits: string[] }).cspHits);
+};
