@@ -8,11 +8,13 @@ const Config = z.object({
   /** Defaults to the model committed in @sift/model. */
   modelPath: z.string().optional(),
   /**
-   * How long the first request of a batch waits for company. 1 ms costs little next to a NATS
-   * round trip (~0.2 ms) and a 1.5 s classify time-out, and lets a busy worker score dozens of
-   * submissions in one onnxruntime call. 0 runs each request as soon as the model is free.
+   * How long the first request of an idle worker waits for company. Default 0: a request runs as
+   * soon as the model is free, and whatever arrives while a batch runs goes in the next one, so
+   * batches grow with load by themselves. A window of 1-2 ms adds throughput under sustained load
+   * but costs that much latency when idle (Node timers have ~1 ms granularity): see
+   * docs/model-worker.md for the measured trade-off.
    */
-  batchWindowMs: z.coerce.number().min(0).max(50).default(1),
+  batchWindowMs: z.coerce.number().min(0).max(50).default(0),
   /** A batch runs at once when it reaches this many submissions. */
   batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64),
   /** DESIGN.md: one intra-op thread, spinning off, where the worker shares cores. */

@@ -1,10 +1,14 @@
 import { connect, type NatsConnection } from "nats";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { INFERENCE_SUBJECT } from "@sift/contracts";
 import { readModelMeta } from "@sift/model";
+import { startServer, type TestServer } from "@sift/testkit";
 import { ask, startWorker, submission, type RunningWorker } from "./helpers.ts";
 
-const natsUrl = inject("natsUrl");
+// Its own NATS: workers here must be the only subscribers (queue-group counts, "no responders"),
+// and must not answer other test files' requests on the shared server.
+let server: TestServer;
+let natsUrl: string;
 let client: NatsConnection;
 const workers: RunningWorker[] = [];
 const launch = async (config?: { batchWindowMs: number; batchMaxItems: number }) => {
@@ -14,6 +18,8 @@ const launch = async (config?: { batchWindowMs: number; batchMaxItems: number })
 };
 
 beforeAll(async () => {
+  server = await startServer("nats");
+  natsUrl = server.url;
   client = await connect({ servers: natsUrl.replace(/^nats:\/\//, "") });
 });
 afterEach(async () => {
@@ -21,6 +27,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await client.close();
+  await server.stop();
 });
 
 describe("model worker", () => {
