@@ -113,6 +113,30 @@ describe("sift.js in Chromium", () => {
     await page.close();
   });
 
+  it("gives a form that stays on the page a new solution for each submit", async () => {
+    const page = await openDemo();
+    // A single-page app's handler: reads the form data, cancels the navigation.
+    await page.evaluate(() => {
+      const sent: string[] = [];
+      (window as unknown as { sent: string[] }).sent = sent;
+      document.getElementById("newsletter")!.addEventListener("submit", (event) => {
+        event.preventDefault();
+        sent.push(String(new FormData(event.target as HTMLFormElement).get("_vendor")));
+      });
+    });
+    await page.fill("#newsletter [name=email]", "ada@example.com");
+    const sent = () => page.evaluate(() => (window as unknown as { sent: string[] }).sent);
+    await page.click("#newsletter button[type=submit]");
+    await page.waitForFunction(() => (window as unknown as { sent: string[] }).sent.length === 1);
+    await page.click("#newsletter button[type=submit]");
+    await page.waitForFunction(() => (window as unknown as { sent: string[] }).sent.length === 2);
+    const [first, second] = await sent();
+    expect(first).toMatch(/^1\./);
+    expect(second).toMatch(/^1\./);
+    expect(second).not.toBe(first);
+    await page.close();
+  });
+
   it("dispatches vendor-challenge-error and sends nothing when the service is unreachable", async () => {
     const page = await openDemo(); // sift.js loads while the gateway is up
     const before = demo.submissions.length;

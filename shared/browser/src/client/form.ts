@@ -56,8 +56,10 @@ export class FormChallenge {
   }
 
   #onSubmit = (event: SubmitEvent): void => {
-    if (this.#releasing) return;
-    if (this.#solved && Date.now() < this.#solved.freshUntil && this.#field.value) return;
+    if (this.#releasing || (this.#solved && Date.now() < this.#solved.freshUntil && this.#field.value)) {
+      this.#consumeAfterSubmit();
+      return;
+    }
     event.preventDefault();
     // Stop other handlers (an SPA's fetch) from sending the form without a solution.
     event.stopImmediatePropagation();
@@ -67,6 +69,20 @@ export class FormChallenge {
       () => {}, // already reported as vendor-challenge-error; the form stays unsent
     );
   };
+
+  /**
+   * A solution verifies once, so a form that stays on the page (a script sends it and cancels the
+   * navigation) needs a new one for its next submit. Cleared after this task, because the browser
+   * reads the form's fields only after the submit event has run.
+   */
+  #consumeAfterSubmit(): void {
+    const used = this.#solved;
+    setTimeout(() => {
+      if (this.#solved !== used) return;
+      this.#solved = undefined;
+      this.#field.value = "";
+    }, 0);
+  }
 
   #release(submitter: HTMLElement | null): void {
     this.#releasing = true;
