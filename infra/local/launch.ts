@@ -56,7 +56,7 @@ const start = async () => {
   };
 
   const worker = "services/model-worker/src/main.ts";
-  if (existsSync(`${root}${worker}`)) run("worker", worker, { WORKER_HTTP_PORT: String(workerPort) });
+  if (existsSync(`${root}${worker}`)) run("worker", worker, { MODEL_WORKER_PORT: String(workerPort) });
   run("verify", "services/verify/src/main.ts", { VERIFY_PORT: String(verifyPort) });
   run("classify", "services/classify/src/main.ts", { CLASSIFY_PORT: String(classifyPort) });
   run("gateway", "services/gateway/src/main.ts", {

@@ -1,4 +1,6 @@
 import { createServer } from "node:http";
+import { Redis } from "ioredis";
+import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   closeServer,
   connectNats,
@@ -10,10 +12,12 @@ import {
   systemClock,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
+import { startUsageJobs } from "./jobs/scheduler.ts";
 import { createClassifyApp } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
+const clock = systemClock;
 const redis = createRedis(config.redisUrl, "sift-classify");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
 const nats = await connectNats(config.natsUrl, "sift-classify");
@@ -21,10 +25,25 @@ const nats = await connectNats(config.natsUrl, "sift-classify");
 const app = createClassifyApp({
   redis,
   nats,
-  clock: systemClock,
+  clock,
   logger,
   signer: new IdentitySigner(config.internalSecret),
   inferenceTimeoutMs: config.inferenceTimeoutMs,
+});
+
+// BullMQ blocks on its connection, so it gets its own, which waits out Redis outages.
+const bullRedis = new Redis(config.redisUrl, {
+  maxRetriesPerRequest: null,
+  connectionName: "sift-classify-jobs",
+});
+bullRedis.on("error", (err) => logger.warn({ err: err.message }, "redis (jobs)"));
+const jobs = await startUsageJobs({
+  connection: bullRedis,
+  keys: new KeyStore({ redis, clock }),
+  usage: new RedisUsageMeter({ redis, clock }),
+  notices: new NoticeStore({ redis }),
+  clock,
+  logger,
 });
 
 const server = createServer(app);
@@ -34,6 +53,7 @@ logger.info({ port }, "classify listening");
 
 onShutdown(logger, [
   ["http", () => closeServer(server)],
+  ["jobs", () => jobs.stop()],
   ["nats", () => nats.drain()],
-  ["redis", () => redis.quit()],
+  ["redis", () => Promise.all([redis.quit(), bullRedis.quit()])],
 ]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
-import { createKey, form, post, startStack, type Stack } from "@sift/testkit";
+import { createKey, form, post, startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
 
 /**
  * One table of authentication cases, run against both endpoints (STYLE.md). Each case says how
@@ -9,10 +9,13 @@ import { createKey, form, post, startStack, type Stack } from "@sift/testkit";
  * the key is accepted.
  */
 let stack: Stack;
+// A NATS of its own: other test files run model workers on the shared one.
+let nats: TestServer;
 let keys: { classify: string; challenge: string; rerolled: string; classifyOff: string };
 
 beforeAll(async () => {
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
+  nats = await startServer("nats");
+  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
   const classify = await createKey(stack.keys, { kind: "classify" });
   const challenge = await createKey(stack.keys, { kind: "challenge" });
   const rerolled = await createKey(stack.keys, { kind: "classify" });
@@ -26,7 +29,10 @@ beforeAll(async () => {
     classifyOff: off.secretKey,
   };
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await nats?.stop();
+});
 
 type Sent = { bearer?: string; apiKey?: string; body?: unknown };
 type Expect = { classify: [number, string]; verify: string };

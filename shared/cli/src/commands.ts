@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KeyStore, Kind, Plan, RedisUsageMeter, type WorkspaceChanges } from "@sift/keystore";
+import { KeyStore, Kind, NoticeStore, Plan, RedisUsageMeter, type WorkspaceChanges } from "@sift/keystore";
 
 /** A mistake of the caller: printed on stderr with exit code 2. */
 export class UsageError extends Error {}
@@ -9,6 +9,7 @@ export class NotFound extends Error {}
 export interface CliDeps {
   keys: KeyStore;
   usage: RedisUsageMeter;
+  notices: NoticeStore;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
@@ -19,7 +20,7 @@ export interface Command {
   run(flags: Flags, deps: CliDeps): Promise<unknown>;
 }
 
-const required = (flags: Flags, name: string): string => {
+export const required = (flags: Flags, name: string): string => {
   const value = flags[name];
   if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
   return value;
@@ -105,6 +106,10 @@ export const COMMANDS: Record<string, Command> = {
       if (!secretKey) throw new NotFound(`no configuration ${id}`);
       return { secretKey };
     },
+  },
+  "notices list": {
+    flags: [],
+    run: async (_flags, { notices }) => notices.list(),
   },
   "usage show": {
     flags: ["workspace"],

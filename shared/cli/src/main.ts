@@ -1,6 +1,7 @@
 import { solveFromService } from "@sift/challenge";
-import { KeyStore, RedisUsageMeter } from "@sift/keystore";
+import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
+import { required } from "./commands.ts";
 import { runCli } from "./run.ts";
 
 const redis = createRedis(process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", "sift-cli");
@@ -11,12 +12,13 @@ try {
   const result = await runCli(process.argv.slice(2), {
     keys: new KeyStore({ redis, clock: systemClock }),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
+    notices: new NoticeStore({ redis }),
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
       "challenge solve": {
         flags: ["site-key", "base-url"],
         run: (flags) =>
-          solveFromService({ siteKey: flags["site-key"] ?? "", baseUrl: flags["base-url"] ?? "" }),
+          solveFromService({ siteKey: required(flags, "site-key"), baseUrl: required(flags, "base-url") }),
       },
     },
   });

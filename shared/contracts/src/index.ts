@@ -3,3 +3,4 @@ export * from "./classify.ts";
 export * from "./verify.ts";
 export * from "./inference.ts";
 export * from "./identity.ts";
+export * from "./jobs.ts";

@@ -2,3 +2,4 @@ export * from "./keystore.ts";
 export * from "./types.ts";
 export * from "./secrets.ts";
 export * from "./usage.ts";
+export * from "./notices.ts";

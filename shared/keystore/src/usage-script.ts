@@ -7,8 +7,11 @@
  * `reachedAt` (ms) marks the moment the allowance was reached; it is cleared as soon as usage is
  * back under the allowance (Grace or Paused → Under).
  *
- * KEYS[1] usage hash, KEYS[2] quota hash.
- * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek").
+ * Each counted call is also added to a per-month total (KEYS[3]), which the month-end check of
+ * paid plans reads long after the day counts have left the window.
+ *
+ * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals hash.
+ * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek"), month.
  * Returns { state, used, reachedAt, retryAfterMs, reservedDay } with state 0 under, 1 grace,
  * 2 paused; on paused nothing is reserved (reservedDay -1).
  */
@@ -68,6 +71,7 @@ end
 local reservedDay = -1
 if reserve and state ~= 2 then
   redis.call('HINCRBY', KEYS[1], today, 1)
+  redis.call('HINCRBY', KEYS[3], ARGV[8], 1)
   -- The hash outlives its newest day by the window, then nothing in it can count.
   redis.call('PEXPIRE', KEYS[1], (today + window + 1) * dayMs - now)
   reservedDay = today
@@ -83,11 +87,13 @@ return { state, used, reachedAt or -1, retryAfter, reservedDay }
 
 /**
  * Gives back a reservation whose call was not answered (503, 500): the call is not counted.
- * KEYS[1] usage hash, KEYS[2] quota hash; ARGV: day, now, dayMs, windowDays, allowance.
+ * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals;
+ * ARGV: day, now, dayMs, windowDays, allowance, month.
  */
 export const RELEASE = `
 local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HINCRBY', KEYS[3], ARGV[6], -1)
 local first = math.floor(tonumber(ARGV[2]) / tonumber(ARGV[3])) - tonumber(ARGV[4]) + 1
 local flat = redis.call('HGETALL', KEYS[1])
 local used = 0

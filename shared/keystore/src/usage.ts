@@ -14,35 +14,42 @@ export interface UsageStatus {
   state: UsageState;
   used30d: number;
   allowance: number;
-  /** When the grace ends (or ended), ms since epoch; null while under the allowance. */
+  /** When the grace ends (or ended), ms since epoch; null while under the allowance or on a paid plan. */
   graceEndsAt: number | null;
   /** While paused: ms until usage falls back under the allowance; else 0. */
   retryAfterMs: number;
+}
+
+export interface Reservation {
+  readonly workspaceId: string;
+  readonly day: number;
+  readonly month: number;
 }
 
 export type Admission =
   | { admitted: true; reservation: Reservation; status: UsageStatus }
   | { admitted: false; status: UsageStatus };
 
-export interface Reservation {
-  readonly workspaceId: string;
-  readonly day: number;
-}
-
-export interface Workspaceish {
+export interface UsageSubject {
   id: string;
   plan: Plan;
   allowance: number;
 }
+
+/** A UTC calendar month as one number (year * 12 + month index), for monthly totals. */
+export const monthOf = (ms: number): number => {
+  const date = new Date(ms);
+  return date.getUTCFullYear() * 12 + date.getUTCMonth();
+};
 
 /**
  * Counts classify verdicts per workspace per day and applies the Free plan's allowance. A call
  * reserves its count when admitted and gives it back if it is not answered, so only 200s count.
  */
 export interface UsageMeter {
-  admit(workspace: Workspaceish): Promise<Admission>;
+  admit(workspace: UsageSubject): Promise<Admission>;
   release(reservation: Reservation, allowance: number): Promise<void>;
-  status(workspace: Workspaceish): Promise<UsageStatus>;
+  status(workspace: UsageSubject): Promise<UsageStatus>;
 }
 
 export class RedisUsageMeter implements UsageMeter {
@@ -54,52 +61,65 @@ export class RedisUsageMeter implements UsageMeter {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
     this.#prefix = deps.prefix ?? "sift:";
-    this.#redis.defineCommand("siftUsageAdmit", { numberOfKeys: 2, lua: ADMIT });
-    this.#redis.defineCommand("siftUsageRelease", { numberOfKeys: 2, lua: RELEASE });
+    this.#redis.defineCommand("siftUsageAdmit", { numberOfKeys: 3, lua: ADMIT });
+    this.#redis.defineCommand("siftUsageRelease", { numberOfKeys: 3, lua: RELEASE });
   }
 
-  async admit(workspace: Workspaceish): Promise<Admission> {
-    const row = await this.#run(workspace, "reserve");
+  async admit(workspace: UsageSubject): Promise<Admission> {
+    const now = this.#clock.now();
+    const row = await this.#run(workspace, "reserve", now);
     const status = this.#status(workspace, row);
-    const reservedDay = row[4];
-    return reservedDay >= 0
-      ? { admitted: true, reservation: { workspaceId: workspace.id, day: reservedDay }, status }
+    const day = row[4];
+    return day >= 0
+      ? { admitted: true, reservation: { workspaceId: workspace.id, day, month: monthOf(now) }, status }
       : { admitted: false, status };
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
-    const { usage, quota } = this.#keys(reservation.workspaceId);
+    const { usage, quota, monthly } = this.#keys(reservation.workspaceId);
+    const now = this.#clock.now();
+    const { day, month } = reservation;
     await this.#redis.siftUsageRelease(
       usage,
       quota,
-      reservation.day,
-      this.#clock.now(),
+      monthly,
+      day,
+      now,
       DAY,
       USAGE_WINDOW_DAYS,
       allowance,
+      month,
     );
   }
 
-  async status(workspace: Workspaceish): Promise<UsageStatus> {
-    return this.#status(workspace, await this.#run(workspace, "peek"));
+  async status(workspace: UsageSubject): Promise<UsageStatus> {
+    return this.#status(workspace, await this.#run(workspace, "peek", this.#clock.now()));
   }
 
-  #run(workspace: Workspaceish, mode: "reserve" | "peek") {
-    const { usage, quota } = this.#keys(workspace.id);
+  /** Counted calls of one UTC month (see monthOf). */
+  async monthTotal(workspaceId: string, month: number): Promise<number> {
+    return Number((await this.#redis.hget(this.#keys(workspaceId).monthly, String(month))) ?? 0);
+  }
+
+  #run(workspace: UsageSubject, mode: "reserve" | "peek", now: number) {
+    const { usage, quota, monthly } = this.#keys(workspace.id);
+    const { allowance, plan } = workspace;
     return this.#redis.siftUsageAdmit(
       usage,
       quota,
-      this.#clock.now(),
+      monthly,
+      now,
       DAY,
       USAGE_WINDOW_DAYS,
-      workspace.allowance,
+      allowance,
       GRACE_MS,
-      workspace.plan,
+      plan,
       mode,
+      monthOf(now),
     );
   }
 
-  #status(workspace: Workspaceish, [state, used, reachedAt, retryAfterMs]: AdmitRow): UsageStatus {
+  #status(workspace: UsageSubject, [state, used, reachedAt, retryAfterMs]: AdmitRow): UsageStatus {
     return {
       state: STATES[state] ?? "under",
       used30d: used,
@@ -110,7 +130,11 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   #keys(workspaceId: string) {
-    return { usage: `${this.#prefix}usage:${workspaceId}`, quota: `${this.#prefix}quota:${workspaceId}` };
+    return {
+      usage: `${this.#prefix}usage:${workspaceId}`,
+      quota: `${this.#prefix}quota:${workspaceId}`,
+      monthly: `${this.#prefix}usage-month:${workspaceId}`,
+    };
   }
 }
 
@@ -122,6 +146,7 @@ declare module "ioredis" {
     siftUsageAdmit(
       usage: string,
       quota: string,
+      monthly: string,
       now: number,
       dayMs: number,
       windowDays: number,
@@ -129,15 +154,18 @@ declare module "ioredis" {
       graceMs: number,
       plan: Plan,
       mode: "reserve" | "peek",
+      month: number,
     ): Result<AdmitRow, Context>;
     siftUsageRelease(
       usage: string,
       quota: string,
+      monthly: string,
       day: number,
       now: number,
       dayMs: number,
       windowDays: number,
       allowance: number,
+      month: number,
     ): Result<number, Context>;
   }
 }

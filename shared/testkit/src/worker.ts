@@ -1,0 +1,29 @@
+import { createWorker } from "@sift/model-worker";
+import { loadOnnxScorer } from "@sift/model-worker/scorer";
+import { connectNats, silentLogger } from "@sift/runtime";
+
+export interface RunningModelWorker {
+  stop(): Promise<void>;
+}
+
+/** A model worker as its main.ts wires it (real onnxruntime, the committed model, real NATS). */
+export const startModelWorker = async (natsUrl: string): Promise<RunningModelWorker> => {
+  const scorer = await loadOnnxScorer({ intraOpThreads: 1 });
+  const nats = await connectNats(natsUrl, "sift-test-worker");
+  const worker = createWorker({
+    nats,
+    scorer,
+    logger: silentLogger(),
+    config: { batchWindowMs: 1, batchMaxItems: 64 },
+  });
+  worker.start();
+  // A round trip proves the subscription reached the server before anyone publishes.
+  await nats.flush();
+  return {
+    stop: async () => {
+      await worker.stop();
+      await nats.drain();
+      await scorer.close();
+    },
+  };
+};
