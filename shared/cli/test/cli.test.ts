@@ -1,0 +1,160 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { hashSecret, KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { systemClock } from "@sift/runtime";
+import { runCli } from "../src/run.ts";
+
+let redis: Redis;
+let keys: KeyStore;
+let cli: (...argv: string[]) => ReturnType<typeof runCli>;
+
+beforeAll(() => {
+  redis = new Redis(inject("redisUrl"));
+  keys = new KeyStore({ redis, clock: systemClock });
+  const deps = {
+    keys,
+    usage: new RedisUsageMeter({ redis, clock: systemClock }),
+    notices: new NoticeStore({ redis }),
+  };
+  cli = (...argv) => runCli(argv, deps);
+});
+afterAll(() => redis?.quit());
+
+const ok = async (...argv: string[]) => {
+  const result = await cli(...argv);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, string>;
+};
+
+describe("sift admin CLI", () => {
+  it("creates a workspace and both kinds of configuration", async () => {
+    const { workspaceId } = await ok(
+      "workspace",
+      "create",
+      "--name",
+      "Acme",
+      "--plan",
+      "free",
+      "--allowance",
+      "50",
+    );
+    expect(workspaceId).toMatch(/^ws_/);
+    expect(await keys.getWorkspace(workspaceId!)).toMatchObject({
+      name: "Acme",
+      plan: "free",
+      allowance: 50,
+      classify: true,
+    });
+
+    const classify = await ok("config", "create", "--workspace", workspaceId!, "--kind", "classify");
+    expect(Object.keys(classify).sort()).toEqual(["configId", "secretKey"]);
+    const challenge = await ok("config", "create", "--workspace", workspaceId!, "--kind", "challenge");
+    expect(Object.keys(challenge).sort()).toEqual(["configId", "secretKey", "siteKey"]);
+    expect(await keys.resolve(classify["secretKey"]!)).toMatchObject({ kind: "classify", workspaceId });
+    expect(await keys.resolve(challenge["secretKey"]!)).toMatchObject({ kind: "challenge", workspaceId });
+  });
+
+  it("sets classify, plan, allowance and rate limit", async () => {
+    const { workspaceId } = await ok("workspace", "create", "--name", "B", "--plan", "paid");
+    await ok(
+      "workspace",
+      "set",
+      "--workspace",
+      workspaceId!,
+      "--classify",
+      "off",
+      "--plan",
+      "free",
+      "--allowance",
+      "7",
+    );
+    await ok("workspace", "set", "--workspace", workspaceId!, "--rate-limit", "5", "--burst", "9");
+    expect(await keys.getWorkspace(workspaceId!)).toMatchObject({
+      classify: false,
+      plan: "free",
+      allowance: 7,
+      rateLimit: 5,
+      burst: 9,
+    });
+  });
+
+  it("rerolls a key: the old one stops resolving at once", async () => {
+    const { workspaceId } = await ok("workspace", "create", "--name", "C", "--plan", "free");
+    const { configId, secretKey } = await ok(
+      "config",
+      "create",
+      "--workspace",
+      workspaceId!,
+      "--kind",
+      "classify",
+    );
+    const { secretKey: fresh } = await ok("key", "reroll", "--config", configId!);
+    expect(fresh).not.toBe(secretKey);
+    expect(await keys.resolve(secretKey!)).toBeNull();
+    expect(await keys.resolve(fresh!)).toMatchObject({ configId });
+    expect(await redis.exists(`sift:key:${hashSecret(secretKey!)}`)).toBe(0);
+  });
+
+  it("shows usage in the documented shape", async () => {
+    const { workspaceId } = await ok(
+      "workspace",
+      "create",
+      "--name",
+      "D",
+      "--plan",
+      "free",
+      "--allowance",
+      "3",
+    );
+    expect(await ok("usage", "show", "--workspace", workspaceId!)).toEqual({
+      state: "under",
+      used30d: 0,
+      allowance: 3,
+      graceEndsAt: null,
+      retryAfter: 0,
+    });
+  });
+
+  it.each([
+    [["workspace", "create", "--name", "x", "--plan", "gold"], 2, /--plan: "gold" is not valid/],
+    [["workspace", "create", "--plan", "free"], 2, /--name is required/],
+    [["workspace", "create", "--name", "x", "--plan", "free", "--allowance", "-1"], 2, /--allowance/],
+    [
+      ["workspace", "create", "--name", "x", "--plan", "free", "--colour", "red"],
+      2,
+      /Unknown option '--colour'/,
+    ],
+    [["workspace", "set", "--workspace", "ws_nope", "--classify", "on"], 1, /no workspace ws_nope/],
+    [["workspace", "set", "--workspace", "ws_nope", "--classify", "maybe"], 2, /--classify/],
+    [["config", "create", "--workspace", "ws_nope", "--kind", "classify"], 1, /no workspace/],
+    [["config", "create", "--workspace", "ws_nope", "--kind", "spam"], 2, /--kind/],
+    [["key", "reroll", "--config", "cfg_nope"], 1, /no configuration cfg_nope/],
+    [["frobnicate"], 2, /unknown command/],
+  ])("refuses %j with exit %i and a message on stderr", async (argv, code, message) => {
+    const result = await cli(...(argv as string[]));
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("runs as `pnpm --silent sift` with JSON on stdout and exit codes", async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, REDIS_URL: inject("redisUrl") };
+    const { stdout } = await run(
+      "npx",
+      ["-y", "pnpm@10", "--silent", "sift", "workspace", "create", "--name", "E", "--plan", "paid"],
+      { env },
+    );
+    expect(JSON.parse(stdout)).toEqual({ workspaceId: expect.stringMatching(/^ws_/) });
+    const failed = await run(
+      "npx",
+      ["-y", "pnpm@10", "--silent", "sift", "key", "reroll", "--config", "cfg_missing"],
+      { env },
+    ).catch((err: { code: number; stderr: string; stdout: string }) => err);
+    expect(failed).toMatchObject({ code: 1, stdout: "" });
+    expect((failed as { stderr: string }).stderr).toMatch(/no configuration cfg_missing/);
+  });
+});
