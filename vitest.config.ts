@@ -11,6 +11,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["services/*/src/**/*.test.ts", "shared/*/src/**/*.test.ts"],
+          // Unit tests first: they are fast and fail early.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -22,6 +24,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: run files two at a time so timing-sensitive tests keep their margins.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
