@@ -8,13 +8,17 @@ export interface Example {
   group: string;
   label: 0 | 1;
   features: Features;
+  /** The row's message text, for the eval's perturbation probes. */
+  text?: string;
 }
 
 export const toExamples = (rows: readonly Row[], authors: readonly string[]): Example[] =>
   rows.flatMap((row, i) => {
     const fields = formFields(formContent(row, i, authors));
     if (fields.length === 0) return [];
-    return [{ source: row.source, group: row.group, label: row.label, features: featurize(fields) }];
+    return [
+      { source: row.source, group: row.group, label: row.label, features: featurize(fields), text: row.text },
+    ];
   });
 
 /** Author names for forms: the real commenter names of the YouTube set, both labels, sorted. */

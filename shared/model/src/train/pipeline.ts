@@ -24,7 +24,7 @@ export const DEFAULT_OPTIONS: PipelineOptions = {
   learningRate: 0.2,
   l2: 1e-4,
   seed: 20_240_601,
-  targetPrecision: 0.985,
+  targetPrecision: 0.98,
   calibrationFolds: 3,
 };
 

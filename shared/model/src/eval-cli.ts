@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readModelMeta } from "./artifact.ts";
+import { loadCorpus } from "./data/corpus.ts";
+import { renderCard } from "./eval/card.ts";
+import { curves, type Metrics } from "./eval/metrics.ts";
+import { crossSource, inDomain, isTest, probeShortcuts } from "./eval/protocol.ts";
+import { histogram, lineChart, type Series } from "./eval/svg.ts";
+
+/**
+ * `pnpm eval --data ../shared/data [--docs docs]`: group-split and leave-one-source-out
+ * evaluation; writes docs/model-card.md and docs/model/*.svg.
+ */
+const { values } = parseArgs({
+  options: { data: { type: "string", default: "../shared/data" }, docs: { type: "string", default: "docs" } },
+});
+const dataDir = resolve(values.data!);
+const docsDir = resolve(values.docs!);
+const started = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);
+
+log(`reading ${dataDir}`);
+const corpus = loadCorpus(dataDir, { log });
+const within = inDomain(corpus, log);
+const cross = crossSource(corpus, log);
+
+const line = (source: string, m: Metrics) =>
+  `${source.padEnd(24)} n=${String(m.n).padStart(5)}  ROC AUC ${m.rocAuc.toFixed(3)}  PR AUC ${m.prAuc.toFixed(3)}  P@0.8 ${m.precision.toFixed(3)}  R@0.8 ${m.recall.toFixed(3)}  FPR ${(m.fpr * 100).toFixed(2)}%`;
+console.log("\nin-domain (group split)");
+for (const r of within.seen) console.log(line(r.source, r.metrics));
+console.log(line("pooled", within.pooled));
+console.log("\ncross-source (leave one source out)");
+for (const r of cross) console.log(line(r.source, r.metrics));
+console.log("\nunseen sets (never trained on)");
+for (const r of within.unseen) console.log(line(r.source, r.metrics));
+
+const pooledPreds = within.seen.flatMap((r) => r.preds);
+const quantile = (values: number[], q: number) =>
+  values.sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
+const qs = [0.05, 0.25, 0.5, 0.75, 0.95];
+const spamScores = pooledPreds.filter((p) => p.label === 1).map((p) => p.score);
+const hamScores = pooledPreds.filter((p) => p.label === 0).map((p) => p.score);
+const heldOutHam = [...corpus.values()]
+  .flat()
+  .filter((e) => isTest(e) && e.label === 0 && e.text !== undefined);
+const probes = probeShortcuts(within.model, heldOutHam);
+console.log("\nshortcut probes (held-out ham)");
+for (const p of probes)
+  console.log(`${p.name.padEnd(28)} flipped ${p.flipped}/${p.n}  mean change ${p.meanDelta.toFixed(4)}`);
+
+const series = (results: typeof cross, kind: "roc" | "pr"): Series[] =>
+  results.map((r) => ({ name: r.source, points: curves(r.preds)[kind] }));
+mkdirSync(resolve(docsDir, "model"), { recursive: true });
+const write = (name: string, svg: string) => writeFileSync(resolve(docsDir, "model", name), svg);
+write(
+  "roc-in-domain.svg",
+  lineChart(
+    "ROC, in-domain group split",
+    "false-positive rate",
+    "true-positive rate",
+    series(within.seen, "roc"),
+    true,
+  ),
+);
+write(
+  "pr-in-domain.svg",
+  lineChart("Precision-recall, in-domain group split", "recall", "precision", series(within.seen, "pr")),
+);
+write(
+  "roc-cross-source.svg",
+  lineChart(
+    "ROC, leave one source out",
+    "false-positive rate",
+    "true-positive rate",
+    series(cross, "roc"),
+    true,
+  ),
+);
+write(
+  "pr-cross-source.svg",
+  lineChart("Precision-recall, leave one source out", "recall", "precision", series(cross, "pr")),
+);
+write(
+  "roc-unseen.svg",
+  lineChart(
+    "ROC, sets never trained on",
+    "false-positive rate",
+    "true-positive rate",
+    series(within.unseen, "roc"),
+    true,
+  ),
+);
+write("score-histogram.svg", histogram("Scores on the in-domain test split", spamScores, hamScores));
+writeFileSync(
+  resolve(docsDir, "model-card.md"),
+  renderCard({
+    meta: readModelMeta(),
+    inDomain: within.seen,
+    pooled: within.pooled,
+    unseen: within.unseen,
+    cross,
+    probes,
+    quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
+    command: "pnpm eval --data ../shared/data",
+  }),
+);
+log(`wrote ${resolve(docsDir, "model-card.md")} and ${resolve(docsDir, "model")}/*.svg`);

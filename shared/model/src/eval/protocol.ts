@@ -1,0 +1,90 @@
+import type { Example } from "../data/examples.ts";
+import { foldOf } from "../data/split.ts";
+import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/sources.ts";
+import { featurize } from "../features/featurize.ts";
+import { DEFAULT_OPTIONS, scoreOf, trainPipeline, type TrainedModel } from "../train/pipeline.ts";
+import { evaluate, type Metrics, type Prediction } from "./metrics.ts";
+
+export interface SourceResult {
+  source: SourceName;
+  metrics: Metrics;
+  preds: Prediction[];
+}
+
+const TEST_FOLDS = 5;
+/** One group fold in five is the in-domain test set; the split is by duplicate group, by hash. */
+export const isTest = (e: Example): boolean => foldOf(e.group, TEST_FOLDS, "eval") === 0;
+
+const predict = (model: TrainedModel, examples: readonly Example[]): Prediction[] =>
+  examples.map((e) => ({ score: scoreOf(model, e), label: e.label }));
+
+const result = (source: SourceName, preds: Prediction[]): SourceResult => ({
+  source,
+  metrics: evaluate(preds),
+  preds,
+});
+
+export const trainableSources = (): SourceName[] => SOURCE_NAMES.filter((s) => SOURCES[s].train);
+
+/**
+ * In-domain: train on 4/5 of the groups of every trainable source, test on the other 1/5 of each.
+ * The sources whose terms forbid training are scored with the same model: it never saw them.
+ */
+export const inDomain = (corpus: Map<SourceName, Example[]>, log: (l: string) => void) => {
+  const trainSet = trainableSources().flatMap((s) => corpus.get(s)!.filter((e) => !isTest(e)));
+  log(`in-domain: training on ${trainSet.length} examples`);
+  const model = trainPipeline(trainSet, DEFAULT_OPTIONS);
+  const seen = trainableSources().map((s) => result(s, predict(model, corpus.get(s)!.filter(isTest))));
+  const unseen = SOURCE_NAMES.filter((s) => !SOURCES[s].train).map((s) =>
+    result(s, predict(model, corpus.get(s)!)),
+  );
+  const pooled = evaluate(seen.flatMap((r) => r.preds));
+  return { model, seen, unseen, pooled };
+};
+
+/**
+ * Leave one source out: train on every other trainable source (all of it), test on all of the
+ * held-out one. A family (the SMS set and its translations) is held out together.
+ */
+export const crossSource = (corpus: Map<SourceName, Example[]>, log: (l: string) => void): SourceResult[] => {
+  const families = [...new Set(trainableSources().map((s) => SOURCES[s].family))];
+  return families.flatMap((family) => {
+    const held = trainableSources().filter((s) => SOURCES[s].family === family);
+    const trainSet = trainableSources()
+      .filter((s) => !held.includes(s))
+      .flatMap((s) => corpus.get(s)!);
+    log(`cross-source: without ${held.join(" + ")} (${trainSet.length} training examples)`);
+    const model = trainPipeline(trainSet, DEFAULT_OPTIONS);
+    return held.map((s) => result(s, predict(model, corpus.get(s)!)));
+  });
+};
+
+/**
+ * Shortcut probes: take held-out ham, add one thing a dataset shortcut would react to, and count
+ * how often the verdict flips to spam. A robust model should barely move.
+ */
+export const PROBES: Array<[string, (text: string) => string]> = [
+  ["a link appended", (t) => `${t} https://www.example.com/about`],
+  ["a phone number appended", (t) => `${t} call me on 0176 23456789`],
+  ["upper-cased", (t) => t.toUpperCase()],
+  ["an @mention prepended", (t) => `@maria_k ${t}`],
+  ["text repeated three times", (t) => `${t} ${t} ${t}`],
+];
+
+export const probeShortcuts = (model: TrainedModel, ham: readonly Example[]) =>
+  PROBES.map(([name, change]) => {
+    let flipped = 0;
+    let delta = 0;
+    for (const e of ham) {
+      const fields = (text: string): Array<[string, string]> => [
+        ["name", "Alex Morgan"],
+        ["email", "alex.morgan@gmail.com"],
+        ["message", text],
+      ];
+      const before = scoreOf(model, { features: featurize(fields(e.text!)) });
+      const after = scoreOf(model, { features: featurize(fields(change(e.text!))) });
+      delta += after - before;
+      if (before < 0.8 && after >= 0.8) flipped++;
+    }
+    return { name, n: ham.length, flipped, meanDelta: delta / Math.max(ham.length, 1) };
+  });

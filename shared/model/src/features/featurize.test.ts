@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { BUCKETS, featurize, MAX_FEATURES } from "./featurize.ts";
+import { canonicalText } from "./text.ts";
+
+const norm = (vals: Float32Array) => Math.sqrt(vals.reduce((s, v) => s + v * v, 0));
+
+describe("featurize", () => {
+  it("is deterministic, L2-normalised and inside the bucket range", () => {
+    const fields = [
+      ["name", "Ann"],
+      ["message", "Hello there, see https://example.com"],
+    ] as const;
+    const a = featurize(fields);
+    const b = featurize(fields);
+    expect([...a.ids]).toEqual([...b.ids]);
+    expect(norm(a.vals)).toBeCloseTo(1, 5);
+    for (const id of a.ids) expect(id >= 0 && id < BUCKETS).toBe(true);
+  });
+
+  it("sees through fancy-font letters, case and Latin accents", () => {
+    expect(canonicalText("𝐅𝐑𝐄𝐄 Mönëy")).toBe("free money");
+    expect(featurize([["message", "𝐅𝐑𝐄𝐄 MONEY"]]).ids).toEqual(featurize([["message", "free money"]]).ids);
+  });
+
+  it("keeps marks that carry meaning in other scripts", () => {
+    expect(canonicalText("किताब")).toBe("किताब");
+    expect(canonicalText("ดูดวง")).toBe("ดูดวง");
+  });
+
+  it("treats numbers as patterns, not values", () => {
+    expect(canonicalText("call 0800123456 or 0900987654")).toBe("call 000 or 000");
+  });
+
+  it("caps the features of a very long submission", () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}x`).join(" ");
+    expect(featurize([["message", long]]).ids.length).toBe(MAX_FEATURES);
+  });
+});
