@@ -1,8 +1,10 @@
 /**
  * Chromium solve times through sift.js (blob Web Worker + WebCrypto), for docs/challenge.md.
- * Usage: pnpm --filter @sift/browser bench [bits] [puzzles] [runs] [cpuThrottle]
+ * Usage: pnpm --filter @sift/browser bench [bits] [puzzles] [runs] [cpuThrottle] [main]
  * cpuThrottle > 1 slows the page's CPU by that factor (DevTools' "CPU throttling"), our stand-in
- * for a mid-range phone.
+ * for a mid-range phone. It throttles the page's main thread for sure but Web Workers only in
+ * part, so `main` (a CSP without blob: workers, which makes sift.js solve on the main thread)
+ * gives the conservative figure.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +15,8 @@ import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
 import { buildBrowserBundle } from "../src/index.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/chromium.ts";
 
-const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2).map(Number);
+const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2, 6).map(Number);
+const mainThread = process.argv[6] === "main";
 const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
 const clock = new ManualClock();
 const built = await buildBrowserBundle();
@@ -26,7 +29,10 @@ const server = createServer((req, res) => {
     const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 600_000 }, { keys, clock });
     return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
   }
-  res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script src="/sift.js"></script>`);
+  const csp = mainThread ? { "content-security-policy": "worker-src 'none'" } : {};
+  res
+    .writeHead(200, { "content-type": "text/html", ...csp })
+    .end(`<!doctype html><script src="/sift.js"></script>`);
 });
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,6 +63,6 @@ times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
 const mean = times.reduce((a, b) => a + b, 0) / times.length;
 console.log(
-  `chromium ${browser.version()} throttle=${throttle}x bits=${bits} puzzles=${puzzles} runs=${runs}: ` +
+  `chromium ${browser.version()} ${mainThread ? "main thread" : "worker"} throttle=${throttle}x bits=${bits} puzzles=${puzzles} runs=${runs}: ` +
     `mean ${mean.toFixed(0)} ms, p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms (fetch + worker start + solve)`,
 );

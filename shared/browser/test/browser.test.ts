@@ -124,11 +124,27 @@ describe("sift.js in Chromium", () => {
         sent.push(String(new FormData(event.target as HTMLFormElement).get("_vendor")));
       });
     });
-    await page.fill("#newsletter [name=email]", "ada@example.com");
+    // Filled without focus, so nothing is solved before the clicks.
+    await page.$eval(
+      "#newsletter [name=email]",
+      (input) => ((input as HTMLInputElement).value = "ada@example.com"),
+    );
     const sent = () => page.evaluate(() => (window as unknown as { sent: string[] }).sent);
-    await page.click("#newsletter button[type=submit]");
+    const click = (times: number) =>
+      page.$eval(
+        "#newsletter button[type=submit]",
+        (button, times) => {
+          for (let i = 0; i < times; i++) (button as HTMLButtonElement).click();
+        },
+        times,
+      );
+    // Three clicks before the solution is ready: held, then sent once.
+    await click(3);
     await page.waitForFunction(() => (window as unknown as { sent: string[] }).sent.length === 1);
-    await page.click("#newsletter button[type=submit]");
+    await page.waitForTimeout(300);
+    expect(await sent()).toHaveLength(1);
+    // The next submit waits for a new solution instead of resending the spent one.
+    await click(1);
     await page.waitForFunction(() => (window as unknown as { sent: string[] }).sent.length === 2);
     const [first, second] = await sent();
     expect(first).toMatch(/^1\./);

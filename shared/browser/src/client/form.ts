@@ -18,6 +18,8 @@ export class FormChallenge {
   #solved: Solved | undefined;
   /** Set while we re-submit after solving, so our own submit handler lets it through. */
   #releasing = false;
+  /** A submit waiting for the solution. */
+  #held: { submitter: HTMLElement | null } | undefined;
 
   constructor(form: HTMLFormElement) {
     this.form = form;
@@ -57,32 +59,27 @@ export class FormChallenge {
 
   #onSubmit = (event: SubmitEvent): void => {
     if (this.#releasing || (this.#solved && Date.now() < this.#solved.freshUntil && this.#field.value)) {
-      this.#consumeAfterSubmit();
+      // A solution verifies once: the next submit (a form a script sends without leaving the
+      // page) waits for a new one. The field keeps its value: this submission reads it next.
+      this.#solved = undefined;
       return;
     }
     event.preventDefault();
     // Stop other handlers (an SPA's fetch) from sending the form without a solution.
     event.stopImmediatePropagation();
-    const submitter = event.submitter;
+    // Clicks while held only update the submitter: the form is sent once, when ready.
+    const alreadyHeld = this.#held !== undefined;
+    this.#held = { submitter: event.submitter };
+    if (alreadyHeld) return;
     this.solve().then(
-      () => this.#release(submitter),
-      () => {}, // already reported as vendor-challenge-error; the form stays unsent
+      () => {
+        const held = this.#held;
+        this.#held = undefined;
+        this.#release(held?.submitter ?? null);
+      },
+      () => (this.#held = undefined), // reported as vendor-challenge-error; the form stays unsent
     );
   };
-
-  /**
-   * A solution verifies once, so a form that stays on the page (a script sends it and cancels the
-   * navigation) needs a new one for its next submit. Cleared after this task, because the browser
-   * reads the form's fields only after the submit event has run.
-   */
-  #consumeAfterSubmit(): void {
-    const used = this.#solved;
-    setTimeout(() => {
-      if (this.#solved !== used) return;
-      this.#solved = undefined;
-      this.#field.value = "";
-    }, 0);
-  }
 
   #release(submitter: HTMLElement | null): void {
     this.#releasing = true;
