@@ -13,12 +13,15 @@ const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats
 const stack = await startStack({ redisUrl: redis.url, natsUrl: nats.url });
 const key = await createKey(stack.keys, { kind: "challenge" });
 const solutions: string[] = [];
-for (let i = 0; i < n; i++) solutions.push((await solveFromService({ siteKey: key.siteKey!, baseUrl: stack.gatewayUrl })).solution);
+for (let i = 0; i < n; i++)
+  solutions.push((await solveFromService({ siteKey: key.siteKey!, baseUrl: stack.gatewayUrl })).solution);
 
 const summary = (label: string, times: number[], unit = "ms") => {
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
-  console.log(`${label}: n=${times.length} p50 ${at(0.5).toFixed(3)} ${unit}, p99 ${at(0.99).toFixed(3)} ${unit}, max ${at(1).toFixed(3)} ${unit}`);
+  console.log(
+    `${label}: n=${times.length} p50 ${at(0.5).toFixed(3)} ${unit}, p99 ${at(0.99).toFixed(3)} ${unit}, max ${at(1).toFixed(3)} ${unit}`,
+  );
 };
 
 const keys = challengeKeyRing(undefined, stack.internalSecret);
