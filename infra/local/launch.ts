@@ -29,7 +29,12 @@ const start = async () => {
     stdio: "inherit",
   });
 
-  const [verifyPort, classifyPort, workerPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [verifyPort, classifyPort, workerPort, metricsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const common = {
     REDIS_URL: redis.url,
     NATS_URL: nats.url,
@@ -52,6 +57,7 @@ const start = async () => {
   run("classify", { CLASSIFY_PORT: String(classifyPort) });
   run("gateway", {
     SIFT_PORT: String(gatewayPort),
+    SIFT_METRICS_PORT: process.env["SIFT_METRICS_PORT"] ?? String(metricsPort),
     VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
     CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
   });
@@ -63,6 +69,7 @@ const start = async () => {
     return;
   }
   log(`ready: http://127.0.0.1:${gatewayPort}  (Ctrl-C stops everything)`);
+  log(`metrics: http://127.0.0.1:${process.env["SIFT_METRICS_PORT"] ?? metricsPort}/metrics`);
   log(
     `try: curl -s http://127.0.0.1:${gatewayPort}/classify -H 'Authorization: Bearer test' ` +
       `-H 'Content-Type: application/json' -d '{"content":"hello","model":"spam-standard"}'`,

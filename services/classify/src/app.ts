@@ -1,7 +1,16 @@
 import express, { type ErrorRequestHandler, type Express, type Response } from "express";
 import { ClassifyMessage, MAX_BODY_BYTES, labelFor, type ClassifyResponse } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
-import { parseBody, type Clock, type IdentitySigner, type Logger } from "@sift/runtime";
+import {
+  Counter,
+  httpMetrics,
+  metricsHandler,
+  parseBody,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type Registry,
+} from "@sift/runtime";
 import type { InferenceClient } from "./clients/inference.ts";
 import { readClassifyRequest } from "./domain/request.ts";
 import { testVerdict } from "./domain/test-mode.ts";
@@ -12,6 +21,8 @@ export interface ClassifyDeps {
   logger: Logger;
   inference: InferenceClient;
   usage: UsageMeter;
+  /** Served at GET /metrics (the service port is internal) when given. */
+  metrics?: Registry;
 }
 
 /** Whole seconds, rounded up, at least 1 (DESIGN.md). */
@@ -28,6 +39,23 @@ export const buildClassifyApp = (deps: ClassifyDeps): Express => {
   const app = express();
   app.disable("x-powered-by");
   app.get("/healthz", (_req, res) => void res.json({ ok: true }));
+  const registers = deps.metrics ? [deps.metrics] : [];
+  const verdicts = new Counter({
+    name: "sift_classify_verdicts_total",
+    help: "Verdicts answered, by label and key kind",
+    labelNames: ["label", "key"],
+    registers,
+  });
+  const refusals = new Counter({
+    name: "sift_classify_refusals_total",
+    help: "Calls answered without a verdict, by reason",
+    labelNames: ["reason"],
+    registers,
+  });
+  if (deps.metrics) {
+    app.get("/metrics", metricsHandler(deps.metrics));
+    app.use(httpMetrics(deps.metrics, (path) => (path === "/classify" ? "classify" : "other")));
+  }
 
   app.post("/classify", express.raw({ type: () => true, limit: MAX_BODY_BYTES }), async (req, res) => {
     const identity = deps.signer.verify(req.headers, "classify", deps.clock);
@@ -35,16 +63,24 @@ export const buildClassifyApp = (deps: ClassifyDeps): Express => {
     res.setHeader("X-Request-Id", identity.requestId);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const input = readClassifyRequest(parseBody(req.headers["content-type"], raw));
-    if (!input.ok) return fail(res, 400, input.message);
+    if (!input.ok) {
+      refusals.inc({ reason: "invalid_request" });
+      return fail(res, 400, input.message);
+    }
 
     const { key } = identity;
-    if (key.status === "test") return void res.json(testVerdict(input.fields));
+    if (key.status === "test") {
+      const verdict = testVerdict(input.fields);
+      verdicts.inc({ label: verdict.label, key: "test" });
+      return void res.json(verdict);
+    }
     // The gateway only forwards test or resolved classify keys; anything else is a bug there.
     if (key.status !== "valid" || key.kind !== "classify") return fail(res, 401, ClassifyMessage.invalidKey);
 
     const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
     const admission = await deps.usage.admit(workspace);
     if (!admission.admitted) {
+      refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
       return fail(res, 429, ClassifyMessage.quotaExceeded, "quota_exceeded");
     }
@@ -59,10 +95,9 @@ export const buildClassifyApp = (deps: ClassifyDeps): Express => {
         .catch((err: unknown) =>
           deps.logger.error({ err, requestId: identity.requestId }, "usage release failed"),
         );
-      deps.logger.warn(
-        { requestId: identity.requestId, reason: result?.reason ?? "error" },
-        "model unavailable",
-      );
+      const reason = result?.reason ?? "error";
+      refusals.inc({ reason: `model_${reason}` });
+      deps.logger.warn({ requestId: identity.requestId, reason }, "model unavailable");
       return fail(res, 503, ClassifyMessage.unavailable);
     }
     const verdict: ClassifyResponse = {
@@ -70,6 +105,7 @@ export const buildClassifyApp = (deps: ClassifyDeps): Express => {
       score: result.score,
       model: result.model,
     };
+    verdicts.inc({ label: verdict.label, key: "real" });
     res.json(verdict);
   });
 

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   closeServer,
+  createRegistry,
   connectNats,
   createLogger,
   createRedis,
@@ -29,6 +30,7 @@ const app = createClassifyApp({
   logger,
   signer: new IdentitySigner(config.internalSecret),
   inferenceTimeoutMs: config.inferenceTimeoutMs,
+  metrics: createRegistry("classify", { processMetrics: true }),
 });
 
 // BullMQ blocks on its connection, so it gets its own, which waits out Redis outages.

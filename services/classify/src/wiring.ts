@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { RedisUsageMeter } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
 
@@ -13,6 +13,7 @@ export const createClassifyApp = (deps: {
   logger: Logger;
   signer: IdentitySigner;
   inferenceTimeoutMs: number;
+  metrics?: Registry;
 }) =>
   buildClassifyApp({
     signer: deps.signer,
@@ -20,4 +21,5 @@ export const createClassifyApp = (deps: {
     logger: deps.logger,
     inference: new NatsInferenceClient({ nats: deps.nats, timeoutMs: deps.inferenceTimeoutMs }),
     usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });

@@ -42,6 +42,7 @@ const children = [
     {
       ...env,
       SIFT_PORT: String(gatewayPort),
+      SIFT_METRICS_PORT: "0",
       VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
       CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
       SIFT_TEST_KEY_RATE: "1000000",

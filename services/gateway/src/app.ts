@@ -7,7 +7,7 @@ import {
   VerifyMessage,
 } from "@sift/contracts";
 import type { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import { httpMetrics, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
 import type { RateLimiter } from "./clients/rate-limiter.ts";
 import type { GatewayConfig } from "./config.ts";
 import { requestIdFrom } from "./domain/request-id.ts";
@@ -36,6 +36,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Named readiness checks for /readyz: each resolves when its dependency answers. */
   readiness: Record<string, () => Promise<void>>;
+  /** Request counts and latencies go here when given (served on the metrics port by main.ts). */
+  metrics?: Registry;
   /** Extra routes mounted before the fallback (e.g. the browser script). */
   extraRoutes?: (app: Express) => void;
 }
@@ -48,6 +50,8 @@ export const buildGateway = (deps: GatewayDeps): Express => {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.trustProxy);
+
+  if (deps.metrics) app.use(httpMetrics(deps.metrics, routeLabel));
 
   app.use((req, res, next) => {
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
@@ -132,3 +136,7 @@ const errorHandler =
       message: tooLarge ? "Request body is too large" : callerFault ? "Bad request" : "Internal server error",
     });
   };
+
+/** A fixed set of labels, so unknown paths cannot grow the metrics without bound. */
+const ROUTES = new Set(["/classify", "/verify", "/challenge", "/sift.js", "/healthz", "/readyz"]);
+const routeLabel = (path: string): string => (ROUTES.has(path) ? path.slice(1) : "other");

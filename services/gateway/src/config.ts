@@ -2,6 +2,8 @@ import { z } from "zod";
 
 const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Prometheus metrics, on their own port so the public one never exposes them. */
+  metricsPort: z.coerce.number().int().min(0).max(65535).default(9464),
   host: z.string().default("0.0.0.0"),
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
@@ -27,6 +29,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
   Object.freeze(
     Config.parse({
       port: env["SIFT_PORT"] ?? env["PORT"],
+      metricsPort: env["SIFT_METRICS_PORT"],
       host: env["SIFT_HOST"],
       redisUrl: env["REDIS_URL"],
       natsUrl: env["NATS_URL"],

@@ -1,5 +1,8 @@
 import { createServer, request } from "node:http";
+import express from "express";
 import {
+  createRegistry,
+  metricsHandler,
   closeServer,
   connectNats,
   createLogger,
@@ -19,8 +22,10 @@ const redis = createRedis(config.redisUrl, "sift-gateway");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
 const nats = await connectNats(config.natsUrl, "sift-gateway");
 
+const metrics = createRegistry("gateway", { processMetrics: true });
 const app = createGateway({
   config,
+  metrics,
   redis,
   signer: new IdentitySigner(config.internalSecret),
   clock,
@@ -40,10 +45,13 @@ const server = createServer(app);
 // Longer than the usual load-balancer idle time-out (60 s), so the balancer closes first.
 server.keepAliveTimeout = 65_000;
 const port = await listen(server, config.port, config.host);
-logger.info({ port }, "gateway listening");
+const metricsServer = createServer(express().get("/metrics", metricsHandler(metrics)));
+const metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [
   ["http", () => closeServer(server)],
+  ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["redis", () => redis.quit()],
 ]);

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 import { serveBrowserScript } from "./routes/browser-script.ts";
@@ -13,6 +13,7 @@ export const createGateway = (deps: {
   logger: Logger;
   signer: IdentitySigner;
   readiness: GatewayDeps["readiness"];
+  metrics?: Registry;
 }) =>
   buildGateway({
     ...deps,

@@ -5,3 +5,4 @@ export * from "./clients.ts";
 export * from "./lifecycle.ts";
 export * from "./body.ts";
 export * from "./ports.ts";
+export * from "./metrics.ts";
