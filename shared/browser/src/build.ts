@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -42,7 +42,10 @@ export const buildBrowserBundle = async (outfile = browserBundlePath()): Promise
   });
   const code = main.outputFiles[0]!.text;
   await mkdir(dirname(outfile), { recursive: true });
-  await writeFile(outfile, code);
+  // Write then rename: a gateway serving the file (or a parallel test build) never sees half of it.
+  const partial = `${outfile}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(partial, code);
+  await rename(partial, outfile);
   return {
     path: outfile,
     code,

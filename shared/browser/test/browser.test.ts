@@ -1,60 +1,23 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { VerifyMessage } from "@sift/contracts";
-import { createKey, startStack, type Stack } from "@sift/testkit";
-import { buildBrowserBundle } from "../src/index.ts";
-import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+import { createKey, type Stack } from "@sift/testkit";
+import type { DemoBackend } from "../demo/backend.ts";
+import { events, startHarness, type Harness } from "./harness.ts";
 
+let harness: Harness;
 let stack: Stack;
 let demo: DemoBackend;
-let browser: Browser;
 let siteKey: string;
 
 beforeAll(async () => {
-  // The gateway serves sift.js from the package's dist/; build it fresh for this run.
-  await buildBrowserBundle();
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
-  const key = await createKey(stack.keys, { kind: "challenge" });
-  siteKey = key.siteKey!;
-  demo = await startDemoBackend({
-    gatewayUrl: stack.gatewayUrl,
-    siteKey,
-    challengeSecret: key.secretKey,
-    // Classify's test key: verdicts without a model worker (this file is about the challenge).
-    classifySecret: "test",
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  harness = await startHarness();
+  ({ stack, demo, siteKey } = harness);
 });
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-  await stack?.stop();
-});
+afterAll(() => harness?.stop());
 
-/** A page that records every challenge event the document sees, in order. */
-const openDemo = async (url = demo.url): Promise<Page> => {
-  const page = await browser.newPage();
-  await page.addInitScript(() => {
-    const seen: Array<{ type: string; form: string; detail: unknown }> = [];
-    (window as unknown as { siftEvents: typeof seen }).siftEvents = seen;
-    for (const type of ["vendor-challenge-start", "vendor-challenge-success", "vendor-challenge-error"]) {
-      document.addEventListener(type, (event) =>
-        seen.push({ type, form: (event.target as HTMLElement).id, detail: (event as CustomEvent).detail }),
-      );
-    }
-  });
-  await page.goto(url);
-  await page.waitForFunction(() => window.Sift !== undefined);
-  return page;
-};
-
-const events = (page: Page) =>
-  page.evaluate(
-    () =>
-      (window as unknown as { siftEvents: Array<{ type: string; form: string; detail: unknown }> })
-        .siftEvents,
-  );
+const openDemo = (url?: string) => harness.openDemo(url);
+const browserPage = () => harness.browser.newPage();
 
 const fillContact = async (page: Page) => {
   await page.fill("#contact [name=name]", "Ada");
@@ -110,6 +73,29 @@ describe("sift.js in Chromium", () => {
     expect(seen.indexOf("contact:vendor-challenge-start")).toBeLessThan(
       seen.indexOf("contact:vendor-challenge-success"),
     );
+    await page.close();
+  });
+
+  it("attaches forms added later with Sift.scan(), solving at once with data-sift-start=load", async () => {
+    const page = await openDemo();
+    await page.evaluate(
+      ({ siteKey, url }) => {
+        const form = document.createElement("form");
+        form.id = "late";
+        form.setAttribute("data-sift-site-key", siteKey);
+        form.setAttribute("data-sift-url", url);
+        form.setAttribute("data-sift-start", "load");
+        document.body.append(form);
+        window.Sift!.scan();
+      },
+      { siteKey, url: stack.gatewayUrl },
+    );
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>("#late input[name=_vendor]")?.value,
+    );
+    expect((await events(page)).map((e) => `${e.form}:${e.type}`)).toContain("late:vendor-challenge-success");
+    // Nothing focused the page's own forms, so they have not solved anything.
+    expect(await page.inputValue("#contact input[name=_vendor]")).toBe("");
     await page.close();
   });
 
@@ -183,7 +169,7 @@ describe("sift.js in Chromium", () => {
     const hard = await createKey(stack.keys, { kind: "challenge" });
     // 16 × 2^12 hashes: long enough (~1 s here) that main-thread work would show in frame gaps.
     await stack.keys.updateConfig(hard.configId, { difficulty: 12 });
-    const page = await browser.newPage();
+    const page = await browserPage();
     await page.addInitScript(() => {
       const Original = window.Worker;
       (window as unknown as { workersMade: number }).workersMade = 0;
@@ -241,64 +227,4 @@ describe("sift.js in Chromium", () => {
     );
     await page.close();
   });
-
-  it("works under a strict Content-Security-Policy, in a blob worker, with no violations", async () => {
-    const gateway = stack.gatewayUrl;
-    const strict = await startCspDemo(
-      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; ` +
-        `connect-src ${gateway}; worker-src blob:; form-action 'self'`,
-    );
-    try {
-      const page = await openDemo(strict.url);
-      const violations = await collectViolations(page);
-      await page.focus("#contact [name=name]");
-      await page.waitForFunction(
-        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
-      );
-      expect(await violations()).toEqual([]);
-      await page.close();
-    } finally {
-      await strict.stop();
-    }
-  });
-
-  it("falls back to solving on the page when the CSP forbids blob workers", async () => {
-    const gateway = stack.gatewayUrl;
-    const noBlob = await startCspDemo(
-      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; connect-src ${gateway}; form-action 'self'`,
-    );
-    try {
-      const page = await openDemo(noBlob.url);
-      const violations = await collectViolations(page);
-      await page.focus("#contact [name=name]");
-      await page.waitForFunction(
-        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
-      );
-      expect(await violations()).toContain("worker-src");
-      await page.close();
-    } finally {
-      await noBlob.stop();
-    }
-  });
 });
-
-const startCspDemo = async (csp: string): Promise<DemoBackend> => {
-  const key = await createKey(stack.keys, { kind: "challenge" });
-  return startDemoBackend({
-    gatewayUrl: stack.gatewayUrl,
-    siteKey: key.siteKey!,
-    challengeSecret: key.secretKey,
-    classifySecret: "test",
-    pageHeaders: { "content-security-policy": csp },
-  });
-};
-
-/** Starts recording CSP violations on the page; the returned function reads the directives hit. */
-const collectViolations = async (page: Page): Promise<() => Promise<string[]>> => {
-  await page.evaluate(() => {
-    const hits: string[] = [];
-    (window as unknown as { cspHits: string[] }).cspHits = hits;
-    document.addEventListener("securitypolicyviolation", (e) => hits.push(e.effectiveDirective));
-  });
-  return () => page.evaluate(() => (window as unknown as { cspHits: string[] }).cspHits);
-};

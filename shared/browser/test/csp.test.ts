@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { createKey } from "@sift/testkit";
+import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
+import { startHarness, type Harness } from "./harness.ts";
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(() => harness?.stop());
+
+describe("sift.js under a Content-Security-Policy", () => {
+  it("works under a strict Content-Security-Policy, in a blob worker, with no violations", async () => {
+    const gateway = harness.stack.gatewayUrl;
+    const strict = await startCspDemo(
+      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; ` +
+        `connect-src ${gateway}; worker-src blob:; form-action 'self'`,
+    );
+    try {
+      const page = await harness.openDemo(strict.url);
+      const violations = await collectViolations(page);
+      await page.focus("#contact [name=name]");
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
+      );
+      expect(await violations()).toEqual([]);
+      await page.close();
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("falls back to solving on the page when the CSP forbids blob workers", async () => {
+    const gateway = harness.stack.gatewayUrl;
+    const noBlob = await startCspDemo(
+      `default-src 'none'; script-src ${gateway} 'unsafe-inline'; style-src 'unsafe-inline'; connect-src ${gateway}; form-action 'self'`,
+    );
+    try {
+      const page = await harness.openDemo(noBlob.url);
+      const violations = await collectViolations(page);
+      await page.focus("#contact [name=name]");
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
+      );
+      expect(await violations()).toContain("worker-src");
+      await page.close();
+    } finally {
+      await noBlob.stop();
+    }
+  });
+});
+const startCspDemo = async (csp: string): Promise<DemoBackend> => {
+  const key = await createKey(harness.stack.keys, { kind: "challenge" });
+  return startDemoBackend({
+    gatewayUrl: harness.stack.gatewayUrl,
+    siteKey: key.siteKey!,
+    challengeSecret: key.secretKey,
+    classifySecret: "test",
+    pageHeaders: { "content-security-policy": csp },
+  });
+};
+
+/** Starts recording CSP violations on the page; the returned function reads the directives hit. */
+const collectViolations = async (page: Page): Promise<() => Promise<string[]>> => {
+  await page.evaluate(() => {
+    const hits: string[] = [];
+    (window as unknown as { cspHits: string[] }).cspHits = hits;
+    document.addEventListener("securitypolicyviolation", (e) => hits.push(e.effectiveDirective));
+  });
+  return () => page.evaluate(() => (window as unknown as { cspHits: string[] }).cspHits);
+};
