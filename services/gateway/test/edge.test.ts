@@ -139,3 +139,29 @@ describe("health", () => {
     expect(await ready.json()).toEqual({ ok: true, checks: { redis: "ok" } });
   });
 });
+
+describe("metrics", () => {
+  it("times gateway responses by route and status, and counts verdicts in classify", async () => {
+    const before = await stack.metrics.classify.getSingleMetricAsString("sift_classify_verdicts_total");
+    const spamBefore = Number(/label="spam",key="test"[^}]*} (\d+)/.exec(before)?.[1] ?? 0);
+    await post(
+      `${stack.gatewayUrl}/classify`,
+      { content: "vendor-test-spam", model: "spam-standard" },
+      { authorization: "Bearer test" },
+    );
+    await post(
+      `${stack.gatewayUrl}/classify`,
+      { content: "", model: "spam-standard" },
+      { authorization: "Bearer test" },
+    );
+    const gateway = await stack.metrics.gateway.metrics();
+    expect(gateway).toMatch(
+      /sift_http_request_duration_seconds_count\{[^}]*route="classify"[^}]*status="200"[^}]*\} [1-9]/,
+    );
+    expect(gateway).toMatch(
+      /sift_http_request_duration_seconds_count\{[^}]*route="classify"[^}]*status="400"[^}]*\} [1-9]/,
+    );
+    const after = await stack.metrics.classify.getSingleMetricAsString("sift_classify_verdicts_total");
+    expect(Number(/label="spam",key="test"[^}]*} (\d+)/.exec(after)?.[1])).toBe(spamBefore + 1);
+  });
+});

@@ -9,6 +9,8 @@ import { createVerifyApp } from "@sift/verify/wiring";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
+  createRegistry,
+  type Registry,
   connectNats,
   createRedis,
   IdentitySigner,
@@ -42,6 +44,8 @@ export interface Stack {
   usage: RedisUsageMeter;
   clock: Clock;
   internalSecret: string;
+  /** The apps' metrics registries, as main.ts would serve them. */
+  metrics: { gateway: Registry; classify: Registry };
   /** Stops and starts one service's HTTP server (same port), for outage tests. */
   stopService(name: "gateway" | "verify" | "classify"): Promise<void>;
   startService(name: "gateway" | "verify" | "classify"): Promise<void>;
@@ -72,6 +76,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       challengeKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
     }),
   );
+  const metrics = { gateway: createRegistry("gateway"), classify: createRegistry("classify") };
   const classify = await serve(
     createClassifyApp({
       redis,
@@ -80,6 +85,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
+      metrics: metrics.classify,
     }),
   );
   const gateway = await serve(
@@ -99,6 +105,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       readiness: { redis: async () => void (await redis.ping()) },
+      metrics: metrics.gateway,
     }),
   );
   const services = { gateway, verify, classify };
@@ -113,6 +120,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     usage: new RedisUsageMeter({ redis, clock }),
     clock,
     internalSecret,
+    metrics,
     stopService: (name) => services[name].stop(),
     startService: (name) => services[name].start(),
     stop: async () => {
