@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
+import { createKey, post, startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
+
+/**
+ * Redis dies under the gateway: callers get the spec's failure answers at once (no hang, no
+ * crash), and the same processes serve again when Redis is back.
+ */
+let redis: TestServer;
+let stack: Stack;
+
+beforeAll(async () => {
+  redis = await startServer("redis");
+  stack = await startStack({ redisUrl: redis.url, natsUrl: inject("natsUrl") });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await redis?.stop();
+});
+
+const classify = (key: string) =>
+  post(
+    `${stack.gatewayUrl}/classify`,
+    { content: "hello", model: "spam-standard" },
+    { authorization: `Bearer ${key}` },
+  );
+const verify = (key: string) => post(`${stack.gatewayUrl}/verify`, { solution: "a.b.c.d", secretKey: key });
+
+describe("a Redis outage", () => {
+  it("answers 500 on classify and Internal server error on verify, then recovers without restarts", async () => {
+    const classifyKey = await createKey(stack.keys, { kind: "classify" });
+    const challengeKey = await createKey(stack.keys, { kind: "challenge" });
+    expect((await verify(challengeKey.secretKey)).json).not.toEqual({
+      ok: false,
+      message: VerifyMessage.internal,
+    });
+
+    await redis.stop();
+    const started = Date.now();
+    const [c, v, ready] = await Promise.all([
+      classify(classifyKey.secretKey),
+      verify(challengeKey.secretKey),
+      fetch(`${stack.gatewayUrl}/readyz`),
+    ]);
+    expect([c.status, c.json]).toEqual([500, { ok: false, message: ClassifyMessage.internal }]);
+    expect([v.status, v.json]).toEqual([200, { ok: false, message: VerifyMessage.internal }]);
+    expect(ready.status).toBe(503);
+    // Fail fast: commands are not queued while Redis is away.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // A caller's mistake is still answered as such: no Redis needed to refuse it.
+    const malformed = await post(`${stack.gatewayUrl}/classify`, "{", { "content-type": "application/json" });
+    expect(malformed.json).toEqual({ ok: false, message: ClassifyMessage.malformedJson });
+
+    await redis.start();
+    // The server came back empty (no persistence in tests): new keys, same processes.
+    await expect.poll(() => stack.redis.ping().catch(() => "down"), { timeout: 10_000 }).toBe("PONG");
+    const fresh = await createKey(stack.keys, { kind: "classify" });
+    expect((await classify(fresh.secretKey)).status).not.toBe(500);
+    expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
+  });
+});
