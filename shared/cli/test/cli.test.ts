@@ -140,7 +140,8 @@ describe("sift admin CLI", () => {
     expect(result.stderr).toMatch(message);
   });
 
-  it("runs as `pnpm --silent sift` with JSON on stdout and exit codes", async () => {
+  // Each run starts pnpm through npx: seconds each on a loaded 2-core machine.
+  it("runs as `pnpm --silent sift` with JSON on stdout and exit codes", { timeout: 120_000 }, async () => {
     const run = promisify(execFile);
     const env = { ...process.env, REDIS_URL: inject("redisUrl") };
     const { stdout } = await run(
