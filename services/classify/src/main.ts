@@ -19,8 +19,7 @@ import { createClassifyApp } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
 const clock = systemClock;
-const redis = createRedis(config.redisUrl, "sift-classify");
-redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+const redis = createRedis(config.redisUrl, "sift-classify", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
 
 const app = createClassifyApp({

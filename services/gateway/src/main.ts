@@ -18,8 +18,7 @@ import { createGateway } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
 const clock = systemClock;
-const redis = createRedis(config.redisUrl, "sift-gateway");
-redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+const redis = createRedis(config.redisUrl, "sift-gateway", logger);
 const nats = await connectNats(config.natsUrl, "sift-gateway");
 
 const metrics = createRegistry("gateway", { processMetrics: true });

@@ -14,8 +14,7 @@ import { createVerifyApp } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("verify", config.logLevel);
-const redis = createRedis(config.redisUrl, "sift-verify");
-redis.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+const redis = createRedis(config.redisUrl, "sift-verify", logger);
 
 const app = createVerifyApp({
   redis,

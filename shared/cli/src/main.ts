@@ -5,7 +5,6 @@ import { required } from "./commands.ts";
 import { runCli } from "./run.ts";
 
 const redis = createRedis(process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", "sift-cli");
-redis.on("error", () => {});
 let code = 1;
 try {
   await redisReady(redis, 3_000);

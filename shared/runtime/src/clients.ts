@@ -1,12 +1,13 @@
 import { Redis } from "ioredis";
 import { connect, type NatsConnection } from "nats";
+import type { Logger } from "pino";
 
 /**
  * Redis for request paths: fail fast while disconnected rather than queueing commands, so a
  * Redis outage becomes an immediate 500 / `Internal server error` instead of a hang.
  */
-export const createRedis = (url: string, name: string): Redis =>
-  new Redis(url, {
+export const createRedis = (url: string, name: string, logger?: Logger): Redis => {
+  const redis = new Redis(url, {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -14,6 +15,10 @@ export const createRedis = (url: string, name: string): Redis =>
     retryStrategy: (times) => Math.min(times * 100, 2_000),
     lazyConnect: false,
   });
+  // Without a listener ioredis prints every failed reconnect to stderr; errors go to the logger (or nowhere).
+  redis.on("error", (err: Error) => logger?.warn({ err: err.message, redis: name }, "redis"));
+  return redis;
+};
 
 /** Resolves once the client is ready, or rejects after `timeoutMs`. */
 export const redisReady = (redis: Redis, timeoutMs = 5_000): Promise<void> =>

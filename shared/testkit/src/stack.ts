@@ -63,7 +63,6 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const internalSecret = "test-internal-secret-0123456789abcdef";
   const signer = new IdentitySigner(internalSecret);
   const redis = createRedis(options.redisUrl, "sift-test-stack");
-  redis.on("error", () => {});
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack");
 

@@ -3,6 +3,7 @@ import { ClassifyMessage, TEST_KEY, type Identity } from "@sift/contracts";
 import { bodySecretKey, isJsonObject, parseBody, type Clock, type Logger } from "@sift/runtime";
 import type { KeyStore } from "@sift/keystore";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
+import { resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";
 import { retryAfterSeconds } from "../domain/retry-after.ts";
 import { classifyError } from "../responses.ts";
@@ -62,18 +63,7 @@ export const classifyRoute =
     const decision = await deps.limiter.take(`key:${record.keyId}`, record.rateLimit, record.burst);
     if (!decision.allowed) return rateLimited(res, decision.retryAfterMs);
 
-    req.sift!.forward = {
-      identity: identity({
-        status: "valid",
-        keyId: record.keyId,
-        configId: record.configId,
-        workspaceId: record.workspaceId,
-        kind: record.kind,
-        plan: record.plan,
-        allowance: record.allowance,
-      }),
-      raw,
-    };
+    req.sift!.forward = { identity: identity(resolvedKey(record)), raw };
     next();
   };
 

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { TEST_KEY, type Identity } from "@sift/contracts";
 import { bodySecretKey, parseBody, type Clock } from "@sift/runtime";
 import type { KeyStore } from "@sift/keystore";
+import { resolvedKey } from "../domain/identity.ts";
 import { verifyKey } from "../domain/key-sources.ts";
 import { rawBody } from "./request.ts";
 
@@ -35,14 +36,5 @@ const keyStatus = async (keys: KeyStore, choice: ReturnType<typeof verifyKey>): 
   if (choice.key === TEST_KEY) return { status: "test" };
   const record = await keys.resolve(choice.key);
   // A Classify key on verify is an invalid key there (spec 7.2).
-  if (!record || record.kind !== "challenge") return { status: "invalid" };
-  return {
-    status: "valid",
-    keyId: record.keyId,
-    configId: record.configId,
-    workspaceId: record.workspaceId,
-    kind: record.kind,
-    plan: record.plan,
-    allowance: record.allowance,
-  };
+  return record && record.kind === "challenge" ? resolvedKey(record) : { status: "invalid" };
 };
