@@ -43,6 +43,9 @@ export const forwardTo = (
         for (const [name, value] of Object.entries(deps.signer.headers(forward.identity))) {
           proxyReq.setHeader(name, value);
         }
+        // The body was read whole, so it goes on with a length; a chunked request's
+        // Transfer-Encoding beside a Content-Length would make the service refuse it.
+        proxyReq.removeHeader("transfer-encoding");
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },

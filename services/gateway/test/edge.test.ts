@@ -59,6 +59,33 @@ describe("body limit", () => {
   });
 });
 
+describe("chunked bodies", () => {
+  const chunked = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(text));
+        controller.close();
+      },
+    });
+  const send = (path: string, text: string) =>
+    fetch(`${stack.gatewayUrl}${path}`, {
+      method: "POST",
+      body: chunked(text),
+      duplex: "half",
+      headers: { "content-type": "application/json" },
+    } as RequestInit);
+
+  it("forwards a body sent without Content-Length to classify and verify", async () => {
+    const classify = await send("/classify", '{"content":"hi","model":"spam-standard","secretKey":"test"}');
+    expect([classify.status, await classify.json()]).toEqual([
+      200,
+      { label: "clean", score: 0, model: "spam-standard" },
+    ]);
+    const verify = await send("/verify", '{"solution":"ok","secretKey":"test"}');
+    expect([verify.status, await verify.json()]).toEqual([200, { ok: true, message: VerifyMessage.testKey }]);
+  });
+});
+
 describe("request ids", () => {
   it("gives every response an X-Request-Id, and keeps a caller's plain one", async () => {
     for (const path of ["/classify", "/verify", "/healthz", "/nowhere"]) {
