@@ -43,9 +43,11 @@ export const forwardTo = (
         for (const [name, value] of Object.entries(deps.signer.headers(forward.identity))) {
           proxyReq.setHeader(name, value);
         }
-        // The body was read whole, so it goes on with a length; a chunked request's
-        // Transfer-Encoding beside a Content-Length would make the service refuse it.
+        // The body was read whole and inflated, so it goes on as plain bytes with a length: a
+        // chunked request's Transfer-Encoding beside a Content-Length would make the service
+        // refuse it, and a gzip Content-Encoding would make it inflate plain bytes.
         proxyReq.removeHeader("transfer-encoding");
+        proxyReq.removeHeader("content-encoding");
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, IDENTITY_HEADER, SIGNATURE_HEADER, VerifyMessage } from "@sift/contracts";
 import { IdentitySigner, systemClock } from "@sift/runtime";
@@ -83,6 +84,44 @@ describe("chunked bodies", () => {
     ]);
     const verify = await send("/verify", '{"solution":"ok","secretKey":"test"}');
     expect([verify.status, await verify.json()]).toEqual([200, { ok: true, message: VerifyMessage.testKey }]);
+  });
+});
+
+describe("compressed bodies", () => {
+  const gzipped = (path: string, body: Buffer) =>
+    post(`${stack.gatewayUrl}${path}`, body, {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
+
+  it("reads a gzip body on both endpoints", async () => {
+    const classify = await gzipped(
+      "/classify",
+      gzipSync('{"content":"hi","model":"spam-standard","secretKey":"test"}'),
+    );
+    expect([classify.status, classify.json]).toEqual([
+      200,
+      { label: "clean", score: 0, model: "spam-standard" },
+    ]);
+    const verify = await gzipped("/verify", gzipSync('{"solution":"ok","secretKey":"test"}'));
+    expect([verify.status, verify.json]).toEqual([200, { ok: true, message: VerifyMessage.testKey }]);
+  });
+
+  it("applies the 1 MB limit after inflating, so a small gzip bomb is a 413", async () => {
+    const bomb = gzipSync(Buffer.alloc(5_000_000, 32));
+    expect(bomb.length).toBeLessThan(10_000);
+    const verify = await gzipped("/verify", bomb);
+    expect([verify.status, verify.text]).toEqual([413, "Payload Too Large"]);
+    const classify = await gzipped("/classify", bomb);
+    expect([classify.status, classify.json]).toEqual([
+      413,
+      { ok: false, message: ClassifyMessage.bodyTooLarge },
+    ]);
+  });
+
+  it("answers Malformed JSON body for a body that does not inflate", async () => {
+    const reply = await gzipped("/classify", Buffer.from("not gzip"));
+    expect([reply.status, reply.json]).toEqual([400, { ok: false, message: ClassifyMessage.malformedJson }]);
   });
 });
 
