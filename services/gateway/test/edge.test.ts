@@ -197,6 +197,31 @@ describe("services behind the gateway", () => {
   });
 });
 
+describe("a service down behind the gateway", () => {
+  it("answers 500 on classify and Internal server error on verify, at once, then serves again", async () => {
+    await stack.stopService("classify");
+    await stack.stopService("verify");
+    try {
+      const classify = await post(
+        `${stack.gatewayUrl}/classify`,
+        { content: "hi", model: "spam-standard" },
+        { authorization: "Bearer test" },
+      );
+      const verify = await post(`${stack.gatewayUrl}/verify`, { solution: "ok", secretKey: "test" });
+      expect([classify.status, classify.json]).toEqual([
+        500,
+        { ok: false, message: ClassifyMessage.internal },
+      ]);
+      expect([verify.status, verify.json]).toEqual([200, { ok: false, message: VerifyMessage.internal }]);
+    } finally {
+      await stack.startService("classify");
+      await stack.startService("verify");
+    }
+    const again = await post(`${stack.gatewayUrl}/verify`, { solution: "ok", secretKey: "test" });
+    expect(again.json).toEqual({ ok: true, message: VerifyMessage.testKey });
+  });
+});
+
 describe("health", () => {
   it("answers /healthz and /readyz", async () => {
     const health = await fetch(`${stack.gatewayUrl}/healthz`);
