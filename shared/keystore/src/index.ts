@@ -3,3 +3,4 @@ export * from "./types.ts";
 export * from "./secrets.ts";
 export * from "./usage.ts";
 export * from "./notices.ts";
+export * from "./gcra.ts";

@@ -1,7 +1,8 @@
 import type { Redis, Result } from "ioredis";
 import type { Clock } from "@sift/runtime";
 import { hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
-import { REROLL, RESOLVE } from "./scripts.ts";
+import { RATE_LIMIT_PREFIX } from "./gcra.ts";
+import { REROLL, RESOLVE, RESOLVE_AND_TAKE } from "./scripts.ts";
 import {
   Configuration,
   DEFAULT_ALLOWANCE,
@@ -39,6 +40,7 @@ export class KeyStore {
     this.#clock = deps.clock;
     this.#prefix = deps.prefix ?? "sift:";
     this.#redis.defineCommand("siftResolveKey", { numberOfKeys: 1, lua: RESOLVE });
+    this.#redis.defineCommand("siftResolveAndTake", { numberOfKeys: 1, lua: RESOLVE_AND_TAKE });
     this.#redis.defineCommand("siftRerollKey", { numberOfKeys: 2, lua: REROLL });
   }
 
@@ -152,19 +154,23 @@ export class KeyStore {
   /** One round trip: the key's configuration and workspace, or null for an unknown key. */
   async resolve(secretKey: string): Promise<ResolvedKeyRecord | null> {
     const row = await this.#redis.siftResolveKey(this.#key("key", hashSecret(secretKey)), this.#prefix);
-    if (!row) return null;
-    const [configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance] = row;
-    return {
-      configId,
-      workspaceId,
-      kind: kind as Kind,
-      keyId,
-      plan: plan as Plan,
-      classify: classify === "1",
-      rateLimit: Number(rateLimit),
-      burst: Number(burst),
-      allowance: Number(allowance),
-    };
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * One round trip for a classify call: resolve the key and, when it is an enabled classify
+   * key, take a request from its rate limit (`retryAfterMs` 0 when taken, else the wait).
+   */
+  async resolveAndTake(
+    secretKey: string,
+  ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
+    const row = await this.#redis.siftResolveAndTake(
+      this.#key("key", hashSecret(secretKey)),
+      this.#prefix,
+      RATE_LIMIT_PREFIX,
+      this.#clock.now(),
+    );
+    return row ? { record: toRecord(row), retryAfterMs: Number(row[9]) } : null;
   }
 
   #key(kind: "ws" | "cfg" | "key" | "site", id: string): string {
@@ -172,12 +178,40 @@ export class KeyStore {
   }
 }
 
+const toRecord = ([
+  configId,
+  workspaceId,
+  kind,
+  keyId,
+  plan,
+  classify,
+  rateLimit,
+  burst,
+  allowance,
+]: readonly [...ResolveRow, ...unknown[]]): ResolvedKeyRecord => ({
+  configId,
+  workspaceId,
+  kind: kind as Kind,
+  keyId,
+  plan: plan as Plan,
+  classify: classify === "1",
+  rateLimit: Number(rateLimit),
+  burst: Number(burst),
+  allowance: Number(allowance),
+});
+
 /** configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance */
 type ResolveRow = [string, string, string, string, string, string, string, string, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
     siftResolveKey(key: string, prefix: string): Result<ResolveRow | null, Context>;
+    siftResolveAndTake(
+      key: string,
+      prefix: string,
+      ratePrefix: string,
+      now: number,
+    ): Result<[...ResolveRow, number] | null, Context>;
     siftRerollKey(
       config: string,
       newKey: string,

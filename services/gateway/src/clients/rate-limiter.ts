@@ -1,4 +1,5 @@
 import type { Redis, Result } from "ioredis";
+import { GCRA, RATE_LIMIT_PREFIX } from "@sift/keystore";
 import type { Clock } from "@sift/runtime";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
@@ -9,27 +10,11 @@ export interface RateLimiter {
 }
 
 /**
- * GCRA (the generic cell rate algorithm, a token bucket kept as one timestamp): one Lua call per
- * request checks and records at once, exact for every gateway sharing the Redis, with state
- * that expires as soon as the bucket would be full again. Chosen over rate-limiter-flexible
- * because its fixed windows let 2x the rate through at a window edge, and a burst on top of a
- * rate needs two of its limiters (two round trips); this is one call and 20 lines.
- *
- * KEYS[1] bucket; ARGV: now (ms), interval per request (ms), burst. Returns 0 or ms to wait.
+ * Per-address limits (the test key, /challenge) with the same GCRA the key store runs for
+ * classify keys. GCRA over rate-limiter-flexible: its fixed windows let 2x the rate through at a
+ * window edge, and a burst on top of a rate needs two of its limiters (two round trips); this
+ * is one Lua call, shared exactly by every gateway instance.
  */
-const GCRA = `
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-local tolerance = interval * (tonumber(ARGV[3]) - 1)
-local tat = tonumber(redis.call('GET', KEYS[1]) or now)
-if tat < now then tat = now end
-local allowAt = tat - tolerance
-if now < allowAt then return math.ceil(allowAt - now) end
-local newTat = tat + interval
-redis.call('SET', KEYS[1], newTat, 'PX', math.ceil(newTat - now))
-return 0
-`;
-
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
   readonly #clock: Clock;
@@ -38,7 +23,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(deps: { redis: Redis; clock: Clock; prefix?: string }) {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
-    this.#prefix = deps.prefix ?? "sift:rl:";
+    this.#prefix = deps.prefix ?? RATE_LIMIT_PREFIX;
     this.#redis.defineCommand("siftGcra", { numberOfKeys: 1, lua: GCRA });
   }
 

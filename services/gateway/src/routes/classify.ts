@@ -55,13 +55,13 @@ export const classifyRoute =
       return next();
     }
 
-    const record = await deps.keys.resolve(choice.key);
-    if (!record) return classifyError(res, 401, ClassifyMessage.invalidKey);
+    // Key lookup and rate limit in one Redis round trip (DESIGN.md).
+    const resolved = await deps.keys.resolveAndTake(choice.key);
+    if (!resolved) return classifyError(res, 401, ClassifyMessage.invalidKey);
+    const { record, retryAfterMs } = resolved;
     if (record.kind !== "classify") return classifyError(res, 401, ClassifyMessage.challengeKey);
     if (!record.classify) return classifyError(res, 403, ClassifyMessage.classifyOff);
-
-    const decision = await deps.limiter.take(`key:${record.keyId}`, record.rateLimit, record.burst);
-    if (!decision.allowed) return rateLimited(res, decision.retryAfterMs);
+    if (retryAfterMs > 0) return rateLimited(res, retryAfterMs);
 
     req.sift!.forward = { identity: identity(resolvedKey(record)), raw };
     next();
