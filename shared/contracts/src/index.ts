@@ -4,3 +4,4 @@ export * from "./verify.ts";
 export * from "./inference.ts";
 export * from "./identity.ts";
 export * from "./jobs.ts";
+export * from "./openapi.ts";
