@@ -27,6 +27,7 @@ export interface StackOptions {
   clock?: Clock;
   inferenceTimeoutMs?: number;
   /** Challenges per second per address at the gateway (tests that mint many raise it). */
+  challengeBurst?: number;
   challengeRate?: number;
   /** Test-key calls per second per address (property tests send hundreds from one address). */
   testKeyRate?: number;
@@ -93,7 +94,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         verifyUrl: verify.url,
         classifyUrl: classify.url,
         challengeRate: options.challengeRate ?? 1_000,
-        challengeBurst: 1_000,
+        challengeBurst: options.challengeBurst ?? 1_000,
         // Property tests send hundreds of test-key calls from one address.
         testKeyRate: options.testKeyRate ?? 10_000,
         testKeyBurst: 10_000,
