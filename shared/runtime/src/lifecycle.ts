@@ -7,7 +7,9 @@ export interface Stoppable {
 
 /**
  * Stops parts in the order given, under one deadline, then exits. Called from main.ts on
- * SIGTERM / SIGINT; a second signal exits at once.
+ * SIGTERM / SIGINT. While stopping, a second SIGINT (a second Ctrl-C) exits at once; a SIGTERM
+ * is ignored, because supervisors repeat it (a terminal's Ctrl-C reaches the whole process
+ * group, then the launcher sends SIGTERM too) and it must not cut the drain short.
  */
 export const onShutdown = (
   logger: Logger,
@@ -15,8 +17,11 @@ export const onShutdown = (
   deadlineMs = 10_000,
 ): void => {
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) process.exit(1);
+  const shutdown = async (signal: "SIGTERM" | "SIGINT") => {
+    if (stopping) {
+      if (signal === "SIGINT") process.exit(1);
+      return;
+    }
     stopping = true;
     logger.info({ signal }, "shutting down");
     const timer = setTimeout(() => {
