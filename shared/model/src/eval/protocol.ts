@@ -2,7 +2,13 @@ import type { Example } from "../data/examples.ts";
 import { foldOf } from "../data/split.ts";
 import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/sources.ts";
 import { featurize } from "../features/featurize.ts";
-import { DEFAULT_OPTIONS, scoreOf, trainPipeline, type TrainedModel } from "../train/pipeline.ts";
+import {
+  DEFAULT_OPTIONS,
+  scoreOf,
+  trainPipeline,
+  type PipelineOptions,
+  type TrainedModel,
+} from "../train/pipeline.ts";
 import { evaluate, type Metrics, type Prediction } from "./metrics.ts";
 
 export interface SourceResult {
@@ -30,10 +36,14 @@ export const trainableSources = (): SourceName[] => SOURCE_NAMES.filter((s) => S
  * In-domain: train on 4/5 of the groups of every trainable source, test on the other 1/5 of each.
  * The sources whose terms forbid training are scored with the same model: it never saw them.
  */
-export const inDomain = (corpus: Map<SourceName, Example[]>, log: (l: string) => void) => {
+export const inDomain = (
+  corpus: Map<SourceName, Example[]>,
+  log: (l: string) => void,
+  options: PipelineOptions = DEFAULT_OPTIONS,
+) => {
   const trainSet = trainableSources().flatMap((s) => corpus.get(s)!.filter((e) => !isTest(e)));
   log(`in-domain: training on ${trainSet.length} examples`);
-  const model = trainPipeline(trainSet, DEFAULT_OPTIONS);
+  const model = trainPipeline(trainSet, options);
   const seen = trainableSources().map((s) => result(s, predict(model, corpus.get(s)!.filter(isTest))));
   const unseen = SOURCE_NAMES.filter((s) => !SOURCES[s].train).map((s) =>
     result(s, predict(model, corpus.get(s)!)),
@@ -46,7 +56,11 @@ export const inDomain = (corpus: Map<SourceName, Example[]>, log: (l: string) =>
  * Leave one source out: train on every other trainable source (all of it), test on all of the
  * held-out one. A family (the SMS set and its translations) is held out together.
  */
-export const crossSource = (corpus: Map<SourceName, Example[]>, log: (l: string) => void): SourceResult[] => {
+export const crossSource = (
+  corpus: Map<SourceName, Example[]>,
+  log: (l: string) => void,
+  options: PipelineOptions = DEFAULT_OPTIONS,
+): SourceResult[] => {
   const families = [...new Set(trainableSources().map((s) => SOURCES[s].family))];
   return families.flatMap((family) => {
     const held = trainableSources().filter((s) => SOURCES[s].family === family);
@@ -54,7 +68,7 @@ export const crossSource = (corpus: Map<SourceName, Example[]>, log: (l: string)
       .filter((s) => !held.includes(s))
       .flatMap((s) => corpus.get(s)!);
     log(`cross-source: without ${held.join(" + ")} (${trainSet.length} training examples)`);
-    const model = trainPipeline(trainSet, DEFAULT_OPTIONS);
+    const model = trainPipeline(trainSet, options);
     return held.map((s) => result(s, predict(model, corpus.get(s)!)));
   });
 };

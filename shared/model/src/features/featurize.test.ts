@@ -31,6 +31,18 @@ describe("featurize", () => {
     expect(canonicalText("call 0800123456 or 0900987654")).toBe("call 000 or 000");
   });
 
+  it("gives texts of the same shape in different scripts shared features", () => {
+    const shared = (a: string, b: string) => {
+      const ids = new Set(featurize([["message", a]]).ids);
+      return [...featurize([["message", b]]).ids].filter((id) => ids.has(id)).length;
+    };
+    // Same shape ("a a $000 a!!!"), no letter in common: only the shape n-grams can match.
+    expect(shared("ganhe agora $500 aqui!!!", "выиграй сейчас $500 тут!!!")).toBeGreaterThan(5);
+    expect(shared("ganhe agora", "выиграй сейчас")).toBeLessThan(
+      shared("ganhe agora!!!", "выиграй сейчас!!!"),
+    );
+  });
+
   it("caps the features of a very long submission", () => {
     const long = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}x`).join(" ");
     expect(featurize([["message", long]]).ids.length).toBe(MAX_FEATURES);

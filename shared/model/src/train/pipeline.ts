@@ -11,36 +11,42 @@ export interface PipelineOptions extends Omit<TrainOptions, "onEpoch"> {
   /** Out-of-fold precision the 0.8 threshold is placed at. */
   targetPrecision: number;
   calibrationFolds: number;
+  /** A source weighs in proportion to its size to this power (0.5: square root, 0: all equal). */
+  sourcePower: number;
   log?: (line: string) => void;
 }
 
 /**
- * Tuned once on the group split of `pnpm eval` (not on any test fold) and then frozen. The
- * precision target is above the product's 0.97 because the held-out forms are not the training
- * sources and precision drops when the domain changes.
+ * Chosen on leave-one-source-out ranking (`pnpm eval --quick`), with the in-domain split only
+ * as a floor (pooled precision at 0.8 ≥ 0.97), then frozen. The strong L2 (0.005, was 0.0001)
+ * and equal source weights trade about two points of in-domain recall for better ranking on
+ * sources the model never saw. The precision target is above the product's 0.97 because the
+ * held-out forms are not the training sources and precision drops when the domain changes.
  */
 export const DEFAULT_OPTIONS: PipelineOptions = {
   epochs: 6,
   learningRate: 0.2,
-  l2: 1e-4,
+  l2: 0.005,
   seed: 20_240_601,
   targetPrecision: 0.98,
   calibrationFolds: 3,
+  sourcePower: 0,
 };
 
 /**
- * Example weights: each source counts in proportion to the square root of its size (so the big
- * SMS sets do not drown the small social ones, nor the small ones get overfitted), and within a
- * source spam and ham weigh the same, so no source's label mix becomes a prior.
+ * Example weights: each source counts in proportion to its size to the power `power` (0: every
+ * source the same, so the big SMS sets do not drown the small social ones and the model learns
+ * what spam shares across sources; 0.5: the square root of its size), and within a source spam
+ * and ham weigh the same, so no source's label mix becomes a prior.
  */
-export const weighExamples = (examples: readonly Example[]): TrainItem[] => {
+export const weighExamples = (examples: readonly Example[], power = 0.5): TrainItem[] => {
   const counts = new Map<string, number>();
   for (const e of examples)
     counts.set(`${e.source}/${e.label}`, (counts.get(`${e.source}/${e.label}`) ?? 0) + 1);
   const sources = new Map<string, number>();
   for (const e of examples) sources.set(e.source, (sources.get(e.source) ?? 0) + 1);
   const raw = examples.map(
-    (e) => Math.sqrt(sources.get(e.source)!) / 2 / counts.get(`${e.source}/${e.label}`)!,
+    (e) => Math.pow(sources.get(e.source)!, power) / 2 / counts.get(`${e.source}/${e.label}`)!,
   );
   const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
   return examples.map((e, i) => ({ features: e.features, label: e.label, weight: raw[i]! / mean }));
@@ -56,7 +62,7 @@ export const trainPipeline = (
   options: PipelineOptions = DEFAULT_OPTIONS,
 ): TrainedModel => {
   const log = options.log ?? (() => {});
-  const items = weighExamples(examples);
+  const items = weighExamples(examples, options.sourcePower);
   const scored: Scored[] = [];
   for (let fold = 0; fold < options.calibrationFolds; fold++) {
     const inFold = examples.map((e) => foldOf(e.group, options.calibrationFolds, "calibration") === fold);
