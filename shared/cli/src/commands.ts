@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_BITS } from "@sift/challenge";
+import { MAX_CHALLENGE_TTL_MS } from "@sift/challenge/server";
 import { KeyStore, Kind, NoticeStore, Plan, RedisUsageMeter, type WorkspaceChanges } from "@sift/keystore";
 
 /** A mistake of the caller: printed on stderr with exit code 2. */
@@ -83,13 +85,19 @@ export const COMMANDS: Record<string, Command> = {
     flags: ["config", "difficulty", "challenge-ttl"],
     run: async (flags, { keys }) => {
       const id = required(flags, "config");
+      // The verify service's own bounds: harder than the decoder accepts could never verify, and
+      // a life past the signing keys' overlap would outlive a rotation.
       const ttlSeconds = parse(
-        z.coerce.number().int().positive().max(86_400),
+        z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_CHALLENGE_TTL_MS / 1000),
         flags["challenge-ttl"],
         "challenge-ttl",
       );
       const changes = definedOnly({
-        difficulty: parse(z.coerce.number().int().min(1).max(32), flags["difficulty"], "difficulty"),
+        difficulty: parse(z.coerce.number().int().min(1).max(MAX_BITS), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
       });
       if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");

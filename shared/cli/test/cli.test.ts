@@ -98,6 +98,13 @@ describe("sift admin CLI", () => {
     expect(await redis.exists(`sift:key:${hashSecret(secretKey!)}`)).toBe(0);
   });
 
+  it("sets a challenge configuration's difficulty and life", async () => {
+    const { workspaceId } = await ok("workspace", "create", "--name", "F", "--plan", "free");
+    const { configId } = await ok("config", "create", "--workspace", workspaceId!, "--kind", "challenge");
+    await ok("config", "set", "--config", configId!, "--difficulty", "10", "--challenge-ttl", "120");
+    expect(await keys.getConfig(configId!)).toMatchObject({ difficulty: 10, challengeTtlMs: 120_000 });
+  });
+
   it("shows usage in the documented shape", async () => {
     const { workspaceId } = await ok(
       "workspace",
@@ -132,6 +139,13 @@ describe("sift admin CLI", () => {
     [["config", "create", "--workspace", "ws_nope", "--kind", "classify"], 1, /no workspace/],
     [["config", "create", "--workspace", "ws_nope", "--kind", "spam"], 2, /--kind/],
     [["key", "reroll", "--config", "cfg_nope"], 1, /no configuration cfg_nope/],
+    [["config", "set", "--config", "cfg_nope", "--difficulty", "25"], 2, /--difficulty: "25" is not valid/],
+    [
+      ["config", "set", "--config", "cfg_nope", "--challenge-ttl", "3601"],
+      2,
+      /--challenge-ttl: "3601" is not valid/,
+    ],
+    [["config", "set", "--config", "cfg_nope", "--difficulty", "9"], 1, /no configuration cfg_nope/],
     [["frobnicate"], 2, /unknown command/],
   ])("refuses %j with exit %i and a message on stderr", async (argv, code, message) => {
     const result = await cli(...(argv as string[]));
