@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import { Redis } from "ioredis";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
@@ -8,7 +7,7 @@ import {
   createLogger,
   createRedis,
   IdentitySigner,
-  listen,
+  serveHttp,
   onShutdown,
   systemClock,
 } from "@sift/runtime";
@@ -47,9 +46,7 @@ const jobs = await startUsageJobs({
   logger,
 });
 
-const server = createServer(app);
-server.keepAliveTimeout = 65_000;
-const port = await listen(server, config.port, config.host);
+const { server, port } = await serveHttp(app, config.port, config.host);
 logger.info({ port }, "classify listening");
 
 onShutdown(logger, [

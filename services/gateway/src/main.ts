@@ -1,4 +1,4 @@
-import { createServer, request } from "node:http";
+import { request } from "node:http";
 import express from "express";
 import {
   createRegistry,
@@ -8,7 +8,7 @@ import {
   createLogger,
   createRedis,
   IdentitySigner,
-  listen,
+  serveHttp,
   onShutdown,
   systemClock,
 } from "@sift/runtime";
@@ -40,12 +40,12 @@ const app = createGateway({
   },
 });
 
-const server = createServer(app);
-// Longer than the usual load-balancer idle time-out (60 s), so the balancer closes first.
-server.keepAliveTimeout = 65_000;
-const port = await listen(server, config.port, config.host);
-const metricsServer = createServer(express().get("/metrics", metricsHandler(metrics)));
-const metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+const { server, port } = await serveHttp(app, config.port, config.host);
+const { server: metricsServer, port: metricsPort } = await serveHttp(
+  express().get("/metrics", metricsHandler(metrics)),
+  config.metricsPort,
+  config.host,
+);
 logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [

@@ -1,10 +1,9 @@
-import { createServer } from "node:http";
 import {
   closeServer,
   createLogger,
   createRedis,
   IdentitySigner,
-  listen,
+  serveHttp,
   onShutdown,
   systemClock,
 } from "@sift/runtime";
@@ -24,9 +23,7 @@ const app = createVerifyApp({
   challengeKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
 });
 
-const server = createServer(app);
-server.keepAliveTimeout = 65_000;
-const port = await listen(server, config.port, config.host);
+const { server, port } = await serveHttp(app, config.port, config.host);
 logger.info({ port }, "verify listening");
 
 onShutdown(logger, [

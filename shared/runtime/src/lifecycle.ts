@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { Logger } from "pino";
 
 export interface Stoppable {
@@ -57,3 +57,18 @@ export const listen = (server: Server, port: number, host = "0.0.0.0"): Promise<
       resolve(typeof address === "object" && address ? address.port : port);
     });
   });
+
+/**
+ * An HTTP server for a service's app, listening. Its keep-alive time-out is longer than the usual
+ * load balancer's idle time-out (60 s), so the balancer closes idle connections first and never
+ * sends a request down one the server is closing.
+ */
+export const serveHttp = async (
+  app: RequestListener,
+  port: number,
+  host: string,
+): Promise<{ server: Server; port: number }> => {
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  return { server, port: await listen(server, port, host) };
+};

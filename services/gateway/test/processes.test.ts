@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { freePort } from "@sift/runtime";
+import { post, startServer, type TestServer } from "@sift/testkit";
+import { spawnService, waitForHttp, type ServiceName } from "../../../infra/local/services.ts";
+
+/**
+ * Every service's main.ts as its own process, wired by environment exactly as the launcher and
+ * the containers do: the stack answers through the gateway, and each process exits 0 on SIGTERM.
+ * Its own NATS, so the worker here answers only this test.
+ */
+let nats: TestServer;
+const children = new Map<ServiceName, ChildProcess>();
+let gateway = "";
+let metricsPort = 0;
+
+beforeAll(async () => {
+  nats = await startServer("nats");
+  const [gatewayPort, verifyPort, classifyPort, workerPort, metrics] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
+  metricsPort = metrics!;
+  const env = {
+    REDIS_URL: inject("redisUrl"),
+    NATS_URL: nats.url,
+    SIFT_INTERNAL_SECRET: randomBytes(32).toString("base64url"),
+    LOG_LEVEL: "warn",
+  };
+  children.set(
+    "worker",
+    spawnService("worker", { ...env, MODEL_WORKER_PORT: String(workerPort) }, { quiet: true }),
+  );
+  children.set(
+    "verify",
+    spawnService("verify", { ...env, VERIFY_PORT: String(verifyPort) }, { quiet: true }),
+  );
+  children.set(
+    "classify",
+    spawnService("classify", { ...env, CLASSIFY_PORT: String(classifyPort) }, { quiet: true }),
+  );
+  children.set(
+    "gateway",
+    spawnService(
+      "gateway",
+      {
+        ...env,
+        SIFT_PORT: String(gatewayPort),
+        SIFT_METRICS_PORT: String(metricsPort),
+        VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
+        CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
+      },
+      { quiet: true },
+    ),
+  );
+  gateway = `http://127.0.0.1:${gatewayPort}`;
+  await waitForHttp(`${gateway}/readyz`);
+  await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`);
+}, 90_000);
+
+afterAll(async () => {
+  for (const child of children.values()) if (child.exitCode === null) child.kill("SIGKILL");
+  await nats?.stop();
+});
+
+describe("the services as processes", () => {
+  it("answer both operations through the gateway and serve metrics on their own port", async () => {
+    const classify = await post(
+      `${gateway}/classify`,
+      { content: "vendor-test-spam", model: "spam-standard" },
+      {
+        authorization: "Bearer test",
+      },
+    );
+    expect(classify.json).toEqual({ label: "spam", score: 1, model: "spam-standard" });
+    const verify = await post(`${gateway}/verify`, { solution: "ok", secretKey: "test" });
+    expect(verify.json).toEqual({ ok: true, message: "Test key" });
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/sift_http_request_duration_seconds_count\{[^}]*route="classify"/);
+    expect((await fetch(`${gateway}/metrics`)).status).toBe(404);
+  });
+
+  it("each exit 0 on SIGTERM", async () => {
+    const exits = [...children.entries()].map(
+      ([name, child]) =>
+        new Promise<[string, number | null]>((resolve) => {
+          child.once("exit", (code) => resolve([name, code]));
+          child.kill("SIGTERM");
+        }),
+    );
+    expect(Object.fromEntries(await Promise.all(exits))).toEqual({
+      worker: 0,
+      verify: 0,
+      classify: 0,
+      gateway: 0,
+    });
+  }, 30_000);
+});
