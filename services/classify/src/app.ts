@@ -1,5 +1,12 @@
 import express, { type ErrorRequestHandler, type Express, type Response } from "express";
-import { ClassifyMessage, MAX_BODY_BYTES, labelFor, type ClassifyResponse } from "@sift/contracts";
+import {
+  ClassifyMessage,
+  errorBody,
+  labelFor,
+  MAX_BODY_BYTES,
+  retryAfterSeconds,
+  type ClassifyResponse,
+} from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
 import {
   Counter,
@@ -25,11 +32,8 @@ export interface ClassifyDeps {
   metrics?: Registry;
 }
 
-/** Whole seconds, rounded up, at least 1 (DESIGN.md). */
-const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
-
 const fail = (res: Response, status: number, message: string, code?: "quota_exceeded"): void =>
-  void res.status(status).json(code ? { ok: false, message, code } : { ok: false, message });
+  void res.status(status).json(errorBody(message, code));
 
 /**
  * DESIGN.md's classify order after the gateway: 400 model → 400 content rules → test key →

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { VerifyMessage, type ErrorBody } from "@sift/contracts";
+import { errorBody, VerifyMessage, type ErrorBody } from "@sift/contracts";
 
 /** Every non-200 classify answer has the body of spec 2.3 (plus `code` on 429, DESIGN.md). */
 export const classifyError = (
@@ -8,8 +8,7 @@ export const classifyError = (
   message: string,
   code?: ErrorBody["code"],
 ): void => {
-  const body: ErrorBody = code ? { ok: false, message, code } : { ok: false, message };
-  res.status(status).json(body);
+  res.status(status).json(errorBody(message, code));
 };
 
 /** Verify answers 200 for every outcome but 413 (spec 4.2). */

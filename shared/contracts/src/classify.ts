@@ -18,4 +18,11 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** Spec 2.3, with `code` on a 429 (DESIGN.md). */
+export const errorBody = (message: string, code?: ErrorBody["code"]): ErrorBody =>
+  code ? { ok: false, message, code } : { ok: false, message };
+
+/** `Retry-After` in whole seconds, rounded up, at least 1 (DESIGN.md). */
+export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
 export const labelFor = (score: number): Label => (score >= SPAM_THRESHOLD ? "spam" : "clean");

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
+import { retryAfterSeconds } from "@sift/contracts";
 import type { Clock } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
-import { retryAfterSeconds } from "../domain/retry-after.ts";
 import { clientAddress, rawBody } from "./request.ts";
 
 /**

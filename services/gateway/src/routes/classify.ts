@@ -1,11 +1,10 @@
 import type { RequestHandler } from "express";
-import { ClassifyMessage, TEST_KEY, type Identity } from "@sift/contracts";
+import { ClassifyMessage, retryAfterSeconds, TEST_KEY, type Identity } from "@sift/contracts";
 import { bodySecretKey, isJsonObject, parseBody, type Clock, type Logger } from "@sift/runtime";
 import type { KeyStore } from "@sift/keystore";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
 import { resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";
-import { retryAfterSeconds } from "../domain/retry-after.ts";
 import { classifyError } from "../responses.ts";
 import { clientAddress, rawBody } from "./request.ts";
 
