@@ -133,7 +133,11 @@ const errorHandler =
     }
     res.status(tooLarge ? 413 : callerFault ? 400 : 500).json({
       ok: false,
-      message: tooLarge ? "Request body is too large" : callerFault ? "Bad request" : "Internal server error",
+      message: tooLarge
+        ? ClassifyMessage.bodyTooLarge
+        : callerFault
+          ? "Bad request"
+          : ClassifyMessage.internal,
     });
   };
 

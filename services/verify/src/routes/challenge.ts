@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { issueChallenge, type SigningKeyRing } from "@sift/challenge/server";
+import { VerifyMessage } from "@sift/contracts";
 import { isJsonObject, ownField, parseBody, type Clock, type Logger } from "@sift/runtime";
 import { challengeParams, type ChallengeConfig } from "../domain/challenge-params.ts";
 
@@ -15,11 +16,14 @@ export interface ChallengeRouteDeps {
   logger: Logger;
 }
 
-/** Not spec texts: the spec leaves challenge issuing out, so these are ours (docs/challenge.md). */
+/**
+ * The spec leaves challenge issuing out, so the first two texts are ours (docs/challenge.md);
+ * a failure answers with the spec's own text.
+ */
 export const ChallengeMessage = {
   missingSiteKey: "Missing site key",
   unknownSiteKey: "Unknown site key",
-  internal: "Internal server error",
+  internal: VerifyMessage.internal,
 } as const;
 
 /**
