@@ -4,9 +4,9 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { freePort } from "@sift/runtime";
+import { SPAM_STANDARD } from "@sift/contracts";
+import { freePort, ROOT, spawnService, stopChild, waitForHttp, type ServiceName } from "@sift/testkit";
 import { ensureServer, type Infra } from "./servers.ts";
-import { ROOT, spawnService, stopChild, waitForHttp, type ServiceName } from "./services.ts";
 
 const gatewayPort = Number(process.env["SIFT_PORT"] ?? 8080);
 const infra: Infra[] = [];
@@ -72,7 +72,7 @@ const start = async () => {
   log(`metrics: http://127.0.0.1:${process.env["SIFT_METRICS_PORT"] ?? metricsPort}/metrics`);
   log(
     `try: curl -s http://127.0.0.1:${gatewayPort}/classify -H 'Authorization: Bearer test' ` +
-      `-H 'Content-Type: application/json' -d '{"content":"hello","model":"spam-standard"}'`,
+      `-H 'Content-Type: application/json' -d '{"content":"hello","model":"${SPAM_STANDARD}"}'`,
   );
 };
 

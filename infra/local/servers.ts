@@ -1,8 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawnLocalServer } from "@sift/testkit";
 
 /** True when something accepts a TCP connection on host:port within 300 ms. */
 export const answers = (host: string, port: number): Promise<boolean> =>
@@ -43,13 +41,6 @@ export const ensureServer = async (
     );
   }
   const port = (await answers("127.0.0.1", defaultPort)) ? await pickPort() : defaultPort;
-  const dir = mkdtempSync(join(tmpdir(), `sift-${kind}-`));
-  const args =
-    kind === "redis"
-      ? ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]
-      : ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir];
-  const child = spawn(binary, args, { stdio: "ignore" });
-  for (let i = 0; i < 100 && !(await answers("127.0.0.1", port)); i++)
-    await new Promise((r) => setTimeout(r, 50));
+  const child = await spawnLocalServer(kind, port);
   return { url: `${kind}://127.0.0.1:${port}`, child };
 };

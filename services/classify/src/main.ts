@@ -1,49 +1,33 @@
-import { Redis } from "ioredis";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   closeServer,
-  createRegistry,
   connectNats,
+  createJobsRedis,
   createLogger,
   createRedis,
+  createRegistry,
   IdentitySigner,
-  serveHttp,
   onShutdown,
+  serveHttp,
   systemClock,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
-import { startUsageJobs } from "./jobs/scheduler.ts";
-import { createClassifyApp } from "./wiring.ts";
+import { createClassifyService } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
-const clock = systemClock;
 const redis = createRedis(config.redisUrl, "sift-classify", logger);
+const jobsRedis = createJobsRedis(config.redisUrl, "sift-classify-jobs", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
 
-const app = createClassifyApp({
+const { app, jobs } = await createClassifyService({
   redis,
+  jobsRedis,
   nats,
-  clock,
+  clock: systemClock,
   logger,
   signer: new IdentitySigner(config.internalSecret),
   inferenceTimeoutMs: config.inferenceTimeoutMs,
   metrics: createRegistry("classify", { processMetrics: true }),
-});
-
-// BullMQ blocks on its connection, so it gets its own, which waits out Redis outages.
-const bullRedis = new Redis(config.redisUrl, {
-  maxRetriesPerRequest: null,
-  connectionName: "sift-classify-jobs",
-});
-bullRedis.on("error", (err) => logger.warn({ err: err.message }, "redis (jobs)"));
-const jobs = await startUsageJobs({
-  connection: bullRedis,
-  keys: new KeyStore({ redis, clock }),
-  usage: new RedisUsageMeter({ redis, clock }),
-  notices: new NoticeStore({ redis }),
-  clock,
-  logger,
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);
@@ -53,5 +37,5 @@ onShutdown(logger, [
   ["http", () => closeServer(server)],
   ["jobs", () => jobs.stop()],
   ["nats", () => nats.drain()],
-  ["redis", () => Promise.all([redis.quit(), bullRedis.quit()])],
+  ["redis", () => Promise.all([redis.quit(), jobsRedis.quit()])],
 ]);

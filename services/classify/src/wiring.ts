@@ -1,25 +1,44 @@
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
-import { RedisUsageMeter } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
+import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
+import { startUsageJobs } from "./jobs/scheduler.ts";
 
-/** The classify app on real clients; main.ts and the test harness both build it here. */
-export const createClassifyApp = (deps: {
+/**
+ * Everything the classify service runs, on real clients: the app and its BullMQ jobs. main.ts
+ * and the test harness both build it here; the caller serves the app and stops the jobs.
+ */
+export const createClassifyService = async (deps: {
   redis: Redis;
+  /** BullMQ's own connection: it blocks, and waits out Redis outages instead of failing fast. */
+  jobsRedis: Redis;
   nats: NatsConnection;
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;
   inferenceTimeoutMs: number;
   metrics?: Registry;
-}) =>
-  buildClassifyApp({
+}) => {
+  const { redis, clock, logger } = deps;
+  const usage = new RedisUsageMeter({ redis, clock });
+  const app = buildClassifyApp({
     signer: deps.signer,
-    clock: deps.clock,
-    logger: deps.logger,
+    clock,
+    logger,
     inference: new NatsInferenceClient({ nats: deps.nats, timeoutMs: deps.inferenceTimeoutMs }),
-    usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
+    usage,
+    readiness: dependencyChecks(deps),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
+  const jobs = await startUsageJobs({
+    connection: deps.jobsRedis,
+    keys: new KeyStore({ redis, clock }),
+    usage,
+    notices: new NoticeStore({ redis }),
+    clock,
+    logger,
+  });
+  return { app, jobs };
+};

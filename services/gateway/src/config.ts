@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_BURST, DEFAULT_RATE_LIMIT } from "@sift/keystore";
 
 const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -17,10 +18,10 @@ const Config = z.object({
   challengeBurst: z.coerce.number().int().positive().default(20),
   /**
    * The test key is public, so its budget is per client address rather than per key; the same
-   * default as a real key's (DESIGN.md).
+   * default as a real key's (DESIGN.md), from the key store.
    */
-  testKeyRate: z.coerce.number().positive().default(20),
-  testKeyBurst: z.coerce.number().int().positive().default(40),
+  testKeyRate: z.coerce.number().positive().default(DEFAULT_RATE_LIMIT),
+  testKeyBurst: z.coerce.number().int().positive().default(DEFAULT_BURST),
   logLevel: z.string().default("info"),
 });
 export type GatewayConfig = Readonly<z.infer<typeof Config>>;

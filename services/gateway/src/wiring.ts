@@ -1,9 +1,9 @@
 import type { Redis } from "ioredis";
+import { browserBundlePath } from "@sift/browser/paths";
 import { KeyStore } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
-import { serveBrowserScript } from "./routes/browser-script.ts";
 
 /** The gateway on real clients; main.ts and the test harness both build it here. */
 export const createGateway = (deps: {
@@ -19,5 +19,5 @@ export const createGateway = (deps: {
     ...deps,
     keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
     limiter: new RedisRateLimiter({ redis: deps.redis, clock: deps.clock }),
-    extraRoutes: serveBrowserScript,
+    browserScriptPath: browserBundlePath(),
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { freePort } from "@sift/runtime";
+import { freePort } from "@sift/testkit";
 import { post, startServer, type TestServer } from "@sift/testkit";
-import { spawnService, waitForHttp, type ServiceName } from "../../../infra/local/services.ts";
+import { spawnService, waitForHttp, type ServiceName } from "@sift/testkit";
 
 /**
  * Every service's main.ts as its own process, wired by environment exactly as the launcher and

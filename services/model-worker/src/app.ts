@@ -13,7 +13,7 @@ export interface WorkerDeps {
   config: { batchWindowMs: number; batchMaxItems: number };
 }
 
-export interface Worker {
+export interface InferenceWorker {
   start(): void;
   /** Stops taking work, answers everything already received, then resolves. */
   stop(): Promise<void>;
@@ -23,11 +23,11 @@ export interface Worker {
 }
 
 /**
- * The model worker: a queue-group subscriber on the inference subject (so each request reaches
- * one worker), feeding a micro-batcher in front of the scorer. The NATS connection belongs to
- * the caller, who drains it after stop().
+ * The model worker's app: a queue-group subscriber on the inference subject (so each request
+ * reaches one worker) that hands each message to its handler, with a micro-batcher in front of
+ * the scorer. The NATS connection belongs to the caller, who drains it after stop().
  */
-export const createWorker = (deps: WorkerDeps): Worker => {
+export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
   const { nats, scorer, logger } = deps;
   const batcher = new MicroBatcher<Features, number>({
     windowMs: deps.config.batchWindowMs,
@@ -40,6 +40,7 @@ export const createWorker = (deps: WorkerDeps): Worker => {
   let handled = 0;
   const handlerDeps = {
     score: (items: Features[]) => batcher.submit(items),
+    model: scorer.model,
     version: scorer.version,
     logger,
   };
@@ -64,7 +65,7 @@ export const createWorker = (deps: WorkerDeps): Worker => {
         },
       });
       logger.info(
-        { subject: INFERENCE_SUBJECT, queue: INFERENCE_QUEUE, version: scorer.version },
+        { subject: INFERENCE_SUBJECT, queue: INFERENCE_QUEUE, model: scorer.model, version: scorer.version },
         "worker subscribed",
       );
     },

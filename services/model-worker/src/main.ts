@@ -1,32 +1,32 @@
-import { closeServer, connectNats, createLogger, listen, onShutdown } from "@sift/runtime";
-import { createWorker } from "./app.ts";
-import { loadOnnxScorer } from "./clients/scorer.ts";
+import { closeServer, connectNats, createLogger, createRegistry, onShutdown, serveHttp } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
-import { createHealthServer } from "./health.ts";
+import { createModelWorker } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("model-worker", config.logLevel);
-
-const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
-logger.info({ version: scorer.version }, "model loaded");
 const nats = await connectNats(config.natsUrl, "sift-model-worker");
-const worker = createWorker({ nats, scorer, logger, config });
+const { scorer, worker, app } = await createModelWorker({
+  nats,
+  logger,
+  config,
+  metrics: createRegistry("model-worker", { processMetrics: true }),
+});
 worker.start();
-const health = createHealthServer(() => worker.ready());
-const port = await listen(health, config.httpPort, config.httpHost);
+// Only the probes and metrics listen here; inference goes over NATS.
+const { server, port } = await serveHttp(app, config.httpPort, config.httpHost);
 logger.info(
   { port, batchWindowMs: config.batchWindowMs, batchMaxItems: config.batchMaxItems },
   "model worker ready",
 );
 
-// Readiness turns 503 as soon as the worker stops; the health port closes last so probes can see it.
+// Readiness turns 503 as soon as the worker stops; the HTTP port closes last so probes can see it.
 onShutdown(
   logger,
   [
     ["worker", () => worker.stop()],
     ["nats", () => nats.drain()],
     ["scorer", () => scorer.close()],
-    ["http", () => closeServer(health)],
+    ["http", () => closeServer(server)],
   ],
   config.shutdownDeadlineMs,
 );

@@ -1,13 +1,14 @@
+import { challengeKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
   createLogger,
   createRedis,
+  createRegistry,
   IdentitySigner,
-  serveHttp,
   onShutdown,
+  serveHttp,
   systemClock,
 } from "@sift/runtime";
-import { challengeKeyRing } from "@sift/challenge/server";
 import { loadConfig } from "./config.ts";
 import { createVerifyApp } from "./wiring.ts";
 
@@ -20,7 +21,8 @@ const app = createVerifyApp({
   clock: systemClock,
   logger,
   signer: new IdentitySigner(config.internalSecret),
-  challengeKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
+  signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
+  metrics: createRegistry("verify", { processMetrics: true }),
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);

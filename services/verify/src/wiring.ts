@@ -1,10 +1,8 @@
 import type { Redis } from "ioredis";
 import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
-import { challengeHandler } from "./routes/challenge.ts";
-import { createSolutionChecker } from "./routes/verify-solution.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
@@ -12,21 +10,12 @@ export const createVerifyApp = (deps: {
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;
-  challengeKeys: SigningKeyRing;
+  signingKeys: SigningKeyRing;
+  metrics?: Registry;
 }) =>
   buildVerifyApp({
-    signer: deps.signer,
-    clock: deps.clock,
-    logger: deps.logger,
-    solutions: createSolutionChecker({
-      keys: deps.challengeKeys,
-      clock: deps.clock,
-      guard: new RedisReplayGuard(deps.redis),
-    }),
-    challenge: challengeHandler({
-      configs: new KeyStore({ redis: deps.redis, clock: deps.clock }),
-      keys: deps.challengeKeys,
-      clock: deps.clock,
-      logger: deps.logger,
-    }),
+    ...deps,
+    guard: new RedisReplayGuard(deps.redis),
+    keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    readiness: dependencyChecks(deps),
   });

@@ -45,7 +45,7 @@ describe("verify when Redis fails", () => {
       clock: systemClock,
       logger: silentLogger(),
       signer,
-      challengeKeys: challengeKeyRing(undefined, stack.internalSecret),
+      signingKeys: challengeKeyRing(undefined, stack.internalSecret),
     });
     const server = createServer(app);
     const port = await listen(server, 0, "127.0.0.1");

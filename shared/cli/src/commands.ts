@@ -1,7 +1,14 @@
 import { z } from "zod";
-import { MAX_BITS } from "@sift/challenge";
-import { MAX_CHALLENGE_TTL_MS } from "@sift/challenge/server";
-import { KeyStore, Kind, NoticeStore, Plan, RedisUsageMeter, type WorkspaceChanges } from "@sift/keystore";
+import {
+  CHALLENGE_TTL_MS,
+  Difficulty,
+  KeyKind,
+  KeyStore,
+  NoticeStore,
+  Plan,
+  RedisUsageMeter,
+  type WorkspaceChanges,
+} from "@sift/keystore";
 
 /** A mistake of the caller: printed on stderr with exit code 2. */
 export class UsageError extends Error {}
@@ -73,7 +80,7 @@ export const COMMANDS: Record<string, Command> = {
     flags: ["workspace", "kind"],
     run: async (flags, { keys }) => {
       const workspaceId = required(flags, "workspace");
-      const created = await keys.createConfig(workspaceId, parse(Kind, required(flags, "kind"), "kind")!);
+      const created = await keys.createConfig(workspaceId, parse(KeyKind, required(flags, "kind"), "kind")!);
       if (!created) throw new NotFound(`no workspace ${workspaceId}`);
       const { config, secretKey } = created;
       return config.siteKey
@@ -85,19 +92,18 @@ export const COMMANDS: Record<string, Command> = {
     flags: ["config", "difficulty", "challenge-ttl"],
     run: async (flags, { keys }) => {
       const id = required(flags, "config");
-      // The verify service's own bounds: harder than the decoder accepts could never verify, and
-      // a life past the signing keys' overlap would outlive a rotation.
+      // The configuration schema's bounds (the key store's), the life given in seconds here.
       const ttlSeconds = parse(
         z.coerce
           .number()
           .int()
-          .min(1)
-          .max(MAX_CHALLENGE_TTL_MS / 1000),
+          .min(CHALLENGE_TTL_MS.min / 1000)
+          .max(CHALLENGE_TTL_MS.max / 1000),
         flags["challenge-ttl"],
         "challenge-ttl",
       );
       const changes = definedOnly({
-        difficulty: parse(z.coerce.number().int().min(1).max(MAX_BITS), flags["difficulty"], "difficulty"),
+        difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
       });
       if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");

@@ -1,8 +1,8 @@
-import { MAX_CONTENT_CHARS, MAX_FIELDS } from "@sift/contracts";
-import { codePointLength, contentText, normalizeContent, type Field } from "./normalize.ts";
+import { MAX_CONTENT_CHARS, MAX_FIELDS, type NormalizedField } from "@sift/contracts";
+import { codePointLength, contentText, normalizeContent } from "./normalize.ts";
 
 export type ContentResult =
-  | { ok: true; fields: Field[] }
+  | { ok: true; fields: NormalizedField[] }
   | { ok: false; reason: "not_content" | "empty" | "too_many_fields" | "too_long" }
   | { ok: false; reason: "invalid_field"; field: string };
 
@@ -20,7 +20,7 @@ export const prepareContent = (content: unknown): ContentResult => {
   return { ok: true, fields };
 };
 
-const exceedsChars = (fields: readonly Field[], max: number): boolean => {
+const exceedsChars = (fields: readonly NormalizedField[], max: number): boolean => {
   // Cheap bound first: code points never exceed UTF-16 units.
   const units = fields.reduce((sum, [n, v]) => sum + n.length + 2 + v.length, fields.length - 1);
   return units > max && codePointLength(contentText(fields)) > max;

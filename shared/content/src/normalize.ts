@@ -1,10 +1,8 @@
+import type { NormalizedField } from "@sift/contracts";
 import { isTrackingName, stripTrackingFromLinks } from "./tracking.ts";
 
-/** A normalised field: its name and its value as text. */
-export type Field = readonly [name: string, value: string];
-
 export type NormalizeResult =
-  | { ok: true; fields: Field[] }
+  | { ok: true; fields: NormalizedField[] }
   | { ok: false; reason: "not_content" }
   | { ok: false; reason: "invalid_field"; field: string };
 
@@ -24,7 +22,7 @@ export const normalizeContent = (content: unknown): NormalizeResult => {
   }
   if (!isPlainObject(content)) return { ok: false, reason: "not_content" };
 
-  const fields: Field[] = [];
+  const fields: NormalizedField[] = [];
   for (const name of Object.keys(content)) {
     if (name.startsWith("_") || isTrackingName(name)) continue;
     const value = fieldText(Object.getOwnPropertyDescriptor(content, name)?.value);
@@ -66,7 +64,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The content as the spec counts it: one `name: value` line per field, joined by "\n". */
-export const contentText = (fields: readonly Field[]): string =>
+export const contentText = (fields: readonly NormalizedField[]): string =>
   fields.map(([name, value]) => `${name}: ${value}`).join("\n");
 
 /** Length in Unicode code points, without building an array of them. */

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { SPAM_THRESHOLD, MODEL_NAMES } from "./messages.ts";
+import { ErrorCode } from "./errors.ts";
+import {
+  ClassifyMessage,
+  invalidFieldMessage,
+  MAX_CONTENT_CHARS,
+  MAX_FIELDS,
+  MODEL_NAMES,
+  SPAM_THRESHOLD,
+  unknownModelMessage,
+} from "./messages.ts";
+import { jsonOrForm, jsonResponse, keyAuth, type OperationDoc } from "./openapi-parts.ts";
 
 export const Label = z.enum(["spam", "clean"]);
 export type Label = z.infer<typeof Label>;
@@ -14,7 +24,7 @@ export type ClassifyResponse = z.infer<typeof ClassifyResponse>;
 export const ErrorBody = z.object({
   ok: z.literal(false),
   message: z.string(),
-  code: z.enum(["rate_limited", "quota_exceeded"]).optional(),
+  code: ErrorCode.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -26,3 +36,57 @@ export const errorBody = (message: string, code?: ErrorBody["code"]): ErrorBody 
 export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 export const labelFor = (score: number): Label => (score >= SPAM_THRESHOLD ? "spam" : "clean");
+
+/** Documentation-only shape of the request (the service validates with its own rules). */
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+const ClassifyRequestDoc = z.object({
+  content: z.union([
+    z.string(),
+    z.record(z.string(), z.union([Scalar, z.null(), z.array(Scalar)])).meta({
+      description: `One entry per form field; at most ${MAX_FIELDS} fields and ${MAX_CONTENT_CHARS} characters after empty, "_" and tracking fields are dropped.`,
+    }),
+  ]),
+  model: z.enum(MODEL_NAMES),
+  secretKey: z.string().optional().meta({ description: "Only when no key header is sent." }),
+});
+
+export const classifyDoc: OperationDoc = {
+  summary: "Label a form submission spam or clean",
+  security: keyAuth,
+  requestBody: { required: true, content: jsonOrForm(ClassifyRequestDoc) },
+  responses: {
+    "200": jsonResponse(ClassifyResponse, "The verdict: label spam when score ≥ 0.8."),
+    "400": jsonResponse(ErrorBody, "The request breaks a content or model rule.", [
+      ClassifyMessage.malformedJson,
+      ClassifyMessage.unsupportedMediaType,
+      ClassifyMessage.missingModel,
+      unknownModelMessage("x"),
+      ClassifyMessage.contentType,
+      invalidFieldMessage("x"),
+      ClassifyMessage.contentEmpty,
+      ClassifyMessage.tooManyFields,
+      ClassifyMessage.tooLong,
+    ]),
+    "401": jsonResponse(ErrorBody, "Key missing, unknown, rerolled, mismatched or of the wrong kind.", [
+      ClassifyMessage.missingKey,
+      ClassifyMessage.invalidKey,
+      ClassifyMessage.challengeKey,
+    ]),
+    "403": jsonResponse(ErrorBody, "Classify is off for the workspace.", [ClassifyMessage.classifyOff]),
+    "413": jsonResponse(ErrorBody, "Body over 1 MB.", [ClassifyMessage.bodyTooLarge]),
+    "429": {
+      ...jsonResponse(
+        ErrorBody,
+        "Rate limit (code rate_limited) or allowance (code quota_exceeded). Not counted.",
+        [ClassifyMessage.rateLimited, ClassifyMessage.quotaExceeded],
+      ),
+      headers: {
+        "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait." },
+      },
+    },
+    "500": jsonResponse(ErrorBody, "Failure on the service side. Retry.", [ClassifyMessage.internal]),
+    "503": jsonResponse(ErrorBody, "The model failed or timed out. Not counted; treat as clean.", [
+      ClassifyMessage.unavailable,
+    ]),
+  },
+};

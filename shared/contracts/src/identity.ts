@@ -1,4 +1,11 @@
 import { z } from "zod";
+import { Route } from "./endpoints.ts";
+
+/** The two kinds of configuration a key belongs to (spec 1). */
+export const KeyKind = z.enum(["classify", "challenge"]);
+export type KeyKind = z.infer<typeof KeyKind>;
+export const Plan = z.enum(["free", "paid"]);
+export type Plan = z.infer<typeof Plan>;
 
 /**
  * What the gateway learned about the caller's key, forwarded to a service in a header signed
@@ -10,7 +17,7 @@ export const Identity = z.object({
   /** Issued-at, ms since epoch: a signed identity is refused once it is older than a minute. */
   iat: z.number().int(),
   /** The route the identity was signed for, so one signed header cannot be replayed elsewhere. */
-  route: z.enum(["classify", "verify", "challenge"]),
+  route: Route,
   key: z.discriminatedUnion("status", [
     z.object({ status: z.literal("missing") }),
     z.object({ status: z.literal("invalid") }),
@@ -20,8 +27,8 @@ export const Identity = z.object({
       keyId: z.string(),
       configId: z.string(),
       workspaceId: z.string(),
-      kind: z.enum(["classify", "challenge"]),
-      plan: z.enum(["free", "paid"]),
+      kind: KeyKind,
+      plan: Plan,
       allowance: z.number().int().nonnegative(),
     }),
   ]),

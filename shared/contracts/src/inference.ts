@@ -8,8 +8,11 @@ import { MODEL_NAMES } from "./messages.ts";
 export const INFERENCE_SUBJECT = "sift.inference.v1";
 export const INFERENCE_QUEUE = "sift-model-workers";
 
-/** A normalised field: name and its value as text (lists already joined). */
-export const NormalizedField = z.tuple([z.string(), z.string()]);
+/**
+ * A normalised field: name and its value as text (lists already joined). What @sift/content
+ * produces, the classify service sends and the model's featuriser reads.
+ */
+export const NormalizedField = z.tuple([z.string(), z.string()]).readonly();
 export type NormalizedField = z.infer<typeof NormalizedField>;
 
 export const InferenceRequest = z.object({
@@ -28,7 +31,7 @@ export const InferenceReply = z.discriminatedUnion("ok", [
   }),
   z.object({
     ok: z.literal(false),
-    error: z.enum(["invalid_request", "model_error", "shutting_down"]),
+    error: z.enum(["invalid_request", "unknown_model", "model_error", "shutting_down"]),
     detail: z.string().optional(),
   }),
 ]);

@@ -2,6 +2,12 @@
  * Every message text of the public interface (../shared/spec/interface.md, section 7), defined
  * once. Services and tests import these; nothing else spells them out.
  */
+
+/** The model every deployment ships, and the one test mode names (DESIGN.md). */
+export const SPAM_STANDARD = "spam-standard";
+export const MODEL_NAMES = [SPAM_STANDARD] as const;
+export type ModelName = (typeof MODEL_NAMES)[number];
+
 export const ClassifyMessage = {
   malformedJson: "Malformed JSON body",
   contentType: "content must be a string or an object of fields",
@@ -20,7 +26,7 @@ export const ClassifyMessage = {
   /** Not in the spec's table: our decision for a body that is neither JSON nor form-encoded. */
   unsupportedMediaType: "Content-Type must be application/json or application/x-www-form-urlencoded",
   /** Not in the spec's table: our decision for a request without `model`. */
-  missingModel: "model is required. Valid models: spam-standard",
+  missingModel: `model is required. Valid models: ${MODEL_NAMES.join(", ")}`,
 } as const;
 
 export const invalidFieldMessage = (name: string): string =>
@@ -44,11 +50,22 @@ export const VerifyMessage = {
 } as const;
 export type VerifyMessage = (typeof VerifyMessage)[keyof typeof VerifyMessage];
 
+/**
+ * Texts the spec leaves to us (our decisions, docs/decisions.md and docs/challenge.md): a service
+ * reached without the gateway's signature, an unknown path, and the browser-facing /challenge.
+ */
+export const EdgeMessage = {
+  unsigned: "Unsigned request",
+  notFound: "Not found",
+  badRequest: "Bad request",
+  challengeRateLimited: "Too many challenges from this address. Retry after a short wait.",
+  challengesUnavailable: "Challenges are temporarily unavailable",
+  missingSiteKey: "Missing site key",
+  unknownSiteKey: "Unknown site key",
+} as const;
+
 /** The verify endpoint's 413 is plain text, unlike classify's JSON. */
 export const VERIFY_TOO_LARGE_TEXT = "Payload Too Large";
-
-export const MODEL_NAMES = ["spam-standard"] as const;
-export type ModelName = (typeof MODEL_NAMES)[number];
 
 /** The secret key that switches both operations to test mode (spec 5.3). */
 export const TEST_KEY = "test";

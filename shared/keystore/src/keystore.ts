@@ -9,7 +9,7 @@ import {
   DEFAULT_BURST,
   DEFAULT_RATE_LIMIT,
   Workspace,
-  type Kind,
+  type KeyKind,
   type Plan,
   type ResolvedKeyRecord,
 } from "./types.ts";
@@ -91,7 +91,7 @@ export class KeyStore {
 
   async createConfig(
     workspaceId: string,
-    kind: Kind,
+    kind: KeyKind,
   ): Promise<{ config: Configuration; secretKey: string } | null> {
     if (!(await this.getWorkspace(workspaceId))) return null;
     const secretKey = newSecretKey();
@@ -191,7 +191,7 @@ const toRecord = ([
 ]: readonly [...ResolveRow, ...unknown[]]): ResolvedKeyRecord => ({
   configId,
   workspaceId,
-  kind: kind as Kind,
+  kind: kind as KeyKind,
   keyId,
   plan: plan as Plan,
   classify: classify === "1",

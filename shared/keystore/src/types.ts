@@ -1,9 +1,30 @@
 import { z } from "zod";
+import { MAX_BITS } from "@sift/challenge";
+import { MAX_CHALLENGE_TTL_MS } from "@sift/challenge/server";
+import { KeyKind, Plan } from "@sift/contracts";
 
-export const Plan = z.enum(["free", "paid"]);
-export type Plan = z.infer<typeof Plan>;
-export const Kind = z.enum(["classify", "challenge"]);
-export type Kind = z.infer<typeof Kind>;
+export { KeyKind, Plan };
+
+/**
+ * A Challenge configuration's settings, bounded once for the CLI (which parses flags with
+ * these), the key store (which stores only what passes) and the verify service (which issues
+ * with them): harder than the decoder accepts could never verify, and a life past the signing
+ * keys' overlap would outlive a rotation.
+ */
+export const CHALLENGE_DIFFICULTY = {
+  min: 1,
+  max: MAX_BITS,
+  /** 8 bits × 16 puzzles: ~0.2 s mean in Chromium at 4× CPU slowdown (docs/challenge.md). */
+  default: 8,
+} as const;
+export const CHALLENGE_TTL_MS = {
+  min: 1_000,
+  max: MAX_CHALLENGE_TTL_MS,
+  /** DESIGN.md: 10 minutes from issue. */
+  default: 10 * 60 * 1000,
+} as const;
+export const Difficulty = z.number().int().min(CHALLENGE_DIFFICULTY.min).max(CHALLENGE_DIFFICULTY.max);
+export const ChallengeTtlMs = z.number().int().min(CHALLENGE_TTL_MS.min).max(CHALLENGE_TTL_MS.max);
 
 /** Defaults of ../shared/DESIGN.md. */
 export const DEFAULT_ALLOWANCE = 1_000;
@@ -26,12 +47,12 @@ export type Workspace = z.infer<typeof Workspace>;
 export const Configuration = z.object({
   id: z.string(),
   workspaceId: z.string(),
-  kind: Kind,
+  kind: KeyKind,
   keyId: z.string(),
   siteKey: z.string().optional(),
   /** Challenge configurations: life of an issued challenge and its proof-of-work difficulty. */
-  challengeTtlMs: z.number().int().positive().optional(),
-  difficulty: z.number().int().positive().optional(),
+  challengeTtlMs: ChallengeTtlMs.optional(),
+  difficulty: Difficulty.optional(),
   createdAt: z.number().int(),
 });
 export type Configuration = z.infer<typeof Configuration>;
@@ -40,7 +61,7 @@ export type Configuration = z.infer<typeof Configuration>;
 export interface ResolvedKeyRecord {
   keyId: string;
   configId: string;
-  kind: Kind;
+  kind: KeyKind;
   workspaceId: string;
   plan: Plan;
   classify: boolean;

@@ -45,10 +45,13 @@ export const parseForm = (raw: Buffer): FormFields => {
 export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The body's `secretKey` as sent, or undefined; a form's repeated secretKey is not a key. */
-export const bodySecretKey = (body: ParsedBody): unknown => {
-  if (body.kind === "json") return isJsonObject(body.value) ? ownField(body.value, "secretKey") : undefined;
-  if (body.kind === "form") return ownField(body.value, "secretKey");
+/**
+ * One named field of a JSON-object or form body, as sent (own properties only), else undefined.
+ * The one reader of the key, solution, site-key and content fields.
+ */
+export const bodyField = (body: ParsedBody, name: string): unknown => {
+  if (body.kind === "json") return isJsonObject(body.value) ? ownField(body.value, name) : undefined;
+  if (body.kind === "form") return ownField(body.value, name);
   return undefined;
 };
 

@@ -20,6 +20,29 @@ export const createRedis = (url: string, name: string, logger?: Logger): Redis =
   return redis;
 };
 
+/**
+ * Redis for BullMQ, which blocks on its connection: it queues commands and waits out an outage
+ * instead of failing fast (BullMQ requires `maxRetriesPerRequest: null`).
+ */
+export const createJobsRedis = (url: string, name: string, logger?: Logger): Redis => {
+  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: null });
+  redis.on("error", (err: Error) => logger?.warn({ err: err.message, redis: name }, "redis (jobs)"));
+  return redis;
+};
+
+/** The readiness checks of a service on Redis and NATS (for /readyz). */
+export const dependencyChecks = (deps: { redis?: Redis; nats?: NatsConnection }) => ({
+  ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
+  ...(deps.nats
+    ? {
+        nats: async () => {
+          if (deps.nats!.isClosed()) throw new Error("closed");
+          await deps.nats!.flush();
+        },
+      }
+    : {}),
+});
+
 /** Resolves once the client is ready, or rejects after `timeoutMs`. */
 export const redisReady = (redis: Redis, timeoutMs = 5_000): Promise<void> =>
   redis.status === "ready"

@@ -4,5 +4,5 @@ export * from "./signing.ts";
 export * from "./clients.ts";
 export * from "./lifecycle.ts";
 export * from "./body.ts";
-export * from "./ports.ts";
 export * from "./metrics.ts";
+export * from "./edge/index.ts";

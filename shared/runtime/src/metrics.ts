@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { RequestHandler } from "express";
+import { ENDPOINTS } from "@sift/contracts";
 
 /**
  * One registry per app (never prom-client's global one), so two apps in one process, as the
@@ -15,8 +16,15 @@ export const createRegistry = (service: string, options: { processMetrics?: bool
 /** Buckets in seconds: 1 ms to 2.5 s, where classify's model time-out (1.5 s) sits. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** Counts and times every response by route and status; `route` names a request's endpoint. */
-export const httpMetrics = (registry: Registry, route: (path: string) => string): RequestHandler => {
+/** A fixed set of labels (the endpoints and the probes), so unknown paths cannot grow the metrics. */
+const ROUTE_LABELS = new Map<string, string>([
+  ...Object.entries(ENDPOINTS).map(([route, endpoint]) => [endpoint.path, route] as const),
+  ...["/healthz", "/readyz", "/sift.js", "/metrics"].map((path) => [path, path.slice(1)] as const),
+]);
+export const routeLabel = (path: string): string => ROUTE_LABELS.get(path) ?? "other";
+
+/** Counts and times every response by route and status. */
+export const httpMetrics = (registry: Registry): RequestHandler => {
   const duration = new Histogram({
     name: "sift_http_request_duration_seconds",
     help: "Time from request to response finished",
@@ -26,7 +34,7 @@ export const httpMetrics = (registry: Registry, route: (path: string) => string)
   });
   return (req, res, next) => {
     const end = duration.startTimer();
-    res.once("finish", () => end({ route: route(req.path), status: String(res.statusCode) }));
+    res.once("finish", () => end({ route: routeLabel(req.path), status: String(res.statusCode) }));
     next();
   };
 };

@@ -3,7 +3,7 @@ import { mkdtempSync, existsSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, waitForPort } from "@sift/runtime";
+import { freePort, waitForPort } from "./ports.ts";
 
 /**
  * A Redis or NATS server for tests. Two providers start the same servers: testcontainers when a
@@ -74,22 +74,31 @@ const startContainer = async (kind: ServerKind): Promise<TestServer> => {
   };
 };
 
-const startLocal = async (kind: ServerKind): Promise<TestServer> => {
-  const port = await freePort();
+/**
+ * Starts the local `redis-server` or `nats-server` binary on `port` (keeping nothing on disk
+ * beyond a temporary folder) and resolves once it accepts connections. The test servers and the
+ * local launcher both start theirs here.
+ */
+export const spawnLocalServer = async (kind: ServerKind, port: number): Promise<ChildProcess> => {
   const dataDir = mkdtempSync(join(tmpdir(), `sift-${kind}-`));
-  let child: ChildProcess | undefined;
   const args =
     kind === "redis"
       ? ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dataDir]
       : ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir];
   const binary = kind === "redis" ? "redis-server" : "nats-server";
+  const child = spawn(binary, args, { stdio: "ignore" });
+  await Promise.race([
+    waitForPort(port),
+    new Promise((_, reject) => child.once("error", (e) => reject(missingBinary(binary, e)))),
+  ]);
+  return child;
+};
+
+const startLocal = async (kind: ServerKind): Promise<TestServer> => {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(binary, args, { stdio: "ignore" });
-    const spawned = child;
-    await Promise.race([
-      waitForPort(port),
-      new Promise((_, reject) => spawned.once("error", (e) => reject(missingBinary(binary, e)))),
-    ]);
+    child = await spawnLocalServer(kind, port);
   };
   const stop = async () => {
     const running = child;
@@ -101,14 +110,7 @@ const startLocal = async (kind: ServerKind): Promise<TestServer> => {
     });
   };
   await start();
-  return {
-    url: `${kind}://127.0.0.1:${port}`,
-    port,
-    start,
-    stop: async () => {
-      await stop();
-    },
-  };
+  return { url: `${kind}://127.0.0.1:${port}`, port, start, stop };
 };
 
 const missingBinary = (binary: string, cause: Error): Error =>

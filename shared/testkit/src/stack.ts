@@ -2,8 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { Express } from "express";
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
-import { createClassifyApp } from "@sift/classify/wiring";
+import { createClassifyService } from "@sift/classify/wiring";
 import { createGateway } from "@sift/gateway/wiring";
+import type { KeyKind } from "@sift/contracts";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
@@ -12,6 +13,7 @@ import {
   createRegistry,
   type Registry,
   connectNats,
+  createJobsRedis,
   createRedis,
   IdentitySigner,
   listen,
@@ -46,7 +48,7 @@ export interface Stack {
   clock: Clock;
   internalSecret: string;
   /** The apps' metrics registries, as main.ts would serve them. */
-  metrics: { gateway: Registry; classify: Registry };
+  metrics: { gateway: Registry; classify: Registry; verify: Registry };
   /** Stops and starts one service's HTTP server (same port), for outage tests. */
   stopService(name: "gateway" | "verify" | "classify"): Promise<void>;
   startService(name: "gateway" | "verify" | "classify"): Promise<void>;
@@ -67,27 +69,35 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack");
 
+  const metrics = {
+    gateway: createRegistry("gateway"),
+    classify: createRegistry("classify"),
+    verify: createRegistry("verify"),
+  };
   const verify = await serve(
     createVerifyApp({
       redis,
       clock,
       logger,
       signer,
-      challengeKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
+      signingKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
+      metrics: metrics.verify,
     }),
   );
-  const metrics = { gateway: createRegistry("gateway"), classify: createRegistry("classify") };
-  const classify = await serve(
-    createClassifyApp({
-      redis,
-      nats,
-      clock,
-      logger,
-      signer,
-      inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
-      metrics: metrics.classify,
-    }),
-  );
+  // The production wiring, BullMQ jobs included; the queue lives in database 1 so its keys never
+  // mix with the records the tests inspect in database 0.
+  const jobsRedis = createJobsRedis(`${options.redisUrl}/1`, "sift-test-jobs");
+  const classifyService = await createClassifyService({
+    redis,
+    jobsRedis,
+    nats,
+    clock,
+    logger,
+    signer,
+    inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
+    metrics: metrics.classify,
+  });
+  const classify = await serve(classifyService.app);
   const gateway = await serve(
     createGateway({
       config: {
@@ -125,8 +135,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     startService: (name) => services[name].start(),
     stop: async () => {
       await Promise.all(Object.values(services).map((s) => s.stop()));
+      await classifyService.jobs.stop();
       await nats.close();
       redis.disconnect();
+      jobsRedis.disconnect();
     },
   };
 };
@@ -157,7 +169,7 @@ const serve = async (app: Express): Promise<Served> => {
 /** A workspace with one configuration of `kind`, as the admin CLI would make it. */
 export const createKey = async (
   keys: KeyStore,
-  options: { kind: "classify" | "challenge"; plan?: Plan; allowance?: number },
+  options: { kind: KeyKind; plan?: Plan; allowance?: number },
 ): Promise<{ workspaceId: string; configId: string; secretKey: string; siteKey?: string }> => {
   const workspace = await keys.createWorkspace({
     name: "test",

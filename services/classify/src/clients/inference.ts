@@ -5,15 +5,15 @@ import {
   REQUEST_ID_HEADER,
   type InferenceRequest,
   type ModelName,
+  type NormalizedField,
 } from "@sift/contracts";
-import type { Field } from "@sift/content";
 
 export type InferenceResult =
   | { ok: true; score: number; model: ModelName; version: string }
   | { ok: false; reason: "no_worker" | "timeout" | "worker_error" | "bad_reply" };
 
 export interface InferenceClient {
-  score(model: ModelName, fields: readonly Field[], requestId: string): Promise<InferenceResult>;
+  score(model: ModelName, fields: NormalizedField[], requestId: string): Promise<InferenceResult>;
 }
 
 /**
@@ -29,8 +29,8 @@ export class NatsInferenceClient implements InferenceClient {
     this.#timeoutMs = deps.timeoutMs;
   }
 
-  async score(model: ModelName, fields: readonly Field[], requestId: string): Promise<InferenceResult> {
-    const request: InferenceRequest = { model, items: [fields.map(([n, v]) => [n, v])] };
+  async score(model: ModelName, fields: NormalizedField[], requestId: string): Promise<InferenceResult> {
+    const request: InferenceRequest = { model, items: [fields] };
     const headers = natsHeaders();
     headers.set(REQUEST_ID_HEADER, requestId);
     let data: Uint8Array;

@@ -4,11 +4,13 @@ import {
   MODEL_NAMES,
   unknownModelMessage,
   type ModelName,
+  type NormalizedField,
 } from "@sift/contracts";
-import { prepareContent, type Field } from "@sift/content";
-import { isJsonObject, ownField, type ParsedBody } from "@sift/runtime";
+import { prepareContent } from "@sift/content";
+import { bodyField, isJsonObject, type ParsedBody } from "@sift/runtime";
 
-export type ClassifyInput = { ok: true; model: ModelName; fields: Field[] } | { ok: false; message: string };
+export type ClassifyInput =
+  { ok: true; model: ModelName; fields: NormalizedField[] } | { ok: false; message: string };
 
 /**
  * The classify service's part of DESIGN.md's order: 400 model → 400 content rules. The body
@@ -18,8 +20,8 @@ export const readClassifyRequest = (body: ParsedBody): ClassifyInput => {
   let model: unknown;
   let content: unknown;
   if (body.kind === "json" && isJsonObject(body.value)) {
-    model = ownField(body.value, "model");
-    content = ownField(body.value, "content");
+    model = bodyField(body, "model");
+    content = bodyField(body, "content");
   } else if (body.kind === "form") {
     // Spec 4.1: every form field is content except secretKey and _model.
     const { secretKey: _key, _model, ...fields } = body.value;

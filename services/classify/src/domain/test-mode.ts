@@ -1,8 +1,14 @@
-import { TEST_SPAM_MARKER, labelFor, type ClassifyResponse } from "@sift/contracts";
-import { contentText, type Field } from "@sift/content";
+import {
+  labelFor,
+  SPAM_STANDARD,
+  TEST_SPAM_MARKER,
+  type ClassifyResponse,
+  type NormalizedField,
+} from "@sift/contracts";
+import { contentText } from "@sift/content";
 
 /** Spec 5.3 and DESIGN.md: the marker anywhere in the content → spam with score 1, else clean with 0. */
-export const testVerdict = (fields: readonly Field[]): ClassifyResponse => {
+export const testVerdict = (fields: readonly NormalizedField[]): ClassifyResponse => {
   const score = contentText(fields).includes(TEST_SPAM_MARKER) ? 1 : 0;
-  return { label: labelFor(score), score, model: "spam-standard" };
+  return { label: labelFor(score), score, model: SPAM_STANDARD };
 };

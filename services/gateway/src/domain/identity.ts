@@ -1,4 +1,4 @@
-import type { ResolvedKey } from "@sift/contracts";
+import type { Identity, ResolvedKey, Route } from "@sift/contracts";
 import type { ResolvedKeyRecord } from "@sift/keystore";
 
 /** The part of a resolved key a service needs, as it travels in the signed identity. */
@@ -10,4 +10,17 @@ export const resolvedKey = (record: ResolvedKeyRecord): ResolvedKey => ({
   kind: record.kind,
   plan: record.plan,
   allowance: record.allowance,
+});
+
+/** The identity the gateway signs for one call of `route`, issued now. */
+export const identityFor = (
+  route: Route,
+  requestId: string,
+  now: number,
+  key: Identity["key"],
+): Identity => ({
+  requestId,
+  iat: now,
+  route,
+  key,
 });

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
+import type { ModelName } from "@sift/contracts";
 import {
   FEATURIZER_VERSION,
   INPUT_IDS,
@@ -14,6 +15,8 @@ import {
 
 /** Scores featurised submissions; one real implementation (onnxruntime), behind this interface. */
 export interface Scorer {
+  /** The model the file holds, from its metadata. */
+  readonly model: ModelName;
   readonly version: string;
   score(items: readonly Features[]): Promise<Float32Array>;
   close(): Promise<void>;
@@ -46,6 +49,7 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
     extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
   });
   return {
+    model: meta.model,
     version: meta.version,
     score: async (items) => {
       const batch = toBatch(items);

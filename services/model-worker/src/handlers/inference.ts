@@ -1,9 +1,11 @@
-import { InferenceRequest, type InferenceReply } from "@sift/contracts";
+import { InferenceRequest, type InferenceReply, type ModelName } from "@sift/contracts";
 import { featurize, type Features } from "@sift/model";
 import type { Logger } from "@sift/runtime";
 
 export interface InferenceDeps {
   score: (items: Features[]) => Promise<number[]>;
+  /** The one model this worker loaded: a request for another is refused, never answered with it. */
+  model: ModelName;
   version: string;
   logger: Logger;
 }
@@ -28,13 +30,16 @@ export const handleInference = async (
     return { ok: false, error: "invalid_request", detail: parsed.error.issues[0]?.message ?? "invalid" };
   }
   const request = parsed.data;
+  if (request.model !== deps.model) {
+    return { ok: false, error: "unknown_model", detail: `this worker serves ${deps.model}` };
+  }
   try {
     const scores = await deps.score(request.items.map((fields) => featurize(fields)));
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (scores.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
     return {
       ok: true,
-      model: request.model,
+      model: deps.model,
       version: deps.version,
       scores: scores.map((s) => Math.min(1, Math.max(0, s))),
     };

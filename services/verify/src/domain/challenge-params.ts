@@ -1,16 +1,14 @@
-import { MAX_BITS } from "@sift/challenge";
-import { MAX_CHALLENGE_TTL_MS, type ChallengeParams } from "@sift/challenge/server";
+import type { ChallengeParams } from "@sift/challenge/server";
+import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/keystore";
 
 /**
  * Default difficulty: 8 leading zero bits in each of 16 sub-puzzles, 4,096 SHA-256 hashes
- * expected. Measured (docs/challenge.md) at ~0.2 s mean, ~0.3 s p95 in Chromium with the CPU
- * slowed 4× (Lighthouse's stand-in for a mid-range phone): well under a second at the tail.
+ * expected (the configuration schema's default, in the key store).
  */
-export const DEFAULT_BITS = 8;
+export const DEFAULT_BITS = CHALLENGE_DIFFICULTY.default;
 /** 16 sub-puzzles: the solve time's spread is a quarter of its mean (see @sift/challenge pow.ts). */
 export const PUZZLES = 16;
-/** DESIGN.md: a challenge lives 10 minutes from issue unless its configuration says otherwise. */
-export const DEFAULT_CHALLENGE_TTL_MS = 10 * 60 * 1000;
+export const DEFAULT_CHALLENGE_TTL_MS = CHALLENGE_TTL_MS.default;
 
 export interface ChallengeConfig {
   id: string;
@@ -20,15 +18,14 @@ export interface ChallengeConfig {
 }
 
 /**
- * A configuration's challenge parameters with defaults and bounds applied: a difficulty past the
- * decoder's bound would issue challenges nobody could verify, and a life past the signing keys'
- * overlap would outlive a rotation.
+ * A configuration's challenge parameters with the schema's defaults, and its bounds applied
+ * again to whatever an older record holds.
  */
 export const challengeParams = (config: ChallengeConfig): ChallengeParams => ({
   configId: config.id,
-  bits: clamp(config.difficulty ?? DEFAULT_BITS, 1, MAX_BITS),
+  bits: clamp(config.difficulty ?? DEFAULT_BITS, CHALLENGE_DIFFICULTY.min, CHALLENGE_DIFFICULTY.max),
   puzzles: PUZZLES,
-  ttlMs: clamp(config.challengeTtlMs ?? DEFAULT_CHALLENGE_TTL_MS, 1_000, MAX_CHALLENGE_TTL_MS),
+  ttlMs: clamp(config.challengeTtlMs ?? DEFAULT_CHALLENGE_TTL_MS, CHALLENGE_TTL_MS.min, CHALLENGE_TTL_MS.max),
 });
 
 const clamp = (value: number, min: number, max: number): number =>

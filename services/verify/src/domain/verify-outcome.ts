@@ -10,10 +10,7 @@ const FAILURE_MESSAGE: Record<CheckFailure, VerifyMessage> = {
   expired: VerifyMessage.expired,
 };
 
-export const rejected = (failure: CheckFailure): VerifyResponse => ({
-  ok: false,
-  message: FAILURE_MESSAGE[failure],
-});
-export const spent: VerifyResponse = { ok: false, message: VerifyMessage.spent };
+export const answer = (message: VerifyMessage, ok = false): VerifyResponse => ({ ok, message });
+export const rejected = (failure: CheckFailure): VerifyResponse => answer(FAILURE_MESSAGE[failure]);
+export const spent: VerifyResponse = answer(VerifyMessage.spent);
 export const accepted: VerifyResponse = { ok: true };
-export const invalidKey: VerifyResponse = { ok: false, message: VerifyMessage.invalidKey };

@@ -1,62 +1,53 @@
 import type { RequestHandler } from "express";
 import { issueChallenge, type SigningKeyRing } from "@sift/challenge/server";
-import { VerifyMessage } from "@sift/contracts";
-import { isJsonObject, ownField, parseBody, type Clock, type Logger } from "@sift/runtime";
+import type { KeyKind } from "@sift/contracts";
+import { bodyField, requestBody, sendError, type Clock, type Counter, type Logger } from "@sift/runtime";
 import { challengeParams, type ChallengeConfig } from "../domain/challenge-params.ts";
 
 /** The key store's lookup, narrowed to what issuing needs (KeyStore satisfies it). */
 export interface SiteKeyLookup {
-  configBySiteKey(siteKey: string): Promise<(ChallengeConfig & { kind: "classify" | "challenge" }) | null>;
+  configBySiteKey(siteKey: string): Promise<(ChallengeConfig & { kind: KeyKind }) | null>;
 }
 
 export interface ChallengeRouteDeps {
-  configs: SiteKeyLookup;
-  keys: SigningKeyRing;
+  keys: SiteKeyLookup;
+  signingKeys: SigningKeyRing;
   clock: Clock;
   logger: Logger;
+  /** Counts challenges issued and refused. */
+  issued: Counter<"outcome">;
 }
-
-/**
- * The spec leaves challenge issuing out, so the first two texts are ours (docs/challenge.md);
- * a failure answers with the spec's own text.
- */
-export const ChallengeMessage = {
-  missingSiteKey: "Missing site key",
-  unknownSiteKey: "Unknown site key",
-  internal: VerifyMessage.internal,
-} as const;
 
 /**
  * POST /challenge with `{ siteKey }` (JSON or form) or `?siteKey=`: a signed challenge for that
  * configuration. Reached only through the gateway, which adds CORS and the per-address limit.
+ * The spec leaves issuing out, so its texts are ours (docs/challenge.md).
  */
-export const challengeHandler =
+export const challengeRoute =
   (deps: ChallengeRouteDeps): RequestHandler =>
   async (req, res) => {
-    const siteKey = siteKeyOf(req.headers["content-type"], req.body, req.query["siteKey"]);
-    if (!siteKey) return void res.status(400).json({ ok: false, message: ChallengeMessage.missingSiteKey });
+    const siteKey = siteKeyOf(bodyField(requestBody(req), "siteKey") ?? req.query["siteKey"]);
+    if (!siteKey) {
+      deps.issued.inc({ outcome: "missing_site_key" });
+      return sendError(res, "missing_site_key");
+    }
     let config;
     try {
-      config = await deps.configs.configBySiteKey(siteKey);
+      config = await deps.keys.configBySiteKey(siteKey);
     } catch (err) {
       deps.logger.error({ err }, "site key lookup failed");
-      return void res.status(500).json({ ok: false, message: ChallengeMessage.internal });
+      deps.issued.inc({ outcome: "internal" });
+      return sendError(res, "internal");
     }
     if (!config || config.kind !== "challenge") {
-      return void res.status(404).json({ ok: false, message: ChallengeMessage.unknownSiteKey });
+      deps.issued.inc({ outcome: "unknown_site_key" });
+      return sendError(res, "unknown_site_key");
     }
+    deps.issued.inc({ outcome: "issued" });
     res.setHeader("Cache-Control", "no-store");
-    res.json(issueChallenge(challengeParams(config), deps));
+    res.json(issueChallenge(challengeParams(config), { keys: deps.signingKeys, clock: deps.clock }));
   };
 
-const siteKeyOf = (contentType: string | undefined, raw: unknown, query: unknown): string | undefined => {
-  const body = Buffer.isBuffer(raw) && raw.length > 0 ? parseBody(contentType, raw) : null;
-  const fromBody =
-    body?.kind === "form"
-      ? ownField(body.value, "siteKey")
-      : body?.kind === "json" && isJsonObject(body.value)
-        ? ownField(body.value, "siteKey")
-        : undefined;
-  const value = fromBody ?? query;
-  return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : undefined;
-};
+/** A site key is a plain string of sane length. */
+const siteKeyOf = (value: unknown): string | undefined =>
+  typeof value === "string" && value.length > 0 && value.length <= 200 ? value : undefined;

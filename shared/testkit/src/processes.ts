@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const TSX = `${ROOT}node_modules/.bin/tsx`;
 
 export const SERVICE_ENTRIES = {

@@ -3,10 +3,10 @@
  * checkSolution alone. Usage: pnpm --filter @sift/challenge exec tsx bench/verify-latency.ts [n]
  */
 import { performance } from "node:perf_hooks";
-import { createKey, startServer, startStack } from "@sift/testkit";
+import { solveFromService } from "@sift/challenge";
+import { challengeKeyRing, checkSolution } from "@sift/challenge/server";
 import { systemClock } from "@sift/runtime";
-import { solveFromService } from "../src/index.ts";
-import { challengeKeyRing, checkSolution } from "../src/server/index.ts";
+import { createKey, startServer, startStack } from "../src/index.ts";
 
 const n = Number(process.argv[2] ?? 300);
 const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);

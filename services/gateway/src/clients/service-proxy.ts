@@ -1,10 +1,10 @@
 import { Agent } from "node:http";
 import type { Request, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
-import type { Identity } from "@sift/contracts";
-import type { IdentitySigner, Logger } from "@sift/runtime";
+import type { ErrorKind, Identity } from "@sift/contracts";
+import { sendError, type IdentitySigner, type Logger } from "@sift/runtime";
 
-/** What a route attaches to the request for the proxy to forward. */
+/** What an access route leaves for the proxy to forward. */
 export interface Forward {
   identity: Identity;
   raw: Buffer;
@@ -13,8 +13,8 @@ export interface Forward {
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    interface Request {
-      sift?: { requestId: string; forward?: Forward };
+    interface Locals {
+      forward?: Forward;
     }
   }
 }
@@ -22,11 +22,12 @@ declare global {
 /**
  * Forwards to a service with the caller's identity signed in headers and the body the gateway
  * already read (and limited). A keep-alive agent per target: http-proxy opens a connection per
- * request otherwise, which halves throughput (DESIGN.md's measurements).
+ * request otherwise, which halves throughput (DESIGN.md's measurements). When the service cannot
+ * be reached the caller gets `unreachable`, in the endpoint's error format.
  */
 export const forwardTo = (
   target: string,
-  deps: { signer: IdentitySigner; logger: Logger; onError: (req: Request, res: Response) => void },
+  deps: { signer: IdentitySigner; logger: Logger; unreachable: ErrorKind },
 ) =>
   createProxyMiddleware<Request, Response>({
     target,
@@ -35,8 +36,8 @@ export const forwardTo = (
     // Above the classify service's own model time-out, so it answers 503 before we give up.
     proxyTimeout: 15_000,
     on: {
-      proxyReq: (proxyReq, req) => {
-        const forward = req.sift?.forward;
+      proxyReq: (proxyReq, _req, res) => {
+        const forward = res.locals.forward;
         proxyReq.removeHeader("authorization");
         proxyReq.removeHeader("x-api-key");
         if (!forward) return;
@@ -51,12 +52,10 @@ export const forwardTo = (
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },
-      error: (err, req, res) => {
-        deps.logger.error(
-          { err: err.message, target, requestId: req.sift?.requestId },
-          "service unreachable",
-        );
-        if ("headersSent" in res && !res.headersSent) deps.onError(req, res as Response);
+      error: (err, _req, res) => {
+        const requestId = "locals" in res ? res.locals.requestId : undefined;
+        deps.logger.error({ err: err.message, target, requestId }, "service unreachable");
+        if ("headersSent" in res && !res.headersSent) sendError(res as Response, deps.unreachable);
         else if ("destroy" in res) res.destroy();
       },
     },

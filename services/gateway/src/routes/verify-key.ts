@@ -1,37 +1,31 @@
 import type { RequestHandler } from "express";
-import { TEST_KEY, type Identity } from "@sift/contracts";
-import { bodySecretKey, parseBody, type Clock } from "@sift/runtime";
+import { TEST_KEY, type Identity, type Route } from "@sift/contracts";
 import type { KeyStore } from "@sift/keystore";
-import { resolvedKey } from "../domain/identity.ts";
-import { verifyKey } from "../domain/key-sources.ts";
-import { rawBody } from "./request.ts";
+import { bodyField, rawBody, requestBody, type Clock } from "@sift/runtime";
+import { identityFor, resolvedKey } from "../domain/identity.ts";
+import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
 
 /**
  * The gateway only resolves the key for verify and forwards what it found: the verify service
  * owns the whole message order (a missing solution is reported before an invalid key).
  */
-export const verifyRoute =
-  (deps: { keys: KeyStore; clock: Clock }): RequestHandler =>
+export const verifyKeyAccess =
+  (deps: { keys: KeyStore; clock: Clock }, route: Route): RequestHandler =>
   async (req, res, next) => {
-    const raw = rawBody(req);
     const choice = verifyKey({
       authorization: req.headers.authorization,
       apiKey: req.headers["x-api-key"],
-      body: bodySecretKey(parseBody(req.headers["content-type"], raw)),
+      body: bodyField(requestBody(req), "secretKey"),
     });
-    req.sift!.forward = {
-      identity: {
-        requestId: req.sift!.requestId,
-        iat: deps.clock.now(),
-        route: "verify",
-        key: await keyStatus(deps.keys, choice),
-      },
-      raw,
+    const key = await keyStatus(deps.keys, choice);
+    res.locals.forward = {
+      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), key),
+      raw: rawBody(req),
     };
     next();
   };
 
-const keyStatus = async (keys: KeyStore, choice: ReturnType<typeof verifyKey>): Promise<Identity["key"]> => {
+const keyStatus = async (keys: KeyStore, choice: KeyChoice): Promise<Identity["key"]> => {
   if (choice.kind !== "key") return { status: choice.kind };
   if (choice.key === TEST_KEY) return { status: "test" };
   const record = await keys.resolve(choice.key);

@@ -3,8 +3,8 @@
  * docs/challenge.md. Usage: pnpm --filter @sift/challenge bench [bits] [puzzles] [runs]
  */
 import { ManualClock } from "@sift/runtime";
-import { solveChallenge } from "../src/index.ts";
-import { issueChallenge, SigningKeyRing } from "../src/server/index.ts";
+import { solveChallenge } from "@sift/challenge";
+import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
 
 const [bits = 10, puzzles = 16, runs = 40] = process.argv.slice(2).map(Number);
 const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);

@@ -7,10 +7,10 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
+import { SPAM_STANDARD } from "@sift/contracts";
 import { KeyStore } from "@sift/keystore";
-import { freePort, IdentitySigner, systemClock } from "@sift/runtime";
-import { startServer } from "@sift/testkit";
-import { spawnService, stopChild, waitForHttp } from "../../../infra/local/services.ts";
+import { IdentitySigner, systemClock } from "@sift/runtime";
+import { freePort, spawnService, startServer, stopChild, waitForHttp } from "../src/index.ts";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "16" } },
@@ -76,7 +76,7 @@ try {
       email: "sam@example.org",
       message: "Hello, is the flat still available next month?",
     },
-    model: "spam-standard",
+    model: SPAM_STANDARD,
   });
   const json = { "content-type": "application/json" };
   const valid = { status: "valid" as const, ...record, configId: config.id };

@@ -10,14 +10,13 @@
  * Without a reachable NATS at NATS_URL (default nats://127.0.0.1:4222) it starts a local
  * nats-server for the run.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect, type NatsConnection } from "nats";
-import { INFERENCE_SUBJECT } from "@sift/contracts";
+import { INFERENCE_SUBJECT, SPAM_STANDARD } from "@sift/contracts";
 import { featurize } from "@sift/model";
-import { freePort, startServer, type TestServer } from "@sift/testkit";
-import { loadOnnxScorer } from "../src/clients/scorer.ts";
+import { loadOnnxScorer } from "@sift/model-worker/scorer";
+import { freePort, spawnService, startServer, type TestServer } from "../src/index.ts";
 
 const { values } = parseArgs({
   options: {
@@ -75,10 +74,11 @@ const connectOrStart = async (): Promise<{ url: string; server?: TestServer }> =
 
 const startWorker = async (natsUrl: string, env: Record<string, string>): Promise<ChildProcess> => {
   const port = await freePort();
-  const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, NATS_URL: natsUrl, MODEL_WORKER_PORT: String(port), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "inherit", "inherit"],
+  const child = spawnService("worker", {
+    NATS_URL: natsUrl,
+    MODEL_WORKER_PORT: String(port),
+    LOG_LEVEL: "warn",
+    ...env,
   });
   for (let i = 0; i < 200; i++) {
     const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -104,7 +104,7 @@ const load = async (nats: NatsConnection, durationMs: number) => {
   const deadline = performance.now() + durationMs;
   const loop = async (offset: number) => {
     for (let i = offset; performance.now() < deadline; i++) {
-      const body = JSON.stringify({ model: "spam-standard", items: [SAMPLES[i % SAMPLES.length]] });
+      const body = JSON.stringify({ model: SPAM_STANDARD, items: [SAMPLES[i % SAMPLES.length]] });
       const started = performance.now();
       try {
         const reply = await nats.request(INFERENCE_SUBJECT, body, { timeout: 5_000 });

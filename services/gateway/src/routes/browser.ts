@@ -1,12 +1,12 @@
 import type { RequestHandler } from "express";
-import { retryAfterSeconds } from "@sift/contracts";
-import type { Clock } from "@sift/runtime";
+import { retryAfterSeconds, type Route } from "@sift/contracts";
+import { clientAddress, rawBody, sendError, type Clock } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
-import { clientAddress, rawBody } from "./request.ts";
+import { identityFor } from "../domain/identity.ts";
 
 /**
- * The browser-facing challenge endpoint: no secret key, CORS open to any origin (it carries no
- * credentials and returns nothing private), and a per-address rate limit so nobody can mint
+ * Browser-facing endpoints (the challenge): no secret key, CORS open to any origin (they carry
+ * no credentials and return nothing private), and a per-address rate limit so nobody can mint
  * challenges in bulk.
  */
 export const cors: RequestHandler = (req, res, next) => {
@@ -19,23 +19,16 @@ export const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-export const challengeRoute =
-  (deps: { limiter: RateLimiter; clock: Clock; rate: number; burst: number }): RequestHandler =>
+export const browserAccess =
+  (deps: { limiter: RateLimiter; clock: Clock; rate: number; burst: number }, route: Route): RequestHandler =>
   async (req, res, next) => {
     const decision = await deps.limiter.take(`ip:${clientAddress(req)}`, deps.rate, deps.burst);
     if (!decision.allowed) {
       res.setHeader("Retry-After", String(retryAfterSeconds(decision.retryAfterMs)));
-      return void res
-        .status(429)
-        .json({ ok: false, message: "Too many challenges from this address. Retry after a short wait." });
+      return sendError(res, "challenge_rate_limited");
     }
-    req.sift!.forward = {
-      identity: {
-        requestId: req.sift!.requestId,
-        iat: deps.clock.now(),
-        route: "challenge",
-        key: { status: "missing" },
-      },
+    res.locals.forward = {
+      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), { status: "missing" }),
       raw: rawBody(req),
     };
     next();

@@ -1,0 +1,83 @@
+import type { RequestHandler } from "express";
+import { labelFor, retryAfterSeconds, type ClassifyResponse } from "@sift/contracts";
+import type { UsageMeter } from "@sift/keystore";
+import { Counter, identityOf, requestBody, sendError, type Logger, type Registry } from "@sift/runtime";
+import type { InferenceClient } from "../clients/inference.ts";
+import { readClassifyRequest } from "../domain/request.ts";
+import { testVerdict } from "../domain/test-mode.ts";
+
+export interface ClassifyRouteDeps {
+  logger: Logger;
+  inference: InferenceClient;
+  usage: UsageMeter;
+  metrics?: Registry;
+}
+
+/**
+ * DESIGN.md's classify order after the gateway: 400 model → 400 content rules → test key →
+ * 429 quota_exceeded → 503 / 500 → 200, counted. Nothing but a 200 for a real key is counted.
+ */
+export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
+  const registers = deps.metrics ? [deps.metrics] : [];
+  const verdicts = new Counter({
+    name: "sift_classify_verdicts_total",
+    help: "Verdicts answered, by label and key kind",
+    labelNames: ["label", "key"],
+    registers,
+  });
+  const refusals = new Counter({
+    name: "sift_classify_refusals_total",
+    help: "Calls answered without a verdict, by reason",
+    labelNames: ["reason"],
+    registers,
+  });
+
+  return async (req, res) => {
+    const identity = identityOf(res);
+    const input = readClassifyRequest(requestBody(req));
+    if (!input.ok) {
+      refusals.inc({ reason: "invalid_request" });
+      return sendError(res, "invalid_request", input.message);
+    }
+
+    const { key } = identity;
+    if (key.status === "test") {
+      const verdict = testVerdict(input.fields);
+      verdicts.inc({ label: verdict.label, key: "test" });
+      return void res.json(verdict);
+    }
+    // The gateway only forwards test or resolved classify keys; anything else is a bug there.
+    if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
+
+    const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
+    const admission = await deps.usage.admit(workspace);
+    if (!admission.admitted) {
+      refusals.inc({ reason: "quota_exceeded" });
+      res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
+      return sendError(res, "quota_exceeded");
+    }
+
+    const result = await deps.inference
+      .score(input.model, input.fields, identity.requestId)
+      .catch(() => null);
+    if (!result?.ok) {
+      // The 503 stands even if the release fails: the caller's answer must not depend on it.
+      await deps.usage
+        .release(admission.reservation, workspace.allowance)
+        .catch((err: unknown) =>
+          deps.logger.error({ err, requestId: identity.requestId }, "usage release failed"),
+        );
+      const reason = result?.reason ?? "error";
+      refusals.inc({ reason: `model_${reason}` });
+      deps.logger.warn({ requestId: identity.requestId, reason }, "model unavailable");
+      return sendError(res, "unavailable");
+    }
+    const verdict: ClassifyResponse = {
+      label: labelFor(result.score),
+      score: result.score,
+      model: result.model,
+    };
+    verdicts.inc({ label: verdict.label, key: "real" });
+    res.json(verdict);
+  };
+};

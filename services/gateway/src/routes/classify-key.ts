@@ -1,0 +1,73 @@
+import type { RequestHandler, Response } from "express";
+import { retryAfterSeconds, TEST_KEY, type Route } from "@sift/contracts";
+import type { KeyStore } from "@sift/keystore";
+import {
+  bodyField,
+  clientAddress,
+  isJsonObject,
+  rawBody,
+  requestBody,
+  sendError,
+  type Clock,
+} from "@sift/runtime";
+import type { RateLimiter } from "../clients/rate-limiter.ts";
+import { identityFor, resolvedKey } from "../domain/identity.ts";
+import { classifyKey } from "../domain/key-sources.ts";
+
+export interface ClassifyKeyDeps {
+  keys: KeyStore;
+  limiter: RateLimiter;
+  clock: Clock;
+  /** Budget of the shared test key, per client address (the key is public, so per key is moot). */
+  testKeyRate: { rate: number; burst: number };
+}
+
+/**
+ * The gateway's part of DESIGN.md's classify order, for every endpoint a Classify key opens:
+ * 413 (body limit) → 400 Malformed JSON → 401 → 403 → 429 rate_limited. The rest is the
+ * service's.
+ */
+export const classifyKeyAccess =
+  (deps: ClassifyKeyDeps, route: Route): RequestHandler =>
+  async (req, res, next) => {
+    const body = requestBody(req);
+    if (body.kind === "unsupported") return sendError(res, "unsupported_media_type");
+    if (body.kind === "malformed" || (body.kind === "json" && !isJsonObject(body.value))) {
+      return sendError(res, "malformed_json");
+    }
+    const choice = classifyKey({
+      authorization: req.headers.authorization,
+      apiKey: req.headers["x-api-key"],
+      body: bodyField(body, "secretKey"),
+    });
+    if (choice.kind === "missing") return sendError(res, "missing_key");
+    if (choice.kind === "invalid") return sendError(res, "invalid_key");
+    const forward = (key: Parameters<typeof identityFor>[3]) => {
+      res.locals.forward = {
+        identity: identityFor(route, res.locals.requestId!, deps.clock.now(), key),
+        raw: rawBody(req),
+      };
+      next();
+    };
+
+    if (choice.key === TEST_KEY) {
+      const { rate, burst } = deps.testKeyRate;
+      const decision = await deps.limiter.take(`test:${clientAddress(req)}`, rate, burst);
+      if (!decision.allowed) return rateLimited(res, decision.retryAfterMs);
+      return forward({ status: "test" });
+    }
+
+    // Key lookup and rate limit in one Redis round trip (DESIGN.md).
+    const resolved = await deps.keys.resolveAndTake(choice.key);
+    if (!resolved) return sendError(res, "invalid_key");
+    const { record, retryAfterMs } = resolved;
+    if (record.kind !== "classify") return sendError(res, "challenge_key");
+    if (!record.classify) return sendError(res, "classify_off");
+    if (retryAfterMs > 0) return rateLimited(res, retryAfterMs);
+    forward(resolvedKey(record));
+  };
+
+const rateLimited = (res: Response, retryAfterMs: number): void => {
+  res.setHeader("Retry-After", String(retryAfterSeconds(retryAfterMs)));
+  sendError(res, "rate_limited");
+};

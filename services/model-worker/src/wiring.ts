@@ -1,0 +1,36 @@
+import type { NatsConnection } from "nats";
+import { serviceApp, type Logger, type Registry } from "@sift/runtime";
+import { createInferenceWorker } from "./app.ts";
+import { loadOnnxScorer } from "./clients/scorer.ts";
+import type { WorkerConfig } from "./config.ts";
+
+/**
+ * Everything the model worker runs: the model, loaded once; the inference subscriber; and the
+ * HTTP app of its probes (readiness turns 503 as soon as the worker stops taking work, so an
+ * orchestrator stops counting a draining worker before it exits). main.ts and the test
+ * harness both build it here; the caller starts the worker and serves the app.
+ */
+export const createModelWorker = async (deps: {
+  nats: NatsConnection;
+  logger: Logger;
+  config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
+  metrics?: Registry;
+}) => {
+  const { config, logger } = deps;
+  const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
+  logger.info({ model: scorer.model, version: scorer.version }, "model loaded");
+  const worker = createInferenceWorker({ nats: deps.nats, scorer, logger, config });
+  const app = serviceApp(
+    {
+      logger,
+      metrics: deps.metrics,
+      readiness: {
+        worker: () => {
+          if (!worker.ready()) throw new Error("not taking work");
+        },
+      },
+    },
+    () => {},
+  );
+  return { scorer, worker, app };
+};
