@@ -14,6 +14,8 @@ let nats: TestServer;
 const children = new Map<ServiceName, ChildProcess>();
 let gateway = "";
 let metricsPort = 0;
+/** Each internal service's own port (probes and metrics). */
+const servicePorts: Partial<Record<ServiceName, number>> = {};
 
 beforeAll(async () => {
   nats = await startServer("nats");
@@ -21,6 +23,7 @@ beforeAll(async () => {
     Array.from({ length: 5 }, () => freePort()),
   );
   metricsPort = metrics!;
+  Object.assign(servicePorts, { worker: workerPort, verify: verifyPort, classify: classifyPort });
   const env = {
     REDIS_URL: inject("redisUrl"),
     NATS_URL: nats.url,
@@ -78,6 +81,28 @@ describe("the services as processes", () => {
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/sift_http_request_duration_seconds_count\{[^}]*route="classify"/);
     expect((await fetch(`${gateway}/metrics`)).status).toBe(404);
+  });
+
+  it("each answer /readyz with its named checks and serve /metrics", async () => {
+    const ready = async (base: string) => {
+      const res = await fetch(`${base}/readyz`);
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    expect(await ready(gateway)).toEqual({
+      status: 200,
+      body: { ok: true, checks: { redis: "ok", nats: "ok", verify: "ok", classify: "ok" } },
+    });
+    const expected = {
+      worker: { worker: "ok" },
+      verify: { redis: "ok" },
+      classify: { redis: "ok", nats: "ok" },
+    };
+    for (const [name, checks] of Object.entries(expected)) {
+      const base = `http://127.0.0.1:${servicePorts[name as ServiceName]}`;
+      expect({ name, ...(await ready(base)) }).toEqual({ name, status: 200, body: { ok: true, checks } });
+      const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
+      expect(metrics).toContain(`service="${name === "worker" ? "model-worker" : name}"`);
+    }
   });
 
   it("each exit 0 on SIGTERM", async () => {

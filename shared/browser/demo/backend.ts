@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
 import { contactPage, resultPage } from "./page.ts";
 
 export interface DemoOptions {
@@ -70,13 +71,13 @@ const handleSubmission = async (
   }
   // The spec's advice for outages: accept only when the service cannot be reached or answers
   // Internal server error; never because `_vendor` is missing.
-  const passed = "unreachable" in verify || verify.ok || verify.message === "Internal server error";
+  const passed = "unreachable" in verify || verify.ok || verify.message === VerifyMessage.internal;
   if (!passed) return { verify, accepted: false };
   let classify: unknown;
   try {
     classify = await postJson(`${options.gatewayUrl}/classify`, options.classifySecret, {
       content,
-      model: "spam-standard",
+      model: SPAM_STANDARD,
     });
   } catch {
     classify = { unreachable: true };
