@@ -9,8 +9,10 @@ import {
   type ReadinessChecks,
   type Registry,
 } from "@sift/runtime";
+import type { ReportQueue } from "./clients/feedback-queue.ts";
 import type { InferenceClient } from "./clients/inference.ts";
 import { classifyRoute } from "./routes/classify.ts";
+import { feedbackRoute } from "./routes/feedback.ts";
 
 export interface ClassifyDeps {
   signer: IdentitySigner;
@@ -18,13 +20,15 @@ export interface ClassifyDeps {
   logger: Logger;
   inference: InferenceClient;
   usage: UsageMeter;
+  reports: ReportQueue;
   readiness: ReadinessChecks;
   /** Served at GET /metrics (the service port is internal) when given. */
   metrics?: Registry;
 }
 
-/** The classify service: its endpoint behind the gateway's signed identity, and its probes. */
+/** The classify service: its endpoints behind the gateway's signed identity, and its probes. */
 export const buildClassifyApp = (deps: ClassifyDeps): Express =>
   serviceApp(deps, (app) => {
     serviceEndpoint(app, "classify", deps, classifyRoute(deps));
+    serviceEndpoint(app, "feedback", deps, feedbackRoute(deps));
   });

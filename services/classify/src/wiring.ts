@@ -1,14 +1,18 @@
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
+import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
+import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
-import { startUsageJobs } from "./jobs/scheduler.ts";
+import { startLearner } from "./jobs/learner.ts";
+import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
 
 /**
- * Everything the classify service runs, on real clients: the app and its BullMQ jobs. main.ts
- * and the test harness both build it here; the caller serves the app and stops the jobs.
+ * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)
+ * and the learner that applies reports. main.ts and the test harness both build it here; the
+ * caller serves the app and stops the rest.
  */
 export const createClassifyService = async (deps: {
   redis: Redis;
@@ -23,12 +27,14 @@ export const createClassifyService = async (deps: {
 }) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
+  const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
   const app = buildClassifyApp({
     signer: deps.signer,
     clock,
     logger,
     inference: new NatsInferenceClient({ nats: deps.nats, timeoutMs: deps.inferenceTimeoutMs }),
     usage,
+    reports,
     readiness: dependencyChecks(deps),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
@@ -40,5 +46,20 @@ export const createClassifyService = async (deps: {
     clock,
     logger,
   });
-  return { app, jobs };
+  const learner = startLearner({
+    connection: deps.jobsRedis,
+    prefix: BULL_PREFIX,
+    store: new FeedbackStore({ redis }),
+    nats: deps.nats,
+    logger,
+  });
+  return {
+    app,
+    jobs: {
+      stop: async () => {
+        await Promise.all([jobs.stop(), learner.stop()]);
+        await reports.close();
+      },
+    },
+  };
 };

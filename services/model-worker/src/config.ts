@@ -2,6 +2,8 @@ import { z } from "zod";
 
 const Config = z.object({
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
+  /** Workspaces' learned state (reports, lists); scoring falls back to the base model without it. */
+  redisUrl: z.string().default("redis://127.0.0.1:6379"),
   /** Only /healthz and /readyz listen here; inference goes over NATS. */
   httpPort: z.coerce.number().int().min(0).max(65535).default(8084),
   httpHost: z.string().default("0.0.0.0"),
@@ -28,6 +30,7 @@ export const loadConfig = (env: Record<string, string | undefined>): WorkerConfi
   Object.freeze(
     Config.parse({
       natsUrl: env["NATS_URL"],
+      redisUrl: env["REDIS_URL"],
       httpPort: env["MODEL_WORKER_PORT"],
       httpHost: env["MODEL_WORKER_HOST"],
       modelPath: env["SIFT_MODEL_PATH"],

@@ -1,12 +1,23 @@
-import { closeServer, connectNats, createLogger, createRegistry, onShutdown, serveHttp } from "@sift/runtime";
+import {
+  closeServer,
+  connectNats,
+  createLogger,
+  createRedis,
+  createRegistry,
+  onShutdown,
+  serveHttp,
+} from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createModelWorker } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("model-worker", config.logLevel);
 const nats = await connectNats(config.natsUrl, "sift-model-worker");
+// Workspaces' learned state; a Redis outage only means base-model scores (docs/feedback.md).
+const redis = createRedis(config.redisUrl, "sift-model-worker", logger);
 const { scorer, worker, app } = await createModelWorker({
   nats,
+  redis,
   logger,
   config,
   metrics: createRegistry("model-worker", { processMetrics: true }),
@@ -26,6 +37,7 @@ onShutdown(
     ["worker", () => worker.stop()],
     ["nats", () => nats.drain()],
     ["scorer", () => scorer.close()],
+    ["redis", () => redis.quit()],
     ["http", () => closeServer(server)],
   ],
   config.shutdownDeadlineMs,

@@ -1,7 +1,10 @@
+import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
+import { FeedbackStore } from "@sift/feedback";
 import { serviceApp, type Logger, type Registry } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer } from "./clients/scorer.ts";
+import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
 import type { WorkerConfig } from "./config.ts";
 
 /**
@@ -12,6 +15,8 @@ import type { WorkerConfig } from "./config.ts";
  */
 export const createModelWorker = async (deps: {
   nats: NatsConnection;
+  /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
+  redis?: Redis;
   logger: Logger;
   config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
   metrics?: Registry;
@@ -19,7 +24,16 @@ export const createModelWorker = async (deps: {
   const { config, logger } = deps;
   const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
   logger.info({ model: scorer.model, version: scorer.version }, "model loaded");
-  const worker = createInferenceWorker({ nats: deps.nats, scorer, logger, config });
+  const states = deps.redis
+    ? new CachedWorkspaceStates({ store: new FeedbackStore({ redis: deps.redis }), logger })
+    : undefined;
+  const worker = createInferenceWorker({
+    nats: deps.nats,
+    scorer,
+    logger,
+    config,
+    ...(states ? { states } : {}),
+  });
   const app = serviceApp(
     {
       logger,

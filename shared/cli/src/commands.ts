@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FeedbackStore } from "@sift/feedback";
 import {
   CHALLENGE_TTL_MS,
   Difficulty,
@@ -19,13 +20,20 @@ export interface CliDeps {
   keys: KeyStore;
   usage: RedisUsageMeter;
   notices: NoticeStore;
+  /** Reports, lists and sharing (POST /feedback's learned state). */
+  feedback: FeedbackStore;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
 
 export type Flags = Record<string, string | undefined>;
 export interface Command {
+  /** Flags that take a value (`--name value`). */
   flags: string[];
+  /** Flags that take none (`--block`); present ones read as "true". */
+  booleans?: string[];
+  /** The name one positional argument is read as, when the command takes one. */
+  positional?: string;
   run(flags: Flags, deps: CliDeps): Promise<unknown>;
 }
 
@@ -35,7 +43,7 @@ export const required = (flags: Flags, name: string): string => {
   return value;
 };
 
-const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: string): T | undefined => {
+export const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: string): T | undefined => {
   if (value === undefined) return undefined;
   const result = schema.safeParse(value);
   if (!result.success) throw new UsageError(`--${flag}: ${JSON.stringify(value)} is not valid`);
@@ -44,7 +52,7 @@ const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: string)
 
 const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const positive = z.coerce.number().positive().max(1e9);
-const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
+export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
 
 /** Exactly the commands other tools are written against (issue 3), plus usage and notices. */
 export const COMMANDS: Record<string, Command> = {
@@ -60,9 +68,10 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   "workspace set": {
-    flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst"],
-    run: async (flags, { keys }) => {
+    flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst", "share-reports"],
+    run: async (flags, { keys, feedback }) => {
       const id = required(flags, "workspace");
+      const shareReports = parse(onOff, flags["share-reports"], "share-reports");
       const changes: WorkspaceChanges = definedOnly({
         classify: parse(onOff, flags["classify"], "classify"),
         plan: parse(Plan, flags["plan"], "plan"),
@@ -70,10 +79,15 @@ export const COMMANDS: Record<string, Command> = {
         rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
         burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
       });
-      if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
-      const workspace = await keys.updateWorkspace(id, changes);
+      if (Object.keys(changes).length === 0 && shareReports === undefined)
+        throw new UsageError("nothing to set");
+      const workspace =
+        Object.keys(changes).length > 0
+          ? await keys.updateWorkspace(id, changes)
+          : await keys.getWorkspace(id);
       if (!workspace) throw new NotFound(`no workspace ${id}`);
-      return { workspaceId: workspace.id, ...changes };
+      if (shareReports !== undefined) await feedback.setSharing(id, shareReports);
+      return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports }) };
     },
   },
   "config create": {

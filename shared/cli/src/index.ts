@@ -1,2 +1,3 @@
 export * from "./run.ts";
 export * from "./commands.ts";
+export * from "./feedback-commands.ts";

@@ -1,4 +1,5 @@
 import { solveFromService } from "@sift/challenge";
+import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
@@ -12,6 +13,7 @@ try {
     keys: new KeyStore({ redis, clock: systemClock }),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
+    feedback: new FeedbackStore({ redis }),
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
       "challenge solve": {

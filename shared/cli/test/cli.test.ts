@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { hashSecret, KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { FeedbackStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
 
@@ -17,6 +18,7 @@ beforeAll(() => {
     keys,
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
+    feedback: new FeedbackStore({ redis }),
   };
   cli = (...argv) => runCli(argv, deps);
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ErrorCode } from "./errors.ts";
 import {
   ClassifyMessage,
+  FeedbackMessage,
   invalidFieldMessage,
   MAX_CONTENT_CHARS,
   MAX_FIELDS,
@@ -35,6 +36,24 @@ export const errorBody = (message: string, code?: ErrorBody["code"]): ErrorBody 
 /** `Retry-After` in whole seconds, rounded up, at least 1 (DESIGN.md). */
 export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
+/** One signal that moved a verdict (`?explain=1`): its signed contribution in log-odds. */
+export const Reason = z.object({
+  signal: z.string(),
+  weight: z.number(),
+  field: z.string().optional(),
+});
+export type Reason = z.infer<typeof Reason>;
+/** At most this many reasons, strongest first. */
+export const MAX_REASONS = 10;
+
+export const ExplainedClassifyResponse = ClassifyResponse.extend({
+  reasons: z.array(Reason).max(MAX_REASONS),
+});
+export type ExplainedClassifyResponse = z.infer<typeof ExplainedClassifyResponse>;
+
+/** POST /feedback: a site's report of a verdict's mistake (or confirmation). */
+export const FeedbackResponse = z.object({ ok: z.literal(true) });
+
 export const labelFor = (score: number): Label => (score >= SPAM_THRESHOLD ? "spam" : "clean");
 
 /** Documentation-only shape of the request (the service validates with its own rules). */
@@ -53,9 +72,20 @@ const ClassifyRequestDoc = z.object({
 export const classifyDoc: OperationDoc = {
   summary: "Label a form submission spam or clean",
   security: keyAuth,
+  parameters: [
+    {
+      name: "explain",
+      in: "query",
+      schema: { type: "string", enum: ["1"] },
+      description: "Add `reasons`: the signals that moved the score most, strongest first.",
+    },
+  ],
   requestBody: { required: true, content: jsonOrForm(ClassifyRequestDoc) },
   responses: {
-    "200": jsonResponse(ClassifyResponse, "The verdict: label spam when score ≥ 0.8."),
+    "200": jsonResponse(
+      z.union([ClassifyResponse, ExplainedClassifyResponse]),
+      "The verdict: label spam when score ≥ 0.8 (with `reasons` when `explain=1`).",
+    ),
     "400": jsonResponse(ErrorBody, "The request breaks a content or model rule.", [
       ClassifyMessage.malformedJson,
       ClassifyMessage.unsupportedMediaType,
@@ -88,5 +118,39 @@ export const classifyDoc: OperationDoc = {
     "503": jsonResponse(ErrorBody, "The model failed or timed out. Not counted; treat as clean.", [
       ClassifyMessage.unavailable,
     ]),
+  },
+};
+
+const FeedbackRequestDoc = z.object({
+  content: ClassifyRequestDoc.shape.content,
+  label: z.enum(["spam", "clean"]).meta({ description: "Form-encoded: the `_label` field." }),
+  secretKey: z.string().optional().meta({ description: "Only when no key header is sent." }),
+});
+
+export const feedbackDoc: OperationDoc = {
+  summary: "Report a submission as spam or clean for this workspace (not counted as usage)",
+  security: keyAuth,
+  requestBody: { required: true, content: jsonOrForm(FeedbackRequestDoc) },
+  responses: {
+    "200": jsonResponse(FeedbackResponse, "Stored; classify calls of the workspace reflect it within 5 s."),
+    "400": jsonResponse(ErrorBody, "The request breaks a content rule or names no valid label.", [
+      ClassifyMessage.malformedJson,
+      FeedbackMessage.invalidLabel,
+      ClassifyMessage.contentType,
+      ClassifyMessage.contentEmpty,
+      ClassifyMessage.tooManyFields,
+      ClassifyMessage.tooLong,
+    ]),
+    "401": jsonResponse(ErrorBody, "As classify.", [
+      ClassifyMessage.missingKey,
+      ClassifyMessage.invalidKey,
+      ClassifyMessage.challengeKey,
+    ]),
+    "403": jsonResponse(ErrorBody, "Classify is off for the workspace.", [ClassifyMessage.classifyOff]),
+    "413": jsonResponse(ErrorBody, "Body over 1 MB.", [ClassifyMessage.bodyTooLarge]),
+    "429": jsonResponse(ErrorBody, "The key's rate limit, shared with classify.", [
+      ClassifyMessage.rateLimited,
+    ]),
+    "500": jsonResponse(ErrorBody, "Failure on the service side. Retry.", [ClassifyMessage.internal]),
   },
 };

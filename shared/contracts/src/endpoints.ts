@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { challengeDoc } from "./challenge.ts";
-import { classifyDoc } from "./classify.ts";
+import { classifyDoc, feedbackDoc } from "./classify.ts";
 import type { ErrorFormat, ErrorKind } from "./errors.ts";
 import type { OperationDoc } from "./openapi-parts.ts";
 import { verifyDoc } from "./verify.ts";
@@ -44,6 +44,14 @@ export const ENDPOINTS = {
     errors: "verify",
     upstreamDown: "internal",
     doc: verifyDoc,
+  },
+  feedback: {
+    path: "/feedback",
+    service: "classify",
+    access: "classify_key",
+    errors: "classify",
+    upstreamDown: "internal",
+    doc: feedbackDoc,
   },
   challenge: {
     path: "/challenge",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Reason } from "./classify.ts";
 import { MODEL_NAMES } from "./messages.ts";
 
 /**
@@ -19,6 +20,10 @@ export const InferenceRequest = z.object({
   model: z.enum(MODEL_NAMES),
   /** One item per submission; each item is its normalised fields in order. */
   items: z.array(z.array(NormalizedField).min(1)).min(1).max(256),
+  /** Score with this workspace's learned state (its reports, lists and the shared layer). */
+  workspace: z.string().min(1).max(128).optional(),
+  /** Add each item's reasons. */
+  explain: z.boolean().optional(),
 });
 export type InferenceRequest = z.infer<typeof InferenceRequest>;
 
@@ -28,6 +33,7 @@ export const InferenceReply = z.discriminatedUnion("ok", [
     model: z.enum(MODEL_NAMES),
     version: z.string(),
     scores: z.array(z.number().min(0).max(1)),
+    reasons: z.array(z.array(Reason)).optional(),
   }),
   z.object({
     ok: z.literal(false),
@@ -36,3 +42,11 @@ export const InferenceReply = z.discriminatedUnion("ok", [
   }),
 ]);
 export type InferenceReply = z.infer<typeof InferenceReply>;
+
+/**
+ * Published (to every worker, no queue group) when a workspace's learned state changes, so
+ * workers reload it: `{ workspaceId, version }`.
+ */
+export const FEEDBACK_UPDATED_SUBJECT = "sift.feedback.v1.updated";
+export const FeedbackUpdated = z.object({ workspaceId: z.string(), version: z.number().int() });
+export type FeedbackUpdated = z.infer<typeof FeedbackUpdated>;

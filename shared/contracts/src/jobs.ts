@@ -24,3 +24,19 @@ export const PlanConversationNotice = z.object({
   raisedAt: z.string(),
 });
 export type PlanConversationNotice = z.infer<typeof PlanConversationNotice>;
+
+/**
+ * A site's report, as the learner receives it: hashed features and a fingerprint, never the
+ * text (docs/feedback.md). `buckets` are the featuriser's ids folded into the report layer's
+ * space; `fingerprint` is the MinHash signature, base64.
+ */
+export const FEEDBACK_QUEUE = "sift-feedback";
+export const FeedbackJob = z.object({
+  workspaceId: z.string(),
+  label: z.enum(["spam", "clean"]),
+  buckets: z.array(z.number().int().nonnegative()).max(8192),
+  fingerprint: z.string().max(1024),
+  reportedAt: z.number().int(),
+  requestId: z.string().optional(),
+});
+export type FeedbackJob = z.infer<typeof FeedbackJob>;

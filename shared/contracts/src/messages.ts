@@ -29,6 +29,11 @@ export const ClassifyMessage = {
   missingModel: `model is required. Valid models: ${MODEL_NAMES.join(", ")}`,
 } as const;
 
+/** POST /feedback (DESIGN.md, beyond the spec): its one text of its own; the rest are classify's. */
+export const FeedbackMessage = {
+  invalidLabel: 'label must be "spam" or "clean"',
+} as const;
+
 export const invalidFieldMessage = (name: string): string =>
   `content field ${JSON.stringify(name)} must be a string, number, boolean or list of those`;
 

@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { InferenceWorker } from "@sift/model-worker";
 import { createModelWorker } from "@sift/model-worker/wiring";
-import { connectNats, silentLogger } from "@sift/runtime";
+import { connectNats, createRedis, silentLogger } from "@sift/runtime";
 
 export interface RunningModelWorker {
   worker: InferenceWorker;
@@ -16,12 +16,16 @@ export interface RunningModelWorker {
 export const startModelWorker = async (
   natsUrl: string,
   config: { batchWindowMs: number; batchMaxItems: number } = { batchWindowMs: 1, batchMaxItems: 64 },
+  options: { redisUrl?: string; modelPath?: string } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker");
+  // With a Redis, the worker scores with workspaces' learned state, as main.ts wires it.
+  const redis = options.redisUrl ? createRedis(options.redisUrl, "sift-test-worker") : undefined;
   const { worker, scorer } = await createModelWorker({
     nats,
+    ...(redis ? { redis } : {}),
     logger: silentLogger(),
-    config: { ...config, intraOpThreads: 1, modelPath: undefined },
+    config: { ...config, intraOpThreads: 1, modelPath: options.modelPath },
   });
   worker.start();
   // A round trip proves the subscription reached the server before anyone publishes.
@@ -33,6 +37,7 @@ export const startModelWorker = async (
       await worker.stop();
       await nats.drain();
       await scorer.close();
+      redis?.disconnect();
     },
   };
 };

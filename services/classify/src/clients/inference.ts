@@ -6,14 +6,26 @@ import {
   type InferenceRequest,
   type ModelName,
   type NormalizedField,
+  type Reason,
 } from "@sift/contracts";
 
 export type InferenceResult =
-  | { ok: true; score: number; model: ModelName; version: string }
+  | { ok: true; score: number; model: ModelName; version: string; reasons?: Reason[] }
   | { ok: false; reason: "no_worker" | "timeout" | "worker_error" | "bad_reply" };
 
+export interface ScoreOptions {
+  /** Score with this workspace's learned state (reports, lists, the shared layer). */
+  workspaceId?: string;
+  explain?: boolean;
+}
+
 export interface InferenceClient {
-  score(model: ModelName, fields: NormalizedField[], requestId: string): Promise<InferenceResult>;
+  score(
+    model: ModelName,
+    fields: NormalizedField[],
+    requestId: string,
+    options?: ScoreOptions,
+  ): Promise<InferenceResult>;
 }
 
 /**
@@ -29,8 +41,18 @@ export class NatsInferenceClient implements InferenceClient {
     this.#timeoutMs = deps.timeoutMs;
   }
 
-  async score(model: ModelName, fields: NormalizedField[], requestId: string): Promise<InferenceResult> {
-    const request: InferenceRequest = { model, items: [fields] };
+  async score(
+    model: ModelName,
+    fields: NormalizedField[],
+    requestId: string,
+    options: ScoreOptions = {},
+  ): Promise<InferenceResult> {
+    const request: InferenceRequest = {
+      model,
+      items: [fields],
+      ...(options.workspaceId ? { workspace: options.workspaceId } : {}),
+      ...(options.explain ? { explain: true } : {}),
+    };
     const headers = natsHeaders();
     headers.set(REQUEST_ID_HEADER, requestId);
     let data: Uint8Array;
@@ -55,6 +77,7 @@ export class NatsInferenceClient implements InferenceClient {
     if (!reply.ok) return { ok: false, reason: "worker_error" };
     const score = reply.scores[0];
     if (score === undefined || reply.scores.length !== 1) return { ok: false, reason: "bad_reply" };
-    return { ok: true, score, model: reply.model, version: reply.version };
+    const reasons = reply.reasons?.[0];
+    return { ok: true, score, model: reply.model, version: reply.version, ...(reasons ? { reasons } : {}) };
   }
 }

@@ -4,6 +4,7 @@ import {
   TEST_SPAM_MARKER,
   type ClassifyResponse,
   type NormalizedField,
+  type Reason,
 } from "@sift/contracts";
 import { contentText } from "@sift/content";
 
@@ -12,3 +13,7 @@ export const testVerdict = (fields: readonly NormalizedField[]): ClassifyRespons
   const score = contentText(fields).includes(TEST_SPAM_MARKER) ? 1 : 0;
   return { label: labelFor(score), score, model: SPAM_STANDARD };
 };
+
+/** Test mode explains itself: the marker, when it decided. */
+export const testReasons = (verdict: ClassifyResponse): Reason[] =>
+  verdict.label === "spam" ? [{ signal: `test marker ${TEST_SPAM_MARKER}`, weight: 1 }] : [];

@@ -4,6 +4,9 @@ import { monthOf } from "@sift/keystore";
 import type { Logger } from "@sift/runtime";
 import { checkPaidPlans, type MonthEndDeps } from "./month-end.ts";
 
+/** Every BullMQ queue of Sift lives under this prefix. */
+export const BULL_PREFIX = "sift:bull";
+
 /** 00:05 UTC on the first of each month: the month before has ended everywhere in UTC. */
 export const MONTH_END_PATTERN = "5 0 1 * *";
 
@@ -21,7 +24,7 @@ export interface UsageJobs {
 export const startUsageJobs = async (
   deps: Omit<MonthEndDeps, "emit"> & { connection: ConnectionOptions; logger: Logger; prefix?: string },
 ): Promise<UsageJobs> => {
-  const prefix = deps.prefix ?? "sift:bull";
+  const prefix = deps.prefix ?? BULL_PREFIX;
   const usageQueue = new Queue(USAGE_QUEUE, { connection: deps.connection, prefix });
   const noticeQueue = new Queue(NOTICE_QUEUE, { connection: deps.connection, prefix });
   await usageQueue.upsertJobScheduler(

@@ -4,7 +4,7 @@ import type { UsageMeter } from "@sift/keystore";
 import { Counter, identityOf, requestBody, sendError, type Logger, type Registry } from "@sift/runtime";
 import type { InferenceClient } from "../clients/inference.ts";
 import { readClassifyRequest } from "../domain/request.ts";
-import { testVerdict } from "../domain/test-mode.ts";
+import { testReasons, testVerdict } from "../domain/test-mode.ts";
 
 export interface ClassifyRouteDeps {
   logger: Logger;
@@ -34,6 +34,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
 
   return async (req, res) => {
     const identity = identityOf(res);
+    const explain = req.query["explain"] === "1" || req.query["explain"] === "true";
     const input = readClassifyRequest(requestBody(req));
     if (!input.ok) {
       refusals.inc({ reason: "invalid_request" });
@@ -44,7 +45,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     if (key.status === "test") {
       const verdict = testVerdict(input.fields);
       verdicts.inc({ label: verdict.label, key: "test" });
-      return void res.json(verdict);
+      return void res.json(explain ? { ...verdict, reasons: testReasons(verdict) } : verdict);
     }
     // The gateway only forwards test or resolved classify keys; anything else is a bug there.
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
@@ -58,7 +59,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     }
 
     const result = await deps.inference
-      .score(input.model, input.fields, identity.requestId)
+      .score(input.model, input.fields, identity.requestId, { workspaceId: key.workspaceId, explain })
       .catch(() => null);
     if (!result?.ok) {
       // The 503 stands even if the release fails: the caller's answer must not depend on it.
@@ -78,6 +79,6 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       model: result.model,
     };
     verdicts.inc({ label: verdict.label, key: "real" });
-    res.json(verdict);
+    res.json(explain ? { ...verdict, reasons: result.reasons ?? [] } : verdict);
   };
 };

@@ -1,6 +1,14 @@
-import { InferenceRequest, type InferenceReply, type ModelName } from "@sift/contracts";
+import {
+  InferenceRequest,
+  type InferenceReply,
+  type ModelName,
+  type NormalizedField,
+  type Reason,
+} from "@sift/contracts";
+import { personalize } from "@sift/feedback";
 import { featurize, type Features } from "@sift/model";
 import type { Logger } from "@sift/runtime";
+import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
   score: (items: Features[]) => Promise<number[]>;
@@ -8,11 +16,15 @@ export interface InferenceDeps {
   model: ModelName;
   version: string;
   logger: Logger;
+  /** Workspaces' learned state; without it every request is scored by the base model alone. */
+  states?: WorkspaceStates;
 }
 
 /**
- * One inference request: parse, validate with the shared contract, featurise, score. Every
- * failure is a reply the classify service maps to 503; nothing here throws.
+ * One inference request: parse, validate with the shared contract, featurise, score with the
+ * base model, then with what the workspace taught (reports, lists, the shared layer). Every
+ * failure of the model is a reply the classify service maps to 503; a workspace's state that
+ * cannot be loaded only means the base model's score. Nothing here throws.
  */
 export const handleInference = async (
   data: Uint8Array,
@@ -33,18 +45,66 @@ export const handleInference = async (
   if (request.model !== deps.model) {
     return { ok: false, error: "unknown_model", detail: `this worker serves ${deps.model}` };
   }
+  let features: Features[];
+  let base: number[];
+  let fieldReasons: Reason[][] | undefined;
   try {
-    const scores = await deps.score(request.items.map((fields) => featurize(fields)));
+    features = request.items.map((fields) => featurize(fields));
+    base = await deps.score(features);
     // A NaN would fail the requester's schema; treat it as the model error it is.
-    if (scores.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    return {
-      ok: true,
-      model: deps.model,
-      version: deps.version,
-      scores: scores.map((s) => Math.min(1, Math.max(0, s))),
-    };
+    if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
+    if (request.explain) fieldReasons = await explainFields(request.items, base, deps.score);
   } catch (err) {
     deps.logger.error({ err, requestId }, "inference failed");
     return { ok: false, error: "model_error" };
   }
+
+  const learned = request.workspace && deps.states ? await deps.states.get(request.workspace) : null;
+  const verdicts = request.items.map((fields, i) =>
+    learned
+      ? personalize({
+          baseScore: base[i]!,
+          ids: features[i]!.ids,
+          fields,
+          state: learned.state,
+          shared: learned.shared,
+          ...(fieldReasons ? { baseReasons: fieldReasons[i]! } : {}),
+        })
+      : { score: base[i]!, reasons: fieldReasons?.[i] ?? [] },
+  );
+  return {
+    ok: true,
+    model: deps.model,
+    version: deps.version,
+    scores: verdicts.map((v) => Math.min(1, Math.max(0, v.score))),
+    ...(request.explain ? { reasons: verdicts.map((v) => v.reasons) } : {}),
+  };
+};
+
+const logit = (p: number) => {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+};
+
+/**
+ * The base model's reasons, one per field: how far the log-odds fall when the field is left
+ * out (its n-grams and signals taken together). One extra batch per explained request.
+ */
+const explainFields = async (
+  items: readonly (readonly NormalizedField[])[],
+  base: number[],
+  score: (items: Features[]) => Promise<number[]>,
+): Promise<Reason[][]> => {
+  const without = items.flatMap((fields) =>
+    fields.map((_, skip) => featurize(fields.filter((__, j) => j !== skip))),
+  );
+  const scores = await score(without);
+  let at = 0;
+  return items.map((fields, i) =>
+    fields.map(([name]) => ({
+      signal: "field content",
+      weight: logit(base[i]!) - logit(scores[at++]!),
+      field: name,
+    })),
+  );
 };

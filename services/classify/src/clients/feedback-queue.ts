@@ -1,0 +1,33 @@
+import { Queue, type ConnectionOptions } from "bullmq";
+import { FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
+
+/** Where reports wait for the learner. */
+export interface ReportQueue {
+  add(report: FeedbackJob): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How many finished jobs BullMQ keeps for inspection; reports hold no text, only hashes. */
+const KEEP_DONE = 100;
+
+export class BullReportQueue implements ReportQueue {
+  readonly #queue: Queue;
+
+  constructor(deps: { connection: ConnectionOptions; prefix: string }) {
+    this.#queue = new Queue(FEEDBACK_QUEUE, { connection: deps.connection, prefix: deps.prefix });
+  }
+
+  async add(report: FeedbackJob): Promise<void> {
+    await this.#queue.add("report", report, {
+      removeOnComplete: KEEP_DONE,
+      removeOnFail: KEEP_DONE,
+      // A learner that lost Redis mid-job retries; a report applied twice only counts twice.
+      attempts: 3,
+      backoff: { type: "exponential", delay: 500 },
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#queue.close();
+  }
+}

@@ -1,0 +1,42 @@
+import { Worker, type ConnectionOptions } from "bullmq";
+import type { NatsConnection } from "nats";
+import { FEEDBACK_QUEUE, FEEDBACK_UPDATED_SUBJECT, FeedbackJob, type FeedbackUpdated } from "@sift/contracts";
+import { SHARED_LAYER, type FeedbackStore } from "@sift/feedback";
+import type { Logger } from "@sift/runtime";
+
+/** Reports applied at once per classify instance: each is one short Lua call. */
+const CONCURRENCY = 4;
+
+/**
+ * The learner: applies each queued report to its workspace's layer (and to the shared layer
+ * when the workspace shares its reports), then announces the layer's new version over NATS so
+ * every model worker holding it reloads. Every classify instance runs one; BullMQ hands each
+ * report to one of them.
+ */
+export const startLearner = (deps: {
+  connection: ConnectionOptions;
+  prefix: string;
+  store: FeedbackStore;
+  nats: NatsConnection;
+  logger: Logger;
+}) => {
+  const announce = (update: FeedbackUpdated) =>
+    deps.nats.publish(FEEDBACK_UPDATED_SUBJECT, JSON.stringify(update));
+  const worker = new Worker(
+    FEEDBACK_QUEUE,
+    async (job) => {
+      const report = FeedbackJob.parse(job.data);
+      const version = await deps.store.record(report.workspaceId, report);
+      announce({ workspaceId: report.workspaceId, version });
+      if (await deps.store.shares(report.workspaceId)) {
+        announce({ workspaceId: SHARED_LAYER, version: await deps.store.record(SHARED_LAYER, report) });
+      }
+      return { version };
+    },
+    { connection: deps.connection, prefix: deps.prefix, concurrency: CONCURRENCY },
+  );
+  worker.on("failed", (job, err) =>
+    deps.logger.error({ err, requestId: job?.data?.requestId }, "report not applied"),
+  );
+  return { worker, stop: () => worker.close() };
+};

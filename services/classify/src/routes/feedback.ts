@@ -1,0 +1,39 @@
+import type { RequestHandler } from "express";
+import { identityOf, requestBody, sendError, type Clock, type Logger } from "@sift/runtime";
+import type { ReportQueue } from "../clients/feedback-queue.ts";
+import { toReport } from "../domain/report.ts";
+import { readFeedbackRequest } from "../domain/request.ts";
+
+export interface FeedbackRouteDeps {
+  reports: ReportQueue;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * POST /feedback after the gateway (key, 403, rate limit): 400 label → 400 content rules →
+ * test key (accepted, nothing stored) → queued for the learner → 200. Never counted as usage.
+ */
+export const feedbackRoute =
+  (deps: FeedbackRouteDeps): RequestHandler =>
+  async (req, res) => {
+    const { key, requestId } = identityOf(res);
+    const input = readFeedbackRequest(requestBody(req));
+    if (!input.ok) return sendError(res, "invalid_request", input.message);
+    if (key.status === "test") return void res.json({ ok: true });
+    // The gateway only forwards test or resolved classify keys; anything else is a bug there.
+    if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
+    const report = toReport({
+      ...input,
+      workspaceId: key.workspaceId,
+      reportedAt: deps.clock.now(),
+      requestId,
+    });
+    try {
+      await deps.reports.add(report);
+    } catch (err) {
+      deps.logger.error({ err, requestId }, "report not queued");
+      return sendError(res, "internal");
+    }
+    res.json({ ok: true });
+  };

@@ -1,0 +1,76 @@
+import { LIST_TYPES, type ListKind, type ListType } from "@sift/feedback";
+import { NotFound, required, UsageError, type Command, type Flags } from "./commands.ts";
+
+/** `--block` or `--allow`, exactly one. */
+const listKind = (flags: Flags): ListKind => {
+  if (flags["block"] && flags["allow"]) throw new UsageError("give --block or --allow, not both");
+  if (flags["block"]) return "block";
+  if (flags["allow"]) return "allow";
+  throw new UsageError("--block or --allow is required");
+};
+
+const listType = (flags: Flags): ListType => {
+  const type = required(flags, "type");
+  if (!(LIST_TYPES as readonly string[]).includes(type))
+    throw new UsageError(`--type: ${JSON.stringify(type)} is not valid (${LIST_TYPES.join(", ")})`);
+  return type as ListType;
+};
+
+const listChange = (change: "add" | "remove"): Command => ({
+  flags: ["workspace", "type"],
+  booleans: ["block", "allow"],
+  positional: "value",
+  run: async (flags, { keys, feedback }) => {
+    const workspaceId = required(flags, "workspace");
+    const kind = listKind(flags);
+    const type = listType(flags);
+    const value = required(flags, "value");
+    if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+    const entry = await feedback.updateList(workspaceId, change, { kind, type, value });
+    if (!entry) throw new UsageError(`${JSON.stringify(value)} is not a valid ${type}`);
+    return { workspaceId, [change === "add" ? "added" : "removed"]: entry };
+  },
+});
+
+/** Per-workspace lists and the learned state of POST /feedback (docs/feedback.md). */
+export const FEEDBACK_COMMANDS: Record<string, Command> = {
+  "list add": listChange("add"),
+  "list remove": listChange("remove"),
+  "list show": {
+    flags: ["workspace", "type"],
+    booleans: ["block", "allow"],
+    run: async (flags, { keys, feedback }) => {
+      const workspaceId = required(flags, "workspace");
+      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      const kind = flags["block"] || flags["allow"] ? listKind(flags) : undefined;
+      const type = flags["type"] === undefined ? undefined : listType(flags);
+      const entries = (await feedback.lists(workspaceId)).filter(
+        (e) => (kind === undefined || e.kind === kind) && (type === undefined || e.type === type),
+      );
+      return { workspaceId, entries };
+    },
+  },
+  "feedback stats": {
+    flags: ["workspace"],
+    run: async (flags, { keys, feedback }) => {
+      const workspaceId = required(flags, "workspace");
+      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      const [stats, sharing] = await Promise.all([feedback.stats(workspaceId), feedback.shares(workspaceId)]);
+      return {
+        workspaceId,
+        reports: { spam: stats.spam, clean: stats.clean },
+        lastRetrainAt: stats.updatedAt === null ? null : new Date(stats.updatedAt).toISOString(),
+        version: stats.version,
+        shareReports: sharing,
+      };
+    },
+  },
+  "feedback forget": {
+    flags: ["workspace"],
+    run: async (flags, { keys, feedback }) => {
+      const workspaceId = required(flags, "workspace");
+      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      return { workspaceId, forgotten: true, version: await feedback.forget(workspaceId) };
+    },
+  },
+};

@@ -1,0 +1,86 @@
+import { SIGNATURE_SIZE } from "./fingerprint.ts";
+import { NearDuplicateIndex, type ReportLabel } from "./near-duplicates.ts";
+
+/**
+ * A workspace's reports as a layer over the base model: per-bucket counts of the spam and the
+ * clean reports that contained each hashed feature (the featuriser's ids folded into 2^14
+ * buckets), and the reports' fingerprints.
+ */
+export const LAYER_BITS = 14;
+export const LAYER_BUCKETS = 1 << LAYER_BITS;
+export const foldBucket = (id: number): number => id & (LAYER_BUCKETS - 1);
+
+/** Distinct folded buckets of one submission's feature ids. */
+export const reportBuckets = (ids: ArrayLike<number>): number[] => {
+  const seen = new Set<number>();
+  for (let i = 0; i < ids.length; i++) seen.add(foldBucket(ids[i]!));
+  return [...seen];
+};
+
+/** One fingerprint record in the stored log: a label byte, then the signature's 64 words. */
+export const FINGERPRINT_RECORD_BYTES = 1 + SIGNATURE_SIZE * 4;
+
+export interface LayerSnapshot {
+  /** spam counts for buckets 0..B-1, then clean counts, as Redis BITFIELD u32 (big-endian). */
+  counts: Buffer | null;
+  fingerprints: Buffer | null;
+  spam: number;
+  clean: number;
+}
+
+/**
+ * Regularisation toward zero, so that a few reports move little and many move a lot:
+ * - each bucket's log-likelihood ratio (Laplace-smoothed) is shrunk by n/(n + BUCKET_PRIOR),
+ *   n being how many reports held it: a feature seen once barely counts;
+ * - the layer's whole adjustment is scaled by N/(N + LAYER_PRIOR), N being the layer's
+ *   reports: ten reports give a sixth of the full weight, a hundred two thirds.
+ * The adjustment is the mean over the submission's buckets, in log-odds, times GAIN.
+ * Values measured with `pnpm replay:feedback` (docs/feedback.md).
+ */
+const BUCKET_PRIOR = 3;
+const LAYER_PRIOR = 50;
+const GAIN = 3;
+
+export class ReportLayer {
+  readonly reports: number;
+  readonly #table: Float32Array;
+  readonly #scale: number;
+  readonly index = new NearDuplicateIndex();
+
+  constructor(snapshot: LayerSnapshot) {
+    const { spam, clean } = snapshot;
+    this.reports = spam + clean;
+    this.#scale = (GAIN * this.reports) / (this.reports + LAYER_PRIOR);
+    this.#table = new Float32Array(LAYER_BUCKETS);
+    const counts = snapshot.counts;
+    if (counts && this.reports > 0) {
+      const view = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
+      const read = (i: number) => (4 * i + 4 <= counts.byteLength ? view.getUint32(4 * i, false) : 0);
+      for (let b = 0; b < LAYER_BUCKETS; b++) {
+        const s = read(b);
+        const h = read(LAYER_BUCKETS + b);
+        if (s + h === 0) continue;
+        const ratio = Math.log((s + 1) / (spam + 2)) - Math.log((h + 1) / (clean + 2));
+        this.#table[b] = (ratio * (s + h)) / (s + h + BUCKET_PRIOR);
+      }
+    }
+    const log = snapshot.fingerprints;
+    if (log) {
+      for (let at = 0; at + FINGERPRINT_RECORD_BYTES <= log.length; at += FINGERPRINT_RECORD_BYTES) {
+        const label: ReportLabel = log[at] === 1 ? "spam" : "clean";
+        const words = new Uint32Array(SIGNATURE_SIZE);
+        for (let i = 0; i < SIGNATURE_SIZE; i++) words[i] = log.readUInt32LE(at + 1 + 4 * i);
+        this.index.add(words, label);
+      }
+    }
+  }
+
+  /** The layer's adjustment to a submission's log-odds, from its feature ids. */
+  adjustment(ids: ArrayLike<number>): number {
+    if (this.reports === 0 || ids.length === 0) return 0;
+    const buckets = reportBuckets(ids);
+    let sum = 0;
+    for (const b of buckets) sum += this.#table[b]!;
+    return (this.#scale * sum) / buckets.length;
+  }
+}

@@ -1,0 +1,91 @@
+import { MAX_REASONS, type NormalizedField, type Reason } from "@sift/contracts";
+import { fingerprint } from "./fingerprint.ts";
+import type { ReportLayer } from "./layer.ts";
+import { matchLists, type ListEntry } from "./lists.ts";
+
+/** What one workspace has taught Sift: its reports and its lists. */
+export interface WorkspaceState {
+  version: number;
+  own: ReportLayer | null;
+  lists: readonly ListEntry[];
+}
+
+export interface Verdict {
+  score: number;
+  reasons: Reason[];
+}
+
+/** Scores the override rules put a verdict at (a block ≥ 0.8, an allow < 0.8: DESIGN.md). */
+const BLOCKED = 0.9;
+const ALLOWED = 0.1;
+/** The shared layer counts half as much as a workspace's own reports. */
+const SHARED_WEIGHT = 0.5;
+/** Keep logits finite for scores of exactly 0 or 1. */
+const EPSILON = 1e-6;
+
+const logit = (p: number) => {
+  const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
+  return Math.log(q / (1 - q));
+};
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/**
+ * The base model's score, moved by what the workspace taught: the learned adjustments (its own
+ * and the shared layer's), then its reported near-duplicates (a near-copy of a reported spam
+ * scores at least 0.8 + 0.2 × similarity, of a reported clean at most 0.8 × (1 − similarity)),
+ * then its lists (an allow match wins over a block match). Its own reports win over the shared
+ * layer's, and its lists over both. `baseReasons` are the base model's own, when explaining.
+ */
+export const personalize = (input: {
+  baseScore: number;
+  ids: ArrayLike<number>;
+  fields: readonly NormalizedField[];
+  state: WorkspaceState | null;
+  shared: ReportLayer | null;
+  baseReasons?: Reason[];
+}): Verdict => {
+  const { state, shared } = input;
+  const reasons: Reason[] = [...(input.baseReasons ?? [])];
+  let z = logit(input.baseScore);
+
+  const own = state?.own ?? null;
+  const ownAdjustment = own?.adjustment(input.ids) ?? 0;
+  if (ownAdjustment !== 0) reasons.push({ signal: "workspace adjustment", weight: ownAdjustment });
+  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
+  if (sharedAdjustment !== 0) reasons.push({ signal: "shared adjustment", weight: sharedAdjustment });
+  z += ownAdjustment + sharedAdjustment;
+  let score = sigmoid(z);
+
+  /** Moves the score; a list match is named even when the score already stood beyond it. */
+  const override = (next: number, signal: string, field?: string) => {
+    const weight = logit(next) - logit(score);
+    if (weight === 0 && field === undefined) return;
+    reasons.push({ signal, weight, ...(field === undefined ? {} : { field }) });
+    score = next;
+  };
+
+  if ((own?.index.size ?? 0) > 0 || (shared?.index.size ?? 0) > 0) {
+    const signature = fingerprint(input.fields);
+    const ownMatch = own?.index.find(signature) ?? null;
+    const match = ownMatch ?? shared?.index.find(signature) ?? null;
+    if (match) {
+      const where = ownMatch ? "reported" : "shared report";
+      const similar = `${where} near-duplicate (${Math.round(match.similarity * 100)}% similar)`;
+      if (match.label === "spam") override(Math.max(score, 0.8 + 0.2 * match.similarity), `${similar}: spam`);
+      else override(Math.min(score, 0.8 * (1 - match.similarity)), `${similar}: clean`);
+    }
+  }
+
+  const [first] = matchLists(input.fields, state?.lists ?? []);
+  if (first) {
+    const signal = `${first.kind} list ${first.type}: ${first.value}`;
+    override(
+      first.kind === "allow" ? Math.min(score, ALLOWED) : Math.max(score, BLOCKED),
+      signal,
+      first.field,
+    );
+  }
+
+  reasons.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+  return { score, reasons: reasons.slice(0, MAX_REASONS) };
+};
