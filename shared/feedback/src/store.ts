@@ -157,7 +157,7 @@ export class FeedbackStore {
     else await this.#redis.del(this.#key(workspaceId, "share"));
   }
 
-  /** Adds or removes a list entry; false when the value is not one of its type. */
+  /** Adds or removes a list entry (workers see it within a second); null when the value is not of its type. */
   async updateList(
     workspaceId: string,
     change: "add" | "remove",

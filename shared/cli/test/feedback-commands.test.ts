@@ -1,0 +1,138 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { FeedbackStore } from "@sift/feedback";
+import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { systemClock } from "@sift/runtime";
+import { runCli } from "../src/run.ts";
+
+let redis: Redis;
+let keys: KeyStore;
+let feedback: FeedbackStore;
+let cli: (...argv: string[]) => ReturnType<typeof runCli>;
+
+beforeAll(() => {
+  redis = new Redis(inject("redisUrl"));
+  keys = new KeyStore({ redis, clock: systemClock });
+  feedback = new FeedbackStore({ redis });
+  const deps = {
+    keys,
+    usage: new RedisUsageMeter({ redis, clock: systemClock }),
+    notices: new NoticeStore({ redis }),
+    feedback,
+  };
+  cli = (...argv) => runCli(argv, deps);
+});
+afterAll(() => redis?.quit());
+
+const ok = async (...argv: string[]) => {
+  const result = await cli(...argv);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+};
+const newWorkspace = async () => (await keys.createWorkspace({ name: "site", plan: "free" })).id;
+
+describe("sift list", () => {
+  it("adds, shows and removes block and allow entries, normalised", async () => {
+    const ws = await newWorkspace();
+    expect(
+      await ok("list", "add", "--workspace", ws, "--block", "--type", "domain", "https://WWW.Spam.Example/x"),
+    ).toEqual({
+      workspaceId: ws,
+      added: { kind: "block", type: "domain", value: "spam.example" },
+    });
+    await ok("list", "add", "--workspace", ws, "--allow", "--type", "email", "Ann@Shop.Example");
+    await ok("list", "add", "--workspace", ws, "--block", "--type", "phrase", "Free SEO audit");
+    expect((await ok("list", "show", "--workspace", ws)).entries).toEqual([
+      { kind: "allow", type: "email", value: "ann@shop.example" },
+      { kind: "block", type: "domain", value: "spam.example" },
+      { kind: "block", type: "phrase", value: "free seo audit" },
+    ]);
+    expect((await ok("list", "show", "--workspace", ws, "--block", "--type", "phrase")).entries).toEqual([
+      { kind: "block", type: "phrase", value: "free seo audit" },
+    ]);
+    await ok("list", "remove", "--workspace", ws, "--block", "--type", "domain", "spam.example");
+    expect((await feedback.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "free seo audit"]);
+  });
+
+  it.each([
+    [
+      ["list", "add", "--workspace", "W", "--type", "domain", "a.example"],
+      2,
+      /--block or --allow is required/,
+    ],
+    [
+      ["list", "add", "--workspace", "W", "--block", "--allow", "--type", "domain", "a.example"],
+      2,
+      /not both/,
+    ],
+    [
+      ["list", "add", "--workspace", "W", "--block", "--type", "url", "a.example"],
+      2,
+      /--type: "url" is not valid/,
+    ],
+    [["list", "add", "--workspace", "W", "--block", "--type", "domain"], 2, /--value is required/],
+    [["list", "add", "--workspace", "W", "--block", "--type", "domain", "a", "b"], 2, /one value expected/],
+    [
+      ["list", "add", "--workspace", "ws_nope", "--block", "--type", "domain", "a.example"],
+      1,
+      /no workspace ws_nope/,
+    ],
+  ])("refuses %j with exit %i", async (argv, code, message) => {
+    const ws = await newWorkspace();
+    const result = await cli(...argv.map((a) => (a === "W" ? ws : a)));
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses a value that is not of its type", async () => {
+    const ws = await newWorkspace();
+    const result = await cli("list", "add", "--workspace", ws, "--block", "--type", "email", "nobody");
+    expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/"nobody" is not a valid email/) });
+  });
+});
+
+describe("sift feedback and sharing", () => {
+  it("shows a workspace's reports by label, last retrain time and version, and forgets them", async () => {
+    const ws = await newWorkspace();
+    expect(await ok("feedback", "stats", "--workspace", ws)).toEqual({
+      workspaceId: ws,
+      reports: { spam: 0, clean: 0 },
+      lastRetrainAt: null,
+      version: 0,
+      shareReports: false,
+    });
+    const at = Date.UTC(2026, 10, 23, 12);
+    const report = { workspaceId: ws, buckets: [1, 2], fingerprint: Buffer.alloc(256).toString("base64") };
+    await feedback.record(ws, { ...report, label: "spam", reportedAt: at });
+    await feedback.record(ws, { ...report, label: "clean", reportedAt: at + 1 });
+    expect(await ok("feedback", "stats", "--workspace", ws)).toMatchObject({
+      reports: { spam: 1, clean: 1 },
+      lastRetrainAt: new Date(at + 1).toISOString(),
+      version: 2,
+    });
+    expect(await ok("feedback", "forget", "--workspace", ws)).toEqual({
+      workspaceId: ws,
+      forgotten: true,
+      version: 3,
+    });
+    expect(await ok("feedback", "stats", "--workspace", ws)).toMatchObject({
+      reports: { spam: 0, clean: 0 },
+      version: 3,
+    });
+  });
+
+  it("turns report sharing on and off with workspace set", async () => {
+    const ws = await newWorkspace();
+    expect(await ok("workspace", "set", "--workspace", ws, "--share-reports", "on")).toEqual({
+      workspaceId: ws,
+      shareReports: true,
+    });
+    expect(await feedback.shares(ws)).toBe(true);
+    await ok("workspace", "set", "--workspace", ws, "--share-reports", "off", "--allowance", "5");
+    expect(await feedback.shares(ws)).toBe(false);
+    expect((await keys.getWorkspace(ws))?.allowance).toBe(5);
+    expect((await cli("workspace", "set", "--workspace", ws, "--share-reports", "maybe")).code).toBe(2);
+  });
+});

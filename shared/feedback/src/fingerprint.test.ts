@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { decodeSignature, encodeSignature, fingerprint, foldText, similarity } from "./fingerprint.ts";
+import { NEAR_DUPLICATE, NearDuplicateIndex } from "./near-duplicates.ts";
+
+const text = (message: string) => fingerprint([["message", message]]);
+const PITCH =
+  "Hello, we offer a premium listing for your company in our business directory, first month free. Reply today.";
+
+describe("fingerprint", () => {
+  it("folds case, digits, link paths and punctuation, so a resend with other numbers is the same", () => {
+    expect(foldText([["m", "Call 0800-123 NOW: https://www.Shop.example/a/b?utm=1"]])).toBe(
+      "call 0 0 now shop.example",
+    );
+    expect(similarity(text("Order 4471 ships Monday!"), text("order 9012 ships monday"))).toBe(1);
+  });
+
+  it("keeps a one-word edit of a sentence near, and an unrelated message far", () => {
+    const edited = PITCH.replace("premium", "special");
+    expect(similarity(text(PITCH), text(edited))).toBeGreaterThanOrEqual(NEAR_DUPLICATE);
+    expect(
+      similarity(text(PITCH), text("Is the shop open on Sunday? I would like to pick up my parcel.")),
+    ).toBeLessThan(0.2);
+  });
+
+  it("round-trips through its stored form, and refuses a signature of the wrong length", () => {
+    const sig = text(PITCH);
+    expect(decodeSignature(encodeSignature(sig))).toEqual(sig);
+    expect(decodeSignature("AAAA")).toBeNull();
+  });
+
+  it("gives short and empty texts a stable signature", () => {
+    expect(similarity(text("hi"), text("hi"))).toBe(1);
+    expect(similarity(text(""), text(""))).toBe(1);
+  });
+});
+
+describe("NearDuplicateIndex", () => {
+  it("finds the most similar report at or above the threshold, the latest on a tie", () => {
+    const index = new NearDuplicateIndex();
+    index.add(text(PITCH), "spam");
+    index.add(text(PITCH), "clean");
+    expect(index.find(text(PITCH.replace("premium", "special")))).toMatchObject({ label: "clean" });
+    expect(index.find(text("Where is my parcel? It was due on Friday."))).toBeNull();
+    expect(index.size).toBe(2);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { LAYER_BUCKETS, ReportLayer } from "./layer.ts";
+
+/** A layer whose reports each held `buckets`, in the stored (BITFIELD, big-endian) layout. */
+const layer = (reports: Array<{ label: "spam" | "clean"; buckets: number[] }>) => {
+  const counts = Buffer.alloc(2 * LAYER_BUCKETS * 4);
+  for (const r of reports)
+    for (const b of r.buckets) {
+      const at = 4 * (r.label === "spam" ? b : LAYER_BUCKETS + b);
+      counts.writeUInt32BE(counts.readUInt32BE(at) + 1, at);
+    }
+  return new ReportLayer({
+    counts,
+    fingerprints: null,
+    spam: reports.filter((r) => r.label === "spam").length,
+    clean: reports.filter((r) => r.label === "clean").length,
+  });
+};
+const many = (n: number, label: "spam" | "clean", buckets: number[]) =>
+  Array.from({ length: n }, () => ({ label, buckets }));
+
+describe("ReportLayer", () => {
+  it("moves what looks like reported spam up, reported clean down, and the unseen not at all", () => {
+    const l = layer([...many(20, "spam", [1, 2, 3]), ...many(20, "clean", [7, 8, 9])]);
+    expect(l.adjustment([1, 2, 3])).toBeGreaterThan(0);
+    expect(l.adjustment([7, 8, 9])).toBeLessThan(0);
+    expect(l.adjustment([100, 200])).toBe(0);
+  });
+
+  it("moves little on ten reports and a lot on a hundred", () => {
+    const ten = layer([...many(5, "spam", [1, 2]), ...many(5, "clean", [5, 6])]).adjustment([1, 2]);
+    const hundred = layer([...many(50, "spam", [1, 2]), ...many(50, "clean", [5, 6])]).adjustment([1, 2]);
+    expect(ten).toBeGreaterThan(0);
+    expect(hundred).toBeGreaterThan(2 * ten);
+  });
+
+  it("folds feature ids into its buckets, and has nothing to say without reports", () => {
+    const l = layer(many(30, "spam", [5]));
+    expect(l.adjustment([5 + LAYER_BUCKETS])).toBe(l.adjustment([5]));
+    expect(layer([]).adjustment([5])).toBe(0);
+  });
+});
