@@ -44,3 +44,16 @@ describe("NearDuplicateIndex", () => {
     expect(index.size).toBe(2);
   });
 });
+
+describe("fingerprint of a form", () => {
+  it("leaves the sender out: the same message from another name and address is the same", () => {
+    const from = (name: string, email: string) =>
+      fingerprint([
+        ["your-name", name],
+        ["your-email", email],
+        ["your-message", PITCH],
+      ]);
+    expect(similarity(from("Linda", "linda@mail.example"), from("Maria K.", "mk1990@other.example"))).toBe(1);
+    expect(similarity(fingerprint([["name", "Ann"]]), fingerprint([["name", "Ann"]]))).toBe(1);
+  });
+});

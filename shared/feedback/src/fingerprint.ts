@@ -14,8 +14,19 @@ const BIN_BITS = 6; // 2^6 = SIGNATURE_SIZE bins
 
 const LINK = /\b(?:https?:\/\/|www\.)([^\s/?#<>"']+)[^\s<>"']*/giu;
 
-export const foldText = (fields: readonly NormalizedField[]): string =>
-  fields
+/**
+ * Who sent it is not what was sent: a campaign varies its senders' names and addresses, so
+ * fields that hold a name or an e-mail address are left out (unless nothing else is left).
+ */
+const SENDER_FIELD =
+  /(?:^|[^a-z])(?:name|author|nick|user|first|last|sender|from|e-?mail)(?:$|[^a-z])|name$|mail$/i;
+const EMAIL_VALUE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
+const isSender = ([name, value]: NormalizedField): boolean =>
+  EMAIL_VALUE.test(value.trim()) || (SENDER_FIELD.test(name) && value.length <= 80);
+
+export const foldText = (fields: readonly NormalizedField[]): string => {
+  const said = fields.filter((f) => !isSender(f));
+  return (said.length > 0 ? said : fields)
     .map(([, value]) => value)
     .join(" ")
     .normalize("NFKC")
@@ -24,6 +35,7 @@ export const foldText = (fields: readonly NormalizedField[]): string =>
     .replace(/\p{N}+/gu, "0")
     .replace(/[^\p{L}\p{N}@.]+/gu, " ")
     .trim();
+};
 
 export const fingerprint = (fields: readonly NormalizedField[]): Uint32Array => {
   const text = foldText(fields);

@@ -34,17 +34,21 @@ export interface LayerSnapshot {
  *   n being how many reports held it: a feature seen once barely counts;
  * - the layer's whole adjustment is scaled by N/(N + LAYER_PRIOR), N being the layer's
  *   reports: ten reports give a sixth of the full weight, a hundred two thirds.
- * The adjustment is the mean over the submission's buckets, in log-odds, times GAIN.
+ * The adjustment is the sum over the submission's distinct buckets divided by the square root of
+ * their number (a long text is not more certain just for being long), in log-odds, times GAIN.
  * Values measured with `pnpm replay:feedback` (docs/feedback.md).
  */
 const BUCKET_PRIOR = 3;
 const LAYER_PRIOR = 50;
-const GAIN = 3;
+const GAIN = 1;
 
 export class ReportLayer {
   readonly reports: number;
   readonly #table: Float32Array;
   readonly #scale: number;
+  /** Marks buckets already counted in the current call, by call number: no Set per request. */
+  readonly #seen = new Uint32Array(LAYER_BUCKETS);
+  #call = 0;
   readonly index = new NearDuplicateIndex();
 
   constructor(snapshot: LayerSnapshot) {
@@ -78,9 +82,20 @@ export class ReportLayer {
   /** The layer's adjustment to a submission's log-odds, from its feature ids. */
   adjustment(ids: ArrayLike<number>): number {
     if (this.reports === 0 || ids.length === 0) return 0;
-    const buckets = reportBuckets(ids);
+    if (this.#call === 0xffffffff) {
+      this.#seen.fill(0);
+      this.#call = 0;
+    }
+    const call = ++this.#call;
     let sum = 0;
-    for (const b of buckets) sum += this.#table[b]!;
-    return (this.#scale * sum) / buckets.length;
+    let distinct = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const b = foldBucket(ids[i]!);
+      if (this.#seen[b] === call) continue;
+      this.#seen[b] = call;
+      sum += this.#table[b]!;
+      distinct++;
+    }
+    return (this.#scale * sum) / Math.sqrt(distinct);
   }
 }
