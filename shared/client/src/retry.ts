@@ -46,6 +46,8 @@ export const parseRetryAfter = (value: string | null, now: number = Date.now()):
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its day and month; Date.parse alone would also read "-1" as a year.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 };
