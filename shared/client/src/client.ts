@@ -3,12 +3,22 @@ import { SPEC_OUTAGE_POLICY, type OutagePolicy } from "./policy.js";
 import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, sleep, type RetryOptions } from "./retry.js";
 import { attempt, isRecord, type Attempt } from "./transport.js";
 import {
+  errorBodyOf,
+  exhausted,
+  isClassifyResponse,
+  isInternalError,
+  isVerifyResponse,
+  RETRY,
+  retryableStatus,
+  throwRefusal,
+  timeoutError,
+  unexpected,
+} from "./answers.js";
+import {
   ClassifyMessage,
   VERIFY_TOO_LARGE_TEXT,
-  VerifyMessage,
   type ClassifyResponse,
   type Content,
-  type ErrorBody,
   type FeedbackResponse,
   type Label,
   type ModelName,
@@ -120,8 +130,8 @@ export class SiftClient {
    * `POST /verify` with the form's `_vendor` value. Never accepts a missing or empty solution.
    * Retries 429, 500, 503 and the answer `Internal server error`; a network failure or time-out
    * is not retried (the policy already decides it, and a second try after a request that did
-   * reach the service could only find the solution spent). Throws a `SiftError` only for
-   * answers the spec does not describe, and for 413.
+   * reach the service could only find the solution spent). Throws a `SiftError` for answers
+   * the spec does not describe, for 413, and for a 429, 500 or 503 that outlasts the retries.
    */
   async verify(solution: unknown, options: CallOptions = {}): Promise<VerifyOutcome> {
     // Spec 7.2: "Never accept a submission just because its `_vendor` field is missing."
@@ -230,60 +240,3 @@ export class SiftClient {
     }
   }
 }
-
-const RETRY = Symbol("retry");
-
-/** Spec 7.1: 429 (after `Retry-After`), 500 ("Retry.") and 503 ("Retry later with backoff"). */
-const retryableStatus = (status: number): boolean => status === 429 || status === 500 || status === 503;
-
-const isClassifyResponse = (v: unknown): v is ClassifyResponse =>
-  isRecord(v) &&
-  (v["label"] === "spam" || v["label"] === "clean") &&
-  typeof v["score"] === "number" &&
-  typeof v["model"] === "string";
-
-const verifyMessages: ReadonlySet<unknown> = new Set(Object.values(VerifyMessage));
-const isVerifyResponse = (v: unknown): v is VerifyResponse =>
-  isRecord(v) &&
-  typeof v["ok"] === "boolean" &&
-  (v["message"] === undefined || verifyMessages.has(v["message"]));
-
-const isInternalError = (v: VerifyResponse): boolean => !v.ok && v.message === VerifyMessage.internal;
-
-const errorBodyOf = (a: Attempt): ErrorBody | undefined =>
-  a.kind === "answer" && isRecord(a.json) && a.json["ok"] === false && typeof a.json["message"] === "string"
-    ? (a.json as unknown as ErrorBody)
-    : undefined;
-
-const unexpected = (a: Attempt & { kind: "answer" }, attempts: number): SiftError =>
-  new SiftError("unexpected-response", `unexpected answer: status ${a.status}: ${a.text.slice(0, 200)}`, {
-    status: a.status,
-    attempts,
-  });
-
-const refusal = (a: Attempt & { kind: "answer" }, attempts: number): SiftError => {
-  const body = errorBodyOf(a);
-  if (!body) return unexpected(a, attempts);
-  const retryAfter = parseRetryAfter(a.headers.get("retry-after"));
-  return new SiftError("http", body.message, {
-    status: a.status,
-    body,
-    attempts,
-    ...(retryAfter === undefined ? {} : { retryAfterSeconds: Math.ceil(retryAfter / 1000) }),
-  });
-};
-
-const throwRefusal = (a: Attempt & { kind: "answer" }, attempts: number): never => {
-  throw refusal(a, attempts);
-};
-
-const exhausted = (a: Attempt, attempts: number): SiftError => {
-  if (a.kind === "answer") return refusal(a, attempts);
-  if (a.kind === "network") {
-    return new SiftError("network", `could not reach Sift: ${String(a.error)}`, { attempts, cause: a.error });
-  }
-  return new SiftError("timeout", "no answer from Sift in time", { attempts });
-};
-
-const timeoutError = (ms: number, attempts: number): SiftError =>
-  new SiftError("timeout", `no answer from Sift within ${ms} ms`, { attempts });
