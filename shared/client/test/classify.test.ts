@@ -127,7 +127,8 @@ describe("classify() refusals", () => {
 describe("classify() on a rate limit", () => {
   it("waits the Retry-After of a 429 and then gets the verdict", async () => {
     const key = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 1, burst: 1 });
+    // One call per 2 s: the second call, made at once, is refused with a Retry-After of 2.
+    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 0.5, burst: 1 });
     const sift = client(key.secretKey);
     const from = recorder.seen.length;
     expect((await sift.classify(CLEAN)).decidedBy).toBe("service");
