@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { ClassifyMessage } from "@sift/contracts";
+import { ClassifyMessage, INFERENCE_QUEUE, INFERENCE_SUBJECT } from "@sift/contracts";
 import { DAY, ManualClock } from "@sift/runtime";
 import {
   createKey,
@@ -46,8 +46,8 @@ afterAll(async () => {
 const client = (classifyKey: string, options: Partial<ConstructorParameters<typeof SiftClient>[0]> = {}) =>
   new SiftClient({ baseUrl: `${recorder.url}/`, classifyKey, ...options });
 
-const used30d = async (workspaceId: string) =>
-  (await stack.usage.status((await stack.keys.getWorkspace(workspaceId))!)).used30d;
+const used30d = async (workspaceId: string, on: Stack = stack) =>
+  (await on.usage.status((await on.keys.getWorkspace(workspaceId))!)).used30d;
 
 const statusesSince = (from: number) => recorder.seen.slice(from).map((s) => s.status);
 
@@ -234,5 +234,44 @@ describe("classify() during outages", () => {
     // And verdicts come back with a worker.
     worker = await startModelWorker(nats.url);
     expect(await sift.classify(SPAM)).toMatchObject({ decidedBy: "service", label: "spam" });
+  });
+});
+
+describe("classify() while the model hangs", () => {
+  it("throws its own time-out when that is shorter than the service's, else gets the policy's clean", async () => {
+    // A model worker that takes requests and never answers, on a NATS of its own.
+    const hungNats = await startServer("nats");
+    const hung = await startStack({
+      redisUrl: inject("redisUrl"),
+      natsUrl: hungNats.url,
+      inferenceTimeoutMs: 600,
+    });
+    const sink = hung.nats.subscribe(INFERENCE_SUBJECT, { queue: INFERENCE_QUEUE });
+    try {
+      const key = await createKey(hung.keys, { kind: "classify" });
+      const impatient = new SiftClient({
+        baseUrl: hung.gatewayUrl,
+        classifyKey: key.secretKey,
+        timeoutMs: 200,
+      });
+      await expect(impatient.classify(CLEAN)).rejects.toMatchObject({ kind: "timeout", attempts: 1 });
+
+      // With a time-out longer than the service's model time-out, the service's 503 arrives.
+      const patient = new SiftClient({
+        baseUrl: hung.gatewayUrl,
+        classifyKey: key.secretKey,
+        timeoutMs: 3_000,
+      });
+      expect(await patient.classify(CLEAN)).toMatchObject({
+        decidedBy: "policy",
+        label: "clean",
+        attempts: 3,
+      });
+      expect(await used30d(key.workspaceId, hung)).toBe(0);
+    } finally {
+      sink.unsubscribe();
+      await hung.stop();
+      await hungNats.stop();
+    }
   });
 });
