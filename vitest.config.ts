@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["services/*/test/**/*.test.ts", "shared/*/test/**/*.test.ts"],
-          globalSetup: ["shared/testkit/src/global-setup.ts"],
+          globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Two cores: run files two at a time so timing-sensitive tests keep their margins.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createKey } from "@sift/testkit";
 import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-describe("sift.js under a Content-Security-Policy", () => {
+// Skipped only off CI when Chromium is missing and cannot be installed (chromium-setup.ts).
+describe.skipIf(!inject("browserTests"))("sift.js under a Content-Security-Policy", () => {
   it("works under a strict Content-Security-Policy, in a blob worker, with no violations", async () => {
     const gateway = harness.stack.gatewayUrl;
     const strict = await startCspDemo(

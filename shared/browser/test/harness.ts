@@ -1,9 +1,8 @@
 import { inject } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { createKey, startStack, type Stack } from "@sift/testkit";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
 import { buildBrowserBundle } from "../src/index.ts";
 import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
 
 export interface Harness {
   stack: Stack;

@@ -40,3 +40,11 @@ describe("ReportLayer", () => {
     expect(layer([]).adjustment([5])).toBe(0);
   });
 });
+
+describe("ReportLayer with one label only", () => {
+  it("learns no direction from reports of one label: a site that reported only spam moves nothing much", () => {
+    const l = layer(many(100, "spam", [1, 2, 3]));
+    expect(Math.abs(l.adjustment([1, 2, 3]))).toBeLessThan(0.05);
+    expect(Math.abs(l.adjustment([1, 9]))).toBeLessThan(0.05);
+  });
+});

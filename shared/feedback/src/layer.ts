@@ -30,17 +30,21 @@ export interface LayerSnapshot {
 
 /**
  * Regularisation toward zero, so that a few reports move little and many move a lot:
- * - each bucket's log-likelihood ratio (Laplace-smoothed) is shrunk by n/(n + BUCKET_PRIOR),
- *   n being how many reports held it: a feature seen once barely counts;
+ * - each bucket's spam and clean frequencies are smoothed toward its pooled frequency with
+ *   POOLED_PRIOR pseudo-reports, so a site that has reported only spam (or only clean) learns
+ *   no direction from it (both frequencies stay alike) instead of a wrong one;
+ * - each bucket's log-likelihood ratio is shrunk by n/(n + BUCKET_PRIOR), n being how many
+ *   reports held it: a feature seen once barely counts;
  * - the layer's whole adjustment is scaled by N/(N + LAYER_PRIOR), N being the layer's
  *   reports: ten reports give a sixth of the full weight, a hundred two thirds.
  * The adjustment is the sum over the submission's distinct buckets divided by the square root of
  * their number (a long text is not more certain just for being long), in log-odds, times GAIN.
  * Values measured with `pnpm replay:feedback` (docs/feedback.md).
  */
+const POOLED_PRIOR = 10;
 const BUCKET_PRIOR = 3;
 const LAYER_PRIOR = 50;
-const GAIN = 1;
+const GAIN = 0.6;
 
 export class ReportLayer {
   readonly reports: number;
@@ -64,7 +68,10 @@ export class ReportLayer {
         const s = read(b);
         const h = read(LAYER_BUCKETS + b);
         if (s + h === 0) continue;
-        const ratio = Math.log((s + 1) / (spam + 2)) - Math.log((h + 1) / (clean + 2));
+        const pooled = (s + h + 1) / (spam + clean + 2);
+        const ratio =
+          Math.log((s + POOLED_PRIOR * pooled) / (spam + POOLED_PRIOR)) -
+          Math.log((h + POOLED_PRIOR * pooled) / (clean + POOLED_PRIOR));
         this.#table[b] = (ratio * (s + h)) / (s + h + BUCKET_PRIOR);
       }
     }

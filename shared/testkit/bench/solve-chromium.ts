@@ -12,8 +12,8 @@ import { readFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
 import { ManualClock } from "@sift/runtime";
 import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
-import { buildBrowserBundle } from "../src/index.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/chromium.ts";
+import { buildBrowserBundle } from "@sift/browser";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../src/chromium.ts";
 
 const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2, 6).map(Number);
 const mainThread = process.argv[6] === "main";

@@ -1,0 +1,11 @@
+export {
+  SiftClient,
+  type CallOptions,
+  type ClassifyOutcome,
+  type SiftClientOptions,
+  type VerifyOutcome,
+} from "./client.js";
+export { SiftError, type SiftErrorKind } from "./errors.js";
+export { SPEC_OUTAGE_POLICY, STRICT_OUTAGE_POLICY, type OutagePolicy } from "./policy.js";
+export { DEFAULT_RETRY, type RetryOptions } from "./retry.js";
+export * from "./types.js";
