@@ -5,3 +5,4 @@ export * from "./http.ts";
 export * from "./worker.ts";
 export * from "./processes.ts";
 export * from "./chromium.ts";
+export * from "./sift.ts";
