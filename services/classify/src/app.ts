@@ -8,6 +8,7 @@ import {
   type Logger,
   type ReadinessChecks,
   type Registry,
+  type Tracing,
 } from "@sift/runtime";
 import type { InferenceClient } from "./clients/inference.ts";
 import { classifyRoute } from "./routes/classify.ts";
@@ -21,6 +22,8 @@ export interface ClassifyDeps {
   readiness: ReadinessChecks;
   /** Served at GET /metrics (the service port is internal) when given. */
   metrics?: Registry;
+  /** When given, each call continues the gateway's trace (its span, the usage admit, the NATS request). */
+  tracing?: Tracing | undefined;
 }
 
 /** The classify service: its endpoint behind the gateway's signed identity, and its probes. */

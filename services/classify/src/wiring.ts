@@ -1,7 +1,14 @@
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
+import {
+  dependencyChecks,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type Registry,
+  type Tracing,
+} from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
 import { startUsageJobs } from "./jobs/scheduler.ts";
@@ -20,6 +27,7 @@ export const createClassifyService = async (deps: {
   signer: IdentitySigner;
   inferenceTimeoutMs: number;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
@@ -27,10 +35,16 @@ export const createClassifyService = async (deps: {
     signer: deps.signer,
     clock,
     logger,
-    inference: new NatsInferenceClient({ nats: deps.nats, timeoutMs: deps.inferenceTimeoutMs }),
+    inference: new NatsInferenceClient({
+      nats: deps.nats,
+      timeoutMs: deps.inferenceTimeoutMs,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+      ...(deps.tracing ? { tracing: deps.tracing } : {}),
+    }),
     usage,
     readiness: dependencyChecks(deps),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    tracing: deps.tracing,
   });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,

@@ -23,6 +23,9 @@ const Config = z.object({
   testKeyRate: z.coerce.number().positive().default(DEFAULT_RATE_LIMIT),
   testKeyBurst: z.coerce.number().int().positive().default(DEFAULT_BURST),
   logLevel: z.string().default("info"),
+  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
+  otlpEndpoint: z.string().url().optional(),
+  otlpTracesEndpoint: z.string().url().optional(),
 });
 export type GatewayConfig = Readonly<z.infer<typeof Config>>;
 
@@ -43,5 +46,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       testKeyRate: env["SIFT_TEST_KEY_RATE"],
       testKeyBurst: env["SIFT_TEST_KEY_BURST"],
       logLevel: env["LOG_LEVEL"],
+      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
+      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
     }),
   );

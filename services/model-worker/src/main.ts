@@ -1,15 +1,29 @@
-import { closeServer, connectNats, createLogger, createRegistry, onShutdown, serveHttp } from "@sift/runtime";
+import {
+  closeServer,
+  connectNats,
+  createLogger,
+  createRegistry,
+  onShutdown,
+  serveHttp,
+  startTracing,
+} from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createModelWorker } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("model-worker", config.logLevel);
 const nats = await connectNats(config.natsUrl, "sift-model-worker");
+const tracing = await startTracing({
+  service: "model-worker",
+  endpoint: config.otlpEndpoint,
+  tracesEndpoint: config.otlpTracesEndpoint,
+});
 const { scorer, worker, app } = await createModelWorker({
   nats,
   logger,
   config,
   metrics: createRegistry("model-worker", { processMetrics: true }),
+  tracing,
 });
 worker.start();
 // Only the probes and metrics listen here; inference goes over NATS.
@@ -27,6 +41,7 @@ onShutdown(
     ["nats", () => nats.drain()],
     ["scorer", () => scorer.close()],
     ["http", () => closeServer(server)],
+    ["tracing", async () => tracing?.shutdown()],
   ],
   config.shutdownDeadlineMs,
 );

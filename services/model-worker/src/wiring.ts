@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import { serviceApp, type Logger, type Registry } from "@sift/runtime";
+import { serviceApp, type Logger, type Registry, type Tracing } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer } from "./clients/scorer.ts";
 import type { WorkerConfig } from "./config.ts";
@@ -15,11 +15,19 @@ export const createModelWorker = async (deps: {
   logger: Logger;
   config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) => {
   const { config, logger } = deps;
   const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
   logger.info({ model: scorer.model, version: scorer.version }, "model loaded");
-  const worker = createInferenceWorker({ nats: deps.nats, scorer, logger, config });
+  const worker = createInferenceWorker({
+    nats: deps.nats,
+    scorer,
+    logger,
+    config,
+    metrics: deps.metrics,
+    tracing: deps.tracing,
+  });
   const app = serviceApp(
     {
       logger,

@@ -4,3 +4,4 @@ export * from "./stack.ts";
 export * from "./http.ts";
 export * from "./worker.ts";
 export * from "./processes.ts";
+export * from "./otlp.ts";

@@ -1,27 +1,37 @@
 import type { NatsConnection } from "nats";
 import type { InferenceWorker } from "@sift/model-worker";
 import { createModelWorker } from "@sift/model-worker/wiring";
-import { connectNats, silentLogger } from "@sift/runtime";
+import { connectNats, createRegistry, silentLogger, startTracing, type Registry } from "@sift/runtime";
 
 export interface RunningModelWorker {
   worker: InferenceWorker;
   nats: NatsConnection;
+  /** Its metrics registry, as main.ts serves it on the probe port. */
+  metrics: Registry;
+  /** Exports every finished span now (no-op without `otlpEndpoint`). */
+  flushTraces(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * A model worker as its main.ts wires it (real onnxruntime, the committed model, real NATS),
- * on a connection of its own; its probe port is not served.
+ * on a connection of its own; its probe port is not served. With `otlpEndpoint` it traces to
+ * that collector with a tracer provider of its own.
  */
 export const startModelWorker = async (
   natsUrl: string,
   config: { batchWindowMs: number; batchMaxItems: number } = { batchWindowMs: 1, batchMaxItems: 64 },
+  options: { otlpEndpoint?: string } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker");
+  const metrics = createRegistry("model-worker");
+  const tracing = await startTracing({ service: "model-worker", endpoint: options.otlpEndpoint });
   const { worker, scorer } = await createModelWorker({
     nats,
     logger: silentLogger(),
     config: { ...config, intraOpThreads: 1, modelPath: undefined },
+    metrics,
+    tracing,
   });
   worker.start();
   // A round trip proves the subscription reached the server before anyone publishes.
@@ -29,10 +39,13 @@ export const startModelWorker = async (
   return {
     worker,
     nats,
+    metrics,
+    flushTraces: async () => void (await tracing?.forceFlush()),
     stop: async () => {
       await worker.stop();
       await nats.drain();
       await scorer.close();
+      await tracing?.shutdown();
     },
   };
 };

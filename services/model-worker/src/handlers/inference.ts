@@ -1,9 +1,10 @@
 import { InferenceRequest, type InferenceReply, type ModelName } from "@sift/contracts";
 import { featurize, type Features } from "@sift/model";
-import type { Logger } from "@sift/runtime";
+import type { Context, Logger } from "@sift/runtime";
 
 export interface InferenceDeps {
-  score: (items: Features[]) => Promise<number[]>;
+  /** `trace`: the request's span context (tracing on), so its batch can name it. */
+  score: (items: Features[], trace?: Context) => Promise<number[]>;
   /** The one model this worker loaded: a request for another is refused, never answered with it. */
   model: ModelName;
   version: string;
@@ -18,6 +19,7 @@ export const handleInference = async (
   data: Uint8Array,
   deps: InferenceDeps,
   requestId: string | undefined,
+  trace?: Context,
 ): Promise<InferenceReply> => {
   let body: unknown;
   try {
@@ -34,7 +36,10 @@ export const handleInference = async (
     return { ok: false, error: "unknown_model", detail: `this worker serves ${deps.model}` };
   }
   try {
-    const scores = await deps.score(request.items.map((fields) => featurize(fields)));
+    const scores = await deps.score(
+      request.items.map((fields) => featurize(fields)),
+      trace,
+    );
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (scores.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
     return {
