@@ -23,6 +23,7 @@ import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";
 import { browserScript } from "./routes/browser-script.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
+import { openApi } from "./routes/openapi.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 
 export interface GatewayDeps {
@@ -78,6 +79,7 @@ export const buildGateway = (deps: GatewayDeps): Express => {
     );
   }
   app.get("/sift.js", browserScript(deps.browserScriptPath));
+  app.get("/openapi.json", openApi());
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));
