@@ -7,6 +7,7 @@ import { createGateway } from "@sift/gateway/wiring";
 import type { KeyKind } from "@sift/contracts";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
+import { solveFromService } from "@sift/challenge";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
@@ -203,3 +204,7 @@ export const createKey = async (
     ...(created.config.siteKey ? { siteKey: created.config.siteKey } : {}),
   };
 };
+
+/** Fetches a challenge for `siteKey` through the gateway and solves it, as the browser script does. */
+export const solveChallenge = async (gatewayUrl: string, siteKey: string): Promise<string> =>
+  (await solveFromService({ siteKey, baseUrl: gatewayUrl })).solution;
