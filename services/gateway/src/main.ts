@@ -25,6 +25,7 @@ const tracing = await startTracing({
   service: "gateway",
   endpoint: config.otlpEndpoint,
   tracesEndpoint: config.otlpTracesEndpoint,
+  sampleRatio: config.traceSampleRatio,
 });
 
 const metrics = createRegistry("gateway", { processMetrics: true });

@@ -137,4 +137,28 @@ describe("traces", () => {
     );
     expect(JSON.stringify(spans)).not.toContain('"test"');
   });
+
+  it("record nothing anywhere on the path for a call the gateway does not sample", async () => {
+    const unsampled = await startStack({
+      redisUrl: inject("redisUrl"),
+      natsUrl: nats.url,
+      otlpEndpoint: collector.url,
+      traceSampleRatio: 0,
+    });
+    try {
+      await Promise.all([stack.flushTraces(), worker.flushTraces()]);
+      const before = collector.spans.length;
+      const key = await createKey(unsampled.keys, { kind: "classify" });
+      const reply = await post(
+        `${unsampled.gatewayUrl}/classify`,
+        { content: "Is the shop open on Sunday?", model: "spam-standard" },
+        { authorization: `Bearer ${key.secretKey}` },
+      );
+      expect(reply.status).toBe(200);
+      await Promise.all([unsampled.flushTraces(), worker.flushTraces()]);
+      expect(collector.spans.slice(before).map((s) => `${s.service} ${s.name}`)).toEqual([]);
+    } finally {
+      await unsampled.stop();
+    }
+  });
 });

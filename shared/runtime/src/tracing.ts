@@ -38,6 +38,12 @@ export interface TracingOptions {
   endpoint?: string | undefined;
   /** `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`: the full URL for spans, used as is (wins over `endpoint`). */
   tracesEndpoint?: string | undefined;
+  /**
+   * The share of traces this service starts that are recorded (0-1, default 1). A span with a
+   * parent always follows the parent's decision, so the gateway, where traces start, decides
+   * for the whole call.
+   */
+  sampleRatio?: number | undefined;
 }
 
 /**
@@ -48,16 +54,19 @@ export interface TracingOptions {
 export const startTracing = async (options: TracingOptions): Promise<Tracing | undefined> => {
   const url = options.tracesEndpoint || tracesUrl(options.endpoint);
   if (!url) return undefined;
-  const [{ TracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { OTLPTraceExporter }, core] =
-    await Promise.all([
-      import("@opentelemetry/sdk-trace"),
-      import("@opentelemetry/resources"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
-      import("@opentelemetry/core"),
-    ]);
-  const provider = new TracerProvider({
+  const [sdk, { resourceFromAttributes }, { OTLPTraceExporter }, core] = await Promise.all([
+    import("@opentelemetry/sdk-trace"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/core"),
+  ]);
+  const ratio = options.sampleRatio ?? 1;
+  const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ "service.name": options.service, "service.namespace": "sift" }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
+    sampler: new sdk.ParentBasedSampler({
+      root: ratio >= 1 ? new sdk.AlwaysOnSampler() : new sdk.TraceIdRatioBasedSampler(ratio),
+    }),
   });
   const propagator = new core.W3CTraceContextPropagator();
   return {

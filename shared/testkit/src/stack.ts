@@ -40,6 +40,8 @@ export interface StackOptions {
   challengeKeys?: SigningKeyRing;
   /** Traces each service to this OTLP/HTTP collector, with a tracer provider of its own, as main.ts does. */
   otlpEndpoint?: string;
+  /** The gateway's trace sample ratio (0-1, default 1). */
+  traceSampleRatio?: number;
 }
 
 export interface Stack {
@@ -81,9 +83,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     classify: createRegistry("classify"),
     verify: createRegistry("verify"),
   };
-  const traced = async (service: string) => startTracing({ service, endpoint: options.otlpEndpoint });
+  const traced = async (service: string, sampleRatio?: number) =>
+    startTracing({ service, endpoint: options.otlpEndpoint, sampleRatio });
   const tracing = {
-    gateway: await traced("gateway"),
+    gateway: await traced("gateway", options.traceSampleRatio),
     classify: await traced("classify"),
     verify: await traced("verify"),
   };
