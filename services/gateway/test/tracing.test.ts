@@ -74,6 +74,7 @@ describe("traces", () => {
     expect(shape(spans)).toEqual(
       [
         "gateway server POST /classify ← root",
+        "gateway internal key resolve ← gateway POST /classify",
         "gateway client POST /classify ← gateway POST /classify",
         "classify server POST /classify ← gateway POST /classify",
         "classify internal usage admit ← classify POST /classify",
