@@ -23,6 +23,7 @@ const tracing = await startTracing({
   service: "classify",
   endpoint: config.otlpEndpoint,
   tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
 });
 
 const { app, jobs } = await createClassifyService({

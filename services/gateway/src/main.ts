@@ -25,6 +25,7 @@ const tracing = await startTracing({
   service: "gateway",
   endpoint: config.otlpEndpoint,
   tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
   sampleRatio: config.traceSampleRatio,
 });
 

@@ -17,6 +17,7 @@ const tracing = await startTracing({
   service: "model-worker",
   endpoint: config.otlpEndpoint,
   tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
 });
 const { scorer, worker, app } = await createModelWorker({
   nats,

@@ -20,6 +20,7 @@ const tracing = await startTracing({
   service: "verify",
   endpoint: config.otlpEndpoint,
   tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
 });
 
 const app = createVerifyApp({

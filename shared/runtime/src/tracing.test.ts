@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
 import { headers as natsHeaders, type MsgHdrs } from "nats";
+import { pino } from "pino";
+import { closeServer, listen } from "./lifecycle.ts";
 import {
   natsHeaderGetter,
   natsHeaderSetter,
@@ -26,5 +29,30 @@ describe("startTracing", () => {
     const received = trace.getSpanContext(tracing.extract(headers, natsHeaderGetter));
     expect(received).toMatchObject({ traceId, spanId, isRemote: true });
     await tracing.shutdown();
+  });
+
+  it("logs a failed export instead of dropping it silently", async () => {
+    // A collector that refuses every export (a 400 is not retried).
+    const collector = createServer((req, res) => {
+      req.resume();
+      res.writeHead(400).end();
+    });
+    const port = await listen(collector, 0, "127.0.0.1");
+    const lines: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(line) });
+    const endpoint = `http://127.0.0.1:${port}`;
+    const tracing = (await startTracing({ service: "verify", endpoint, logger }))!;
+    tracing.tracer.startSpan("lost", {}, ROOT_CONTEXT).end();
+    // A flush reports the failure to its caller too.
+    await expect(tracing.forceFlush()).rejects.toThrow();
+    await tracing.shutdown();
+    await closeServer(collector);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      expect.objectContaining({
+        msg: "trace export failed",
+        url: `${endpoint}/v1/traces`,
+        err: "Bad Request",
+      }),
+    ]);
   });
 });

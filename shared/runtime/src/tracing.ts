@@ -4,15 +4,15 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
   type Context,
-  type Link,
   type Span,
   type TextMapGetter,
   type TextMapSetter,
   type Tracer,
 } from "@opentelemetry/api";
 import type { MsgHdrs } from "nats";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
+import type { Logger } from "pino";
 
 export { ROOT_CONTEXT, SpanKind, trace };
 export type { Context, Span, Tracer };
@@ -44,6 +44,8 @@ export interface TracingOptions {
    * for the whole call.
    */
   sampleRatio?: number | undefined;
+  /** Where failed exports are reported (the SDK's own error handler is silent). */
+  logger?: Logger | undefined;
 }
 
 /**
@@ -61,9 +63,21 @@ export const startTracing = async (options: TracingOptions): Promise<Tracing | u
     import("@opentelemetry/core"),
   ]);
   const ratio = options.sampleRatio ?? 1;
+  const otlp = new OTLPTraceExporter({ url });
+  const exporter: SpanExporter = {
+    export: (spans, done) =>
+      otlp.export(spans, (result) => {
+        // Non-zero is ExportResultCode.FAILED: the batch is dropped (the SDK does not keep it).
+        if (result.code !== 0)
+          options.logger?.warn({ err: result.error?.message, url }, "trace export failed");
+        done(result);
+      }),
+    shutdown: () => otlp.shutdown(),
+    forceFlush: () => otlp.forceFlush(),
+  };
   const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ "service.name": options.service, "service.namespace": "sift" }),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter })],
     sampler: new sdk.ParentBasedSampler({
       root: ratio >= 1 ? new sdk.AlwaysOnSampler() : new sdk.TraceIdRatioBasedSampler(ratio),
     }),
@@ -81,14 +95,6 @@ export const startTracing = async (options: TracingOptions): Promise<Tracing | u
 /** The OTLP spec's rule for the generic endpoint variable: the signal's path is appended. */
 const tracesUrl = (endpoint: string | undefined): string | undefined =>
   endpoint ? new URL("v1/traces", endpoint.endsWith("/") ? endpoint : `${endpoint}/`).href : undefined;
-
-/** Starts a span under `parent` (nothing when tracing is off or there is no parent). */
-export const childSpan = (
-  tracing: Tracing | undefined,
-  parent: Context | undefined,
-  name: string,
-  options: { kind?: SpanKind; attributes?: Attributes; links?: Link[] } = {},
-): Span | undefined => (tracing && parent ? tracing.tracer.startSpan(name, options, parent) : undefined);
 
 /** Ends a span, marked failed with `error` (a reason or an exception) when given. */
 export const endSpan = (span: Span, error?: unknown): void => {
