@@ -8,6 +8,7 @@ import {
   type Logger,
   type ReadinessChecks,
   type Registry,
+  type Tracing,
 } from "@sift/runtime";
 import type { ReportQueue } from "./clients/feedback-queue.ts";
 import type { InferenceClient } from "./clients/inference.ts";
@@ -24,6 +25,8 @@ export interface ClassifyDeps {
   readiness: ReadinessChecks;
   /** Served at GET /metrics (the service port is internal) when given. */
   metrics?: Registry;
+  /** When given, each call continues the gateway's trace (its span, the usage admit, the NATS request). */
+  tracing?: Tracing | undefined;
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

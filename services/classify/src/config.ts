@@ -12,6 +12,9 @@ const Config = z.object({
    */
   inferenceTimeoutMs: z.coerce.number().int().positive().default(1_500),
   logLevel: z.string().default("info"),
+  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
+  otlpEndpoint: z.string().url().optional(),
+  otlpTracesEndpoint: z.string().url().optional(),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 
@@ -25,5 +28,7 @@ export const loadConfig = (env: Record<string, string | undefined>): ClassifyCon
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],
       logLevel: env["LOG_LEVEL"],
+      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
+      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
     }),
   );

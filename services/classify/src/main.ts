@@ -8,6 +8,7 @@ import {
   IdentitySigner,
   onShutdown,
   serveHttp,
+  startTracing,
   systemClock,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
@@ -18,6 +19,12 @@ const logger = createLogger("classify", config.logLevel);
 const redis = createRedis(config.redisUrl, "sift-classify", logger);
 const jobsRedis = createJobsRedis(config.redisUrl, "sift-classify-jobs", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
+const tracing = await startTracing({
+  service: "classify",
+  endpoint: config.otlpEndpoint,
+  tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
+});
 
 const { app, jobs } = await createClassifyService({
   redis,
@@ -28,6 +35,7 @@ const { app, jobs } = await createClassifyService({
   signer: new IdentitySigner(config.internalSecret),
   inferenceTimeoutMs: config.inferenceTimeoutMs,
   metrics: createRegistry("classify", { processMetrics: true }),
+  tracing,
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);
@@ -38,4 +46,5 @@ onShutdown(logger, [
   ["jobs", () => jobs.stop()],
   ["nats", () => nats.drain()],
   ["redis", () => Promise.all([redis.quit(), jobsRedis.quit()])],
+  ["tracing", async () => tracing?.shutdown()],
 ]);

@@ -2,7 +2,14 @@ import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
+import {
+  dependencyChecks,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type Registry,
+  type Tracing,
+} from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
@@ -24,6 +31,7 @@ export const createClassifyService = async (deps: {
   signer: IdentitySigner;
   inferenceTimeoutMs: number;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
@@ -32,11 +40,17 @@ export const createClassifyService = async (deps: {
     signer: deps.signer,
     clock,
     logger,
-    inference: new NatsInferenceClient({ nats: deps.nats, timeoutMs: deps.inferenceTimeoutMs }),
+    inference: new NatsInferenceClient({
+      nats: deps.nats,
+      timeoutMs: deps.inferenceTimeoutMs,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+      ...(deps.tracing ? { tracing: deps.tracing } : {}),
+    }),
     usage,
     reports,
     readiness: dependencyChecks(deps),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    tracing: deps.tracing,
   });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,

@@ -9,11 +9,13 @@ import {
   healthRoutes,
   httpMetrics,
   notFound,
+  traceRequest,
   type Clock,
   type IdentitySigner,
   type Logger,
   type ReadinessChecks,
   type Registry,
+  type Tracing,
 } from "@sift/runtime";
 import type { RateLimiter } from "./clients/rate-limiter.ts";
 import { forwardTo } from "./clients/service-proxy.ts";
@@ -21,6 +23,7 @@ import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";
 import { browserScript } from "./routes/browser-script.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
+import { openApi } from "./routes/openapi.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 
 export interface GatewayDeps {
@@ -43,6 +46,8 @@ export interface GatewayDeps {
   readiness: ReadinessChecks;
   /** Request counts and latencies go here when given (served on the metrics port by main.ts). */
   metrics?: Registry;
+  /** When given, each endpoint call is a trace: this hop's span, its context sent on to the service. */
+  tracing?: Tracing | undefined;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
 }
@@ -64,14 +69,17 @@ export const buildGateway = (deps: GatewayDeps): Express => {
   const serviceUrl = { classify: deps.config.classifyUrl, verify: deps.config.verifyUrl };
   for (const [route, endpoint] of Object.entries(ENDPOINTS) as Array<[Route, (typeof ENDPOINTS)[Route]]>) {
     if (endpoint.access === "browser") app.options(endpoint.path, cors);
+    const traced = deps.tracing ? [traceRequest(deps.tracing, route, "link")] : [];
     app.post(
       endpoint.path,
+      ...traced,
       errorFormat(endpoint.errors),
       ...access[endpoint.access](route),
       forwardTo(serviceUrl[endpoint.service], { ...deps, unreachable: endpoint.upstreamDown }),
     );
   }
   app.get("/sift.js", browserScript(deps.browserScriptPath));
+  app.get("/openapi.json", openApi());
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -23,6 +23,14 @@ const Config = z.object({
   testKeyRate: z.coerce.number().positive().default(DEFAULT_RATE_LIMIT),
   testKeyBurst: z.coerce.number().int().positive().default(DEFAULT_BURST),
   logLevel: z.string().default("info"),
+  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
+  otlpEndpoint: z.string().url().optional(),
+  otlpTracesEndpoint: z.string().url().optional(),
+  /**
+   * The share of calls traced (0-1). Traces start here, and every service downstream follows
+   * the gateway's decision, so this one setting samples the whole path.
+   */
+  traceSampleRatio: z.coerce.number().min(0).max(1).default(1),
 });
 export type GatewayConfig = Readonly<z.infer<typeof Config>>;
 
@@ -43,5 +51,8 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       testKeyRate: env["SIFT_TEST_KEY_RATE"],
       testKeyBurst: env["SIFT_TEST_KEY_BURST"],
       logLevel: env["LOG_LEVEL"],
+      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
+      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
+      traceSampleRatio: env["SIFT_TRACE_SAMPLE_RATIO"] || undefined,
     }),
   );

@@ -10,6 +10,7 @@ import {
   IdentitySigner,
   serveHttp,
   onShutdown,
+  startTracing,
   systemClock,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
@@ -20,11 +21,19 @@ const logger = createLogger("gateway", config.logLevel);
 const clock = systemClock;
 const redis = createRedis(config.redisUrl, "sift-gateway", logger);
 const nats = await connectNats(config.natsUrl, "sift-gateway");
+const tracing = await startTracing({
+  service: "gateway",
+  endpoint: config.otlpEndpoint,
+  tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
+  sampleRatio: config.traceSampleRatio,
+});
 
 const metrics = createRegistry("gateway", { processMetrics: true });
 const app = createGateway({
   config,
   metrics,
+  tracing,
   redis,
   signer: new IdentitySigner(config.internalSecret),
   clock,
@@ -53,6 +62,7 @@ onShutdown(logger, [
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["redis", () => redis.quit()],
+  ["tracing", async () => tracing?.shutdown()],
 ]);
 
 function httpHealthy(base: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import { browserBundlePath } from "@sift/browser/paths";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, Registry, Tracing } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 
@@ -14,6 +14,7 @@ export const createGateway = (deps: {
   signer: IdentitySigner;
   readiness: GatewayDeps["readiness"];
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) =>
   buildGateway({
     ...deps,

@@ -1,16 +1,22 @@
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { freePort } from "@sift/testkit";
+import { KeyStore } from "@sift/keystore";
+import { createRedis, systemClock } from "@sift/runtime";
+import { createKey, freePort, startOtlpCollector, type OtlpCollector } from "@sift/testkit";
 import { post, startServer, type TestServer } from "@sift/testkit";
 import { spawnService, waitForHttp, type ServiceName } from "@sift/testkit";
 
 /**
  * Every service's main.ts as its own process, wired by environment exactly as the launcher and
  * the containers do: the stack answers through the gateway, and each process exits 0 on SIGTERM.
- * Its own NATS, so the worker here answers only this test.
+ * Its own NATS, so the worker here answers only this test; an OTLP collector of its own, which
+ * every process exports its spans to.
  */
 let nats: TestServer;
+let collector: OtlpCollector;
+let redis: Redis;
 const children = new Map<ServiceName, ChildProcess>();
 let gateway = "";
 let metricsPort = 0;
@@ -19,6 +25,8 @@ const servicePorts: Partial<Record<ServiceName, number>> = {};
 
 beforeAll(async () => {
   nats = await startServer("nats");
+  collector = await startOtlpCollector();
+  redis = createRedis(inject("redisUrl"), "sift-test-processes");
   const [gatewayPort, verifyPort, classifyPort, workerPort, metrics] = await Promise.all(
     Array.from({ length: 5 }, () => freePort()),
   );
@@ -29,6 +37,7 @@ beforeAll(async () => {
     NATS_URL: nats.url,
     SIFT_INTERNAL_SECRET: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "warn",
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
   };
   children.set(
     "worker",
@@ -64,6 +73,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children.values()) if (child.exitCode === null) child.kill("SIGKILL");
   await nats?.stop();
+  await collector?.stop();
+  redis?.disconnect();
 });
 
 describe("the services as processes", () => {
@@ -82,6 +93,29 @@ describe("the services as processes", () => {
     expect(metrics).toMatch(/sift_http_request_duration_seconds_count\{[^}]*route="classify"/);
     expect((await fetch(`${gateway}/metrics`)).status).toBe(404);
   });
+
+  it("trace a real-key classify call across the gateway, classify and model-worker processes as one trace", async () => {
+    const key = await createKey(new KeyStore({ redis, clock: systemClock }), { kind: "classify" });
+    const reply = await post(
+      `${gateway}/classify`,
+      { content: "Is the shop open on Sunday?", model: "spam-standard" },
+      { authorization: `Bearer ${key.secretKey}` },
+    );
+    expect(reply.status).toBe(200);
+    const requestId = reply.headers.get("x-request-id");
+    // Each process exports in batches (every 5 s by default).
+    const services = async () => {
+      const root = collector.spans.find((s) => s.attributes["sift.request_id"] === requestId);
+      const trace = collector.spans.filter((s) => root && s.traceId === root.traceId);
+      return [...new Set(trace.map((s) => s.service))].sort();
+    };
+    await expect
+      .poll(services, { timeout: 15_000, interval: 250 })
+      .toEqual(["classify", "gateway", "model-worker"]);
+    const worker = await fetch(`http://127.0.0.1:${servicePorts.worker}/metrics`).then((r) => r.text());
+    expect(worker).toMatch(/sift_model_batch_size_count\{[^}]*\} [1-9]/);
+    expect(worker).toMatch(/sift_model_inference_duration_seconds_count\{[^}]*\} [1-9]/);
+  }, 30_000);
 
   it("each answer /readyz with its named checks and serve /metrics", async () => {
     const ready = async (base: string) => {

@@ -23,6 +23,9 @@ const Config = z.object({
   intraOpThreads: z.coerce.number().int().min(1).max(64).default(1),
   shutdownDeadlineMs: z.coerce.number().int().positive().default(10_000),
   logLevel: z.string().default("info"),
+  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
+  otlpEndpoint: z.string().url().optional(),
+  otlpTracesEndpoint: z.string().url().optional(),
 });
 export type WorkerConfig = Readonly<z.infer<typeof Config>>;
 
@@ -39,6 +42,8 @@ export const loadConfig = (env: Record<string, string | undefined>): WorkerConfi
       intraOpThreads: env["SIFT_INTRA_OP_THREADS"],
       shutdownDeadlineMs: env["SIFT_SHUTDOWN_DEADLINE_MS"],
       logLevel: env["LOG_LEVEL"],
+      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
+      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
     }),
   );
 

@@ -6,6 +6,7 @@ import {
   createRegistry,
   onShutdown,
   serveHttp,
+  startTracing,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createModelWorker } from "./wiring.ts";
@@ -15,12 +16,19 @@ const logger = createLogger("model-worker", config.logLevel);
 const nats = await connectNats(config.natsUrl, "sift-model-worker");
 // Workspaces' learned state; a Redis outage only means base-model scores (docs/feedback.md).
 const redis = createRedis(config.redisUrl, "sift-model-worker", logger);
+const tracing = await startTracing({
+  service: "model-worker",
+  endpoint: config.otlpEndpoint,
+  tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
+});
 const { scorer, worker, app } = await createModelWorker({
   nats,
   redis,
   logger,
   config,
   metrics: createRegistry("model-worker", { processMetrics: true }),
+  tracing,
 });
 worker.start();
 // Only the probes and metrics listen here; inference goes over NATS.
@@ -39,6 +47,7 @@ onShutdown(
     ["scorer", () => scorer.close()],
     ["redis", () => redis.quit()],
     ["http", () => closeServer(server)],
+    ["tracing", async () => tracing?.shutdown()],
   ],
   config.shutdownDeadlineMs,
 );

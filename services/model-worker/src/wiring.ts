@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
-import { serviceApp, type Logger, type Registry } from "@sift/runtime";
+import { serviceApp, type Logger, type Registry, type Tracing } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer } from "./clients/scorer.ts";
 import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
@@ -20,6 +20,7 @@ export const createModelWorker = async (deps: {
   logger: Logger;
   config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) => {
   const { config, logger } = deps;
   const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
@@ -33,6 +34,8 @@ export const createModelWorker = async (deps: {
     logger,
     config,
     ...(states ? { states } : {}),
+    metrics: deps.metrics,
+    tracing: deps.tracing,
   });
   const app = serviceApp(
     {

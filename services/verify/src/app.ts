@@ -8,6 +8,7 @@ import {
   type Logger,
   type ReadinessChecks,
   type Registry,
+  type Tracing,
 } from "@sift/runtime";
 import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
 import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
@@ -25,6 +26,8 @@ export interface VerifyDeps {
   keys: SiteKeyLookup;
   readiness: ReadinessChecks;
   metrics?: Registry;
+  /** When given, each call continues the gateway's trace. */
+  tracing?: Tracing | undefined;
 }
 
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */
@@ -32,7 +35,7 @@ export const buildVerifyApp = (deps: VerifyDeps): Express => {
   const registers = deps.metrics ? [deps.metrics] : [];
   const outcomes = new Counter({
     name: "sift_verify_outcomes_total",
-    help: "Verify answers by outcome (ok, or the spec's message)",
+    help: "Verify answers by outcome: ok (a real solution accepted), else the spec's message (Test key for the test key, whatever its solution)",
     labelNames: ["outcome"] as const,
     registers,
   });

@@ -6,6 +6,9 @@ const Config = z.object({
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   logLevel: z.string().default("info"),
+  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
+  otlpEndpoint: z.string().url().optional(),
+  otlpTracesEndpoint: z.string().url().optional(),
   /** Challenge signing keys, `id:secret[@notBefore]` entries; unset: one derived from internalSecret. */
   challengeKeys: z.string().optional(),
 });
@@ -19,6 +22,8 @@ export const loadConfig = (env: Record<string, string | undefined>): VerifyConfi
       redisUrl: env["REDIS_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       logLevel: env["LOG_LEVEL"],
+      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
+      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
       challengeKeys: env["SIFT_CHALLENGE_KEYS"],
     }),
   );

@@ -7,6 +7,7 @@ import {
   IdentitySigner,
   onShutdown,
   serveHttp,
+  startTracing,
   systemClock,
 } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
@@ -15,6 +16,12 @@ import { createVerifyApp } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("verify", config.logLevel);
 const redis = createRedis(config.redisUrl, "sift-verify", logger);
+const tracing = await startTracing({
+  service: "verify",
+  endpoint: config.otlpEndpoint,
+  tracesEndpoint: config.otlpTracesEndpoint,
+  logger,
+});
 
 const app = createVerifyApp({
   redis,
@@ -23,6 +30,7 @@ const app = createVerifyApp({
   signer: new IdentitySigner(config.internalSecret),
   signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
   metrics: createRegistry("verify", { processMetrics: true }),
+  tracing,
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);
@@ -31,4 +39,5 @@ logger.info({ port }, "verify listening");
 onShutdown(logger, [
   ["http", () => closeServer(server)],
   ["redis", () => redis.quit()],
+  ["tracing", async () => tracing?.shutdown()],
 ]);

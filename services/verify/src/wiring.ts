@@ -1,7 +1,14 @@
 import type { Redis } from "ioredis";
 import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
-import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
+import {
+  dependencyChecks,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type Registry,
+  type Tracing,
+} from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
@@ -12,6 +19,7 @@ export const createVerifyApp = (deps: {
   signer: IdentitySigner;
   signingKeys: SigningKeyRing;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }) =>
   buildVerifyApp({
     ...deps,

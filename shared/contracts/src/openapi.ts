@@ -19,6 +19,12 @@ export const openApiDocument = () => ({
   },
   paths: {
     ...Object.fromEntries(Object.values(ENDPOINTS).map((e) => [e.path, { post: e.doc }])),
+    "/openapi.json": {
+      get: {
+        summary: "This document (cacheable for five minutes)",
+        responses: { "200": { description: "OpenAPI 3.1", content: { "application/json": {} } } },
+      },
+    },
     "/healthz": { get: { summary: "The process is alive", responses: { "200": { description: "Alive" } } } },
     "/readyz": {
       get: {

@@ -5,4 +5,5 @@ export * from "./clients.ts";
 export * from "./lifecycle.ts";
 export * from "./body.ts";
 export * from "./metrics.ts";
+export * from "./tracing.ts";
 export * from "./edge/index.ts";

@@ -19,11 +19,18 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** A fixed set of labels (the endpoints and the probes), so unknown paths cannot grow the metrics. */
 const ROUTE_LABELS = new Map<string, string>([
   ...Object.entries(ENDPOINTS).map(([route, endpoint]) => [endpoint.path, route] as const),
-  ...["/healthz", "/readyz", "/sift.js", "/metrics"].map((path) => [path, path.slice(1)] as const),
+  ...["/healthz", "/readyz", "/sift.js", "/openapi.json", "/metrics"].map(
+    (path) => [path, path.slice(1)] as const,
+  ),
 ]);
 export const routeLabel = (path: string): string => ROUTE_LABELS.get(path) ?? "other";
 
-/** Counts and times every response by route and status. */
+/**
+ * Counts and times every response by route and status (the histogram's `_count` is the request
+ * count), and counts every answer from the error table by its kind: at the gateway that is the
+ * 401/403/429 refusals (`missing_key`, `rate_limited`, …), at classify `quota_exceeded` and
+ * `unavailable`, everywhere `body_too_large` and the rest.
+ */
 export const httpMetrics = (registry: Registry): RequestHandler => {
   const duration = new Histogram({
     name: "sift_http_request_duration_seconds",
@@ -32,9 +39,20 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const errors = new Counter({
+    name: "sift_http_errors_total",
+    help: "Answers from the error table, by route, status and error kind",
+    labelNames: ["route", "status", "kind"],
+    registers: [registry],
+  });
   return (req, res, next) => {
     const end = duration.startTimer();
-    res.once("finish", () => end({ route: routeLabel(req.path), status: String(res.statusCode) }));
+    res.once("finish", () => {
+      const labels = { route: routeLabel(req.path), status: String(res.statusCode) };
+      end(labels);
+      const kind = res.locals.errorKind;
+      if (kind) errors.inc({ ...labels, kind });
+    });
     next();
   };
 };

@@ -6,3 +6,4 @@ export * from "./worker.ts";
 export * from "./processes.ts";
 export * from "./chromium.ts";
 export * from "./sift.ts";
+export * from "./otlp.ts";

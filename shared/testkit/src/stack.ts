@@ -7,6 +7,7 @@ import { createGateway } from "@sift/gateway/wiring";
 import type { KeyKind } from "@sift/contracts";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
+import { solveFromService } from "@sift/challenge";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
@@ -19,8 +20,10 @@ import {
   listen,
   redisReady,
   silentLogger,
+  startTracing,
   systemClock,
   type Clock,
+  type Tracing,
 } from "@sift/runtime";
 
 export interface StackOptions {
@@ -35,6 +38,10 @@ export interface StackOptions {
   testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
   challengeKeys?: SigningKeyRing;
+  /** Traces each service to this OTLP/HTTP collector, with a tracer provider of its own, as main.ts does. */
+  otlpEndpoint?: string;
+  /** The gateway's trace sample ratio (0-1, default 1). */
+  traceSampleRatio?: number;
 }
 
 export interface Stack {
@@ -49,6 +56,8 @@ export interface Stack {
   internalSecret: string;
   /** The apps' metrics registries, as main.ts would serve them. */
   metrics: { gateway: Registry; classify: Registry; verify: Registry };
+  /** Exports every finished span now (no-op without `otlpEndpoint`). */
+  flushTraces(): Promise<void>;
   /** Stops and starts one service's HTTP server (same port), for outage tests. */
   stopService(name: "gateway" | "verify" | "classify"): Promise<void>;
   startService(name: "gateway" | "verify" | "classify"): Promise<void>;
@@ -74,6 +83,14 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     classify: createRegistry("classify"),
     verify: createRegistry("verify"),
   };
+  const traced = async (service: string, sampleRatio?: number) =>
+    startTracing({ service, endpoint: options.otlpEndpoint, sampleRatio });
+  const tracing = {
+    gateway: await traced("gateway", options.traceSampleRatio),
+    classify: await traced("classify"),
+    verify: await traced("verify"),
+  };
+  const tracers = Object.values(tracing).filter((t): t is Tracing => t !== undefined);
   const verify = await serve(
     createVerifyApp({
       redis,
@@ -82,6 +99,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       signer,
       signingKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
       metrics: metrics.verify,
+      tracing: tracing.verify,
     }),
   );
   // The production wiring, BullMQ jobs included; the queue lives in database 1 so its keys never
@@ -96,6 +114,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     signer,
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
     metrics: metrics.classify,
+    tracing: tracing.classify,
   });
   const classify = await serve(classifyService.app);
   const gateway = await serve(
@@ -116,6 +135,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       signer,
       readiness: { redis: async () => void (await redis.ping()) },
       metrics: metrics.gateway,
+      tracing: tracing.gateway,
     }),
   );
   const services = { gateway, verify, classify };
@@ -131,6 +151,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     clock,
     internalSecret,
     metrics,
+    flushTraces: async () => void (await Promise.all(tracers.map((t) => t.forceFlush()))),
     stopService: (name) => services[name].stop(),
     startService: (name) => services[name].start(),
     stop: async () => {
@@ -139,6 +160,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       await nats.close();
       redis.disconnect();
       jobsRedis.disconnect();
+      await Promise.all(tracers.map((t) => t.shutdown()));
     },
   };
 };
@@ -185,3 +207,7 @@ export const createKey = async (
     ...(created.config.siteKey ? { siteKey: created.config.siteKey } : {}),
   };
 };
+
+/** Fetches a challenge for `siteKey` through the gateway and solves it, as the browser script does. */
+export const solveChallenge = async (gatewayUrl: string, siteKey: string): Promise<string> =>
+  (await solveFromService({ siteKey, baseUrl: gatewayUrl })).solution;

@@ -1,31 +1,47 @@
 import type { NatsConnection } from "nats";
 import type { InferenceWorker } from "@sift/model-worker";
 import { createModelWorker } from "@sift/model-worker/wiring";
-import { connectNats, createRedis, silentLogger } from "@sift/runtime";
+import {
+  connectNats,
+  createRedis,
+  createRegistry,
+  silentLogger,
+  startTracing,
+  type Registry,
+} from "@sift/runtime";
 
 export interface RunningModelWorker {
   worker: InferenceWorker;
   nats: NatsConnection;
+  /** Its metrics registry, as main.ts serves it on the probe port. */
+  metrics: Registry;
+  /** Exports every finished span now (no-op without `otlpEndpoint`). */
+  flushTraces(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * A model worker as its main.ts wires it (real onnxruntime, the committed model, real NATS),
- * on a connection of its own; its probe port is not served.
+ * on a connection of its own; its probe port is not served. With `otlpEndpoint` it traces to
+ * that collector with a tracer provider of its own.
  */
 export const startModelWorker = async (
   natsUrl: string,
   config: { batchWindowMs: number; batchMaxItems: number } = { batchWindowMs: 1, batchMaxItems: 64 },
-  options: { redisUrl?: string; modelPath?: string } = {},
+  options: { redisUrl?: string; modelPath?: string; otlpEndpoint?: string } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker");
   // With a Redis, the worker scores with workspaces' learned state, as main.ts wires it.
   const redis = options.redisUrl ? createRedis(options.redisUrl, "sift-test-worker") : undefined;
+  const metrics = createRegistry("model-worker");
+  const tracing = await startTracing({ service: "model-worker", endpoint: options.otlpEndpoint });
   const { worker, scorer } = await createModelWorker({
     nats,
     ...(redis ? { redis } : {}),
     logger: silentLogger(),
     config: { ...config, intraOpThreads: 1, modelPath: options.modelPath },
+    metrics,
+    tracing,
   });
   worker.start();
   // A round trip proves the subscription reached the server before anyone publishes.
@@ -33,11 +49,14 @@ export const startModelWorker = async (
   return {
     worker,
     nats,
+    metrics,
+    flushTraces: async () => void (await tracing?.forceFlush()),
     stop: async () => {
       await worker.stop();
       await nats.drain();
       await scorer.close();
       redis?.disconnect();
+      await tracing?.shutdown();
     },
   };
 };

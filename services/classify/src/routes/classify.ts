@@ -1,7 +1,16 @@
 import type { RequestHandler } from "express";
 import { labelFor, retryAfterSeconds, type ClassifyResponse } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
-import { Counter, identityOf, requestBody, sendError, type Logger, type Registry } from "@sift/runtime";
+import {
+  Counter,
+  identityOf,
+  requestBody,
+  sendError,
+  traced,
+  type Logger,
+  type Registry,
+  type Tracing,
+} from "@sift/runtime";
 import type { InferenceClient } from "../clients/inference.ts";
 import { readClassifyRequest } from "../domain/request.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
@@ -11,6 +20,7 @@ export interface ClassifyRouteDeps {
   inference: InferenceClient;
   usage: UsageMeter;
   metrics?: Registry;
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -51,7 +61,12 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
 
     const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
-    const admission = await deps.usage.admit(workspace);
+    const parent = res.locals.traceContext;
+    const admitSpan =
+      deps.tracing && parent ? deps.tracing.tracer.startSpan("usage admit", {}, parent) : undefined;
+    const admission = admitSpan
+      ? await traced(admitSpan, deps.usage.admit(workspace))
+      : await deps.usage.admit(workspace);
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
@@ -59,7 +74,11 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     }
 
     const result = await deps.inference
-      .score(input.model, input.fields, identity.requestId, { workspaceId: key.workspaceId, explain })
+      .score(input.model, input.fields, identity.requestId, {
+        workspaceId: key.workspaceId,
+        explain,
+        trace: parent,
+      })
       .catch(() => null);
     if (!result?.ok) {
       // The 503 stands even if the release fails: the caller's answer must not depend on it.

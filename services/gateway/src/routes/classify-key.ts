@@ -8,7 +8,9 @@ import {
   rawBody,
   requestBody,
   sendError,
+  traced,
   type Clock,
+  type Tracing,
 } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
@@ -20,6 +22,7 @@ export interface ClassifyKeyDeps {
   clock: Clock;
   /** Budget of the shared test key, per client address (the key is public, so per key is moot). */
   testKeyRate: { rate: number; burst: number };
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -58,7 +61,12 @@ export const classifyKeyAccess =
     }
 
     // Key lookup and rate limit in one Redis round trip (DESIGN.md).
-    const resolved = await deps.keys.resolveAndTake(choice.key);
+    const parent = res.locals.traceContext;
+    const span =
+      deps.tracing && parent ? deps.tracing.tracer.startSpan("key resolve", {}, parent) : undefined;
+    const resolved = span
+      ? await traced(span, deps.keys.resolveAndTake(choice.key))
+      : await deps.keys.resolveAndTake(choice.key);
     if (!resolved) return sendError(res, "invalid_key");
     const { record, retryAfterMs } = resolved;
     if (record.kind !== "classify") return sendError(res, "challenge_key");

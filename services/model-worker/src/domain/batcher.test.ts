@@ -51,4 +51,18 @@ describe("MicroBatcher", () => {
     expect(calls).toEqual([[1]]);
     await expect(pending).resolves.toEqual([2]);
   });
+
+  it("hands run the tags of the requests in the batch, in order, skipping untagged ones", async () => {
+    const seen: string[][] = [];
+    const batcher = new MicroBatcher<number, number, string>({
+      windowMs: 5,
+      maxItems: 8,
+      run: async (items, tags) => {
+        seen.push(tags);
+        return items;
+      },
+    });
+    await Promise.all([batcher.submit([1], "a"), batcher.submit([2]), batcher.submit([3, 4], "c")]);
+    expect(seen).toEqual([["a", "c"]]);
+  });
 });

@@ -2,22 +2,25 @@
  * Collects requests for up to `windowMs` (or until `maxItems` items wait) and runs them as one
  * call. One batch runs at a time: while it runs, new requests queue and go together in the next
  * batch, so under load batches grow by themselves and idle latency stays at the window.
+ * A request may carry a tag (its trace context, for the worker); `run` gets the batch's tags,
+ * one per request that sent one, in order.
  */
-export interface BatcherOptions<I, O> {
+export interface BatcherOptions<I, O, T = never> {
   windowMs: number;
   maxItems: number;
-  run: (items: I[]) => Promise<ArrayLike<O>>;
+  run: (items: I[], tags: T[]) => Promise<ArrayLike<O>>;
 }
 
-interface Pending<I, O> {
+interface Pending<I, O, T> {
   items: I[];
+  tag: T | undefined;
   resolve: (out: O[]) => void;
   reject: (err: unknown) => void;
 }
 
-export class MicroBatcher<I, O> {
-  readonly #options: BatcherOptions<I, O>;
-  #queue: Pending<I, O>[] = [];
+export class MicroBatcher<I, O, T = never> {
+  readonly #options: BatcherOptions<I, O, T>;
+  #queue: Pending<I, O, T>[] = [];
   #queued = 0;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -25,13 +28,13 @@ export class MicroBatcher<I, O> {
   /** Sizes of the batches run so far, for logs and the benchmark. */
   readonly stats = { batches: 0, items: 0 };
 
-  constructor(options: BatcherOptions<I, O>) {
+  constructor(options: BatcherOptions<I, O, T>) {
     this.#options = options;
   }
 
-  submit(items: I[]): Promise<O[]> {
+  submit(items: I[], tag?: T): Promise<O[]> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ items, resolve, reject });
+      this.#queue.push({ items, tag, resolve, reject });
       this.#queued += items.length;
       if (this.#running) return;
       if (this.#queued >= this.#options.maxItems || this.#options.windowMs === 0) this.#flush();
@@ -50,7 +53,7 @@ export class MicroBatcher<I, O> {
     this.#timer = undefined;
     if (this.#running || this.#queue.length === 0) return;
     // Take whole requests up to maxItems (a single larger request still goes alone).
-    const batch: Pending<I, O>[] = [];
+    const batch: Pending<I, O, T>[] = [];
     let count = 0;
     while (
       this.#queue.length > 0 &&
@@ -69,11 +72,18 @@ export class MicroBatcher<I, O> {
     });
   }
 
-  async #runBatch(batch: Pending<I, O>[], count: number): Promise<void> {
+  async #runBatch(batch: Pending<I, O, T>[], count: number): Promise<void> {
     this.stats.batches++;
     this.stats.items += count;
+    const tags: T[] = [];
+    for (const pending of batch) if (pending.tag !== undefined) tags.push(pending.tag);
     try {
-      const out = Array.from(await this.#options.run(batch.flatMap((p) => p.items)));
+      const out = Array.from(
+        await this.#options.run(
+          batch.flatMap((p) => p.items),
+          tags,
+        ),
+      );
       let at = 0;
       for (const pending of batch) {
         pending.resolve(out.slice(at, at + pending.items.length));

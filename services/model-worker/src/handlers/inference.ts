@@ -7,11 +7,12 @@ import {
 } from "@sift/contracts";
 import { personalize } from "@sift/feedback";
 import { featurize, type Features } from "@sift/model";
-import type { Logger } from "@sift/runtime";
+import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
-  score: (items: Features[]) => Promise<number[]>;
+  /** `trace`: the request's span context (tracing on), so its batch can name it. */
+  score: (items: Features[], trace?: Context) => Promise<number[]>;
   /** The one model this worker loaded: a request for another is refused, never answered with it. */
   model: ModelName;
   version: string;
@@ -30,6 +31,7 @@ export const handleInference = async (
   data: Uint8Array,
   deps: InferenceDeps,
   requestId: string | undefined,
+  trace?: Context,
 ): Promise<InferenceReply> => {
   let body: unknown;
   try {
@@ -50,7 +52,7 @@ export const handleInference = async (
   let fieldReasons: Reason[][] | undefined;
   try {
     features = request.items.map((fields) => featurize(fields));
-    base = await deps.score(features);
+    base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
     if (request.explain) fieldReasons = await explainFields(request.items, base, deps.score);

@@ -28,7 +28,8 @@ export const verifyRoute =
     const solution = bodyField(requestBody(req), "solution");
     try {
       const outcome = await verifySolution({ ...deps, now: deps.clock.now() }, key, solution);
-      deps.outcomes.inc({ outcome: outcome.ok ? "ok" : (outcome.message ?? "unknown") });
+      // The test key's answers carry their message even when ok, so they never count as real accepts.
+      deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
     } catch (err) {
       deps.logger.error({ err, requestId }, "solution check failed");

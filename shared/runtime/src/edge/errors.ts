@@ -40,6 +40,8 @@ declare global {
     interface Locals {
       /** Set by the endpoint's `errorFormat` middleware; JSON when unset. */
       errorFormat?: ErrorFormat;
+      /** Set by `sendError`: which error of the table answered (the metrics count it). */
+      errorKind?: ErrorKind;
     }
   }
 }
@@ -53,8 +55,10 @@ export const errorFormat =
   };
 
 /** Answers one error of the closed set, shaped by the endpoint's format. */
-export const sendError = (res: Response, kind: ErrorKind, message?: string): void =>
+export const sendError = (res: Response, kind: ErrorKind, message?: string): void => {
+  res.locals.errorKind = kind;
   FORMATTERS[res.locals.errorFormat ?? "json"](res, apiError(kind, message));
+};
 
 export const notFound: RequestHandler = (_req, res) => sendError(res, "not_found");
 

@@ -2,3 +2,4 @@ export * from "./errors.ts";
 export * from "./request.ts";
 export * from "./health.ts";
 export * from "./service.ts";
+export * from "./trace.ts";

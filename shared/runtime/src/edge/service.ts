@@ -5,9 +5,11 @@ import type { Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
 import { httpMetrics } from "../metrics.ts";
 import type { IdentitySigner } from "../signing.ts";
+import type { Tracing } from "../tracing.ts";
 import { errorFormat, errorHandler, notFound } from "./errors.ts";
 import { healthRoutes, type ReadinessChecks } from "./health.ts";
 import { boundedBody, identityGate } from "./request.ts";
+import { traceRequest } from "./trace.ts";
 
 /**
  * The skeleton of every internal service's HTTP app: request metrics, /healthz, /readyz and
@@ -28,15 +30,24 @@ export const serviceApp = (
 };
 
 /**
- * One public endpoint as a service serves it behind the gateway: the endpoint's error format,
- * the body under the limit, the signed-identity gate, then its handler.
+ * One public endpoint as a service serves it behind the gateway: its span (when tracing is on,
+ * continuing the gateway's trace), the endpoint's error format, the body under the limit, the
+ * signed-identity gate, then its handler.
  */
 export const serviceEndpoint = (
   app: Express,
   route: Route,
-  gate: { signer: IdentitySigner; clock: Clock },
+  gate: { signer: IdentitySigner; clock: Clock; tracing?: Tracing | undefined },
   handler: RequestHandler,
 ): void => {
   const endpoint = ENDPOINTS[route];
-  app.post(endpoint.path, errorFormat(endpoint.errors), boundedBody(), identityGate(gate, route), handler);
+  const traced = gate.tracing ? [traceRequest(gate.tracing, route, "continue")] : [];
+  app.post(
+    endpoint.path,
+    ...traced,
+    errorFormat(endpoint.errors),
+    boundedBody(),
+    identityGate(gate, route),
+    handler,
+  );
 };
