@@ -1,10 +1,10 @@
-import { Redis } from "ioredis";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   closeServer,
   createRegistry,
   connectNats,
   createLogger,
+  createJobsRedis,
   createRedis,
   IdentitySigner,
   serveHttp,
@@ -18,7 +18,8 @@ import { createClassifyApp } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
 const clock = systemClock;
-const redis = createRedis(config.redisUrl, "sift-classify", logger);
+const redisTarget = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
+const redis = createRedis(redisTarget, "sift-classify", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
 
 const app = createClassifyApp({
@@ -32,11 +33,7 @@ const app = createClassifyApp({
 });
 
 // BullMQ blocks on its connection, so it gets its own, which waits out Redis outages.
-const bullRedis = new Redis(config.redisUrl, {
-  maxRetriesPerRequest: null,
-  connectionName: "sift-classify-jobs",
-});
-bullRedis.on("error", (err) => logger.warn({ err: err.message }, "redis (jobs)"));
+const bullRedis = createJobsRedis(redisTarget, "sift-classify-jobs", logger);
 const jobs = await startUsageJobs({
   connection: bullRedis,
   keys: new KeyStore({ redis, clock }),

@@ -1,13 +1,12 @@
-import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { RedisUsageMeter } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, RedisClient, Registry } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
 
 /** The classify app on real clients; main.ts and the test harness both build it here. */
 export const createClassifyApp = (deps: {
-  redis: Redis;
+  redis: RedisClient;
   nats: NatsConnection;
   clock: Clock;
   logger: Logger;

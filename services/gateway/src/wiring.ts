@@ -1,6 +1,5 @@
-import type { Redis } from "ioredis";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger, Registry } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, RedisClient, Registry } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 import { serveBrowserScript } from "./routes/browser-script.ts";
@@ -8,7 +7,7 @@ import { serveBrowserScript } from "./routes/browser-script.ts";
 /** The gateway on real clients; main.ts and the test harness both build it here. */
 export const createGateway = (deps: {
   config: GatewayDeps["config"];
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;

@@ -1,14 +1,13 @@
-import type { Redis } from "ioredis";
 import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, RedisClient } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
 import { challengeHandler } from "./routes/challenge.ts";
 import { createSolutionChecker } from "./routes/verify-solution.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;

@@ -21,7 +21,8 @@ export interface UsageJobs {
 export const startUsageJobs = async (
   deps: Omit<MonthEndDeps, "emit"> & { connection: ConnectionOptions; logger: Logger; prefix?: string },
 ): Promise<UsageJobs> => {
-  const prefix = deps.prefix ?? "sift:bull";
+  // A hash tag: BullMQ's scripts touch many keys of a queue, which on Redis Cluster must share a slot.
+  const prefix = deps.prefix ?? "{sift:bull}";
   const usageQueue = new Queue(USAGE_QUEUE, { connection: deps.connection, prefix });
   const noticeQueue = new Queue(NOTICE_QUEUE, { connection: deps.connection, prefix });
   await usageQueue.upsertJobScheduler(
