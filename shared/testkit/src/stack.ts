@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { Express } from "express";
-import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { createClassifyApp } from "@sift/classify/wiring";
 import { createGateway } from "@sift/gateway/wiring";
@@ -19,10 +18,13 @@ import {
   silentLogger,
   systemClock,
   type Clock,
+  type RedisClient,
 } from "@sift/runtime";
 
 export interface StackOptions {
   redisUrl: string;
+  /** A Redis Cluster's `host:port,…` (startRedisCluster().nodes): used instead of redisUrl. */
+  redisClusterNodes?: string;
   natsUrl: string;
   clock?: Clock;
   inferenceTimeoutMs?: number;
@@ -39,7 +41,7 @@ export interface Stack {
   gatewayUrl: string;
   verifyUrl: string;
   classifyUrl: string;
-  redis: Redis;
+  redis: RedisClient;
   nats: NatsConnection;
   keys: KeyStore;
   usage: RedisUsageMeter;
@@ -63,7 +65,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const logger = silentLogger();
   const internalSecret = "test-internal-secret-0123456789abcdef";
   const signer = new IdentitySigner(internalSecret);
-  const redis = createRedis(options.redisUrl, "sift-test-stack");
+  const redis = createRedis(
+    { url: options.redisUrl, clusterNodes: options.redisClusterNodes },
+    "sift-test-stack",
+  );
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack");
 

@@ -1,0 +1,182 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Cluster } from "ioredis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
+import { DAY, ManualClock } from "@sift/runtime";
+import {
+  createKey,
+  post,
+  startModelWorker,
+  startRedisCluster,
+  startStack,
+  type RunningModelWorker,
+  type Stack,
+  type TestRedisCluster,
+} from "@sift/testkit";
+import { GRACE_MS, hashSecret, keyLayout } from "../src/index.ts";
+
+/**
+ * Sift on a real three-master Redis Cluster: the services and the admin CLI switched to it by
+ * REDIS_CLUSTER_NODES, and the classify, verify, plans and admin paths run end to end. Any
+ * script or MULTI whose keys spanned two slots would fail here with CROSSSLOT.
+ */
+let cluster: TestRedisCluster;
+let stack: Stack;
+let worker: RunningModelWorker;
+// Frozen unless a test moves it: rate-limit buckets never refill by themselves.
+const clock = new ManualClock(Date.now());
+
+beforeAll(async () => {
+  cluster = await startRedisCluster(3);
+  // A REDIS_URL nothing listens on: everything must go through the cluster nodes.
+  stack = await startStack({
+    redisUrl: "redis://127.0.0.1:1",
+    redisClusterNodes: cluster.nodes,
+    natsUrl: inject("natsUrl"),
+    clock,
+  });
+  worker = await startModelWorker(inject("natsUrl"));
+});
+afterAll(async () => {
+  await worker?.stop();
+  await stack?.stop();
+  await cluster?.stop();
+});
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const run = promisify(execFile);
+
+/** The real CLI process (shared/cli/src/main.ts) with REDIS_CLUSTER_NODES and a dead REDIS_URL. */
+const sift = async (...argv: string[]): Promise<Record<string, string>> => {
+  const { stdout, stderr } = await run(
+    process.execPath,
+    ["--import", "tsx", "shared/cli/src/main.ts", ...argv],
+    {
+      cwd: REPO,
+      env: { ...process.env, REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: "redis://127.0.0.1:1" },
+    },
+  );
+  expect(stderr).toBe("");
+  return JSON.parse(stdout) as Record<string, string>;
+};
+
+const classify = (key: string, content = "Lunch on Thursday? Bring the slides.") =>
+  post(`${stack.gatewayUrl}/classify`, { content, model: "spam-standard" }, { "x-api-key": key });
+
+const VERDICT = {
+  label: expect.stringMatching(/^(spam|clean)$/),
+  score: expect.any(Number),
+  model: "spam-standard",
+};
+
+describe("Sift on a three-master Redis Cluster", () => {
+  it("talks to a cluster of three masters", async () => {
+    expect(stack.redis).toBeInstanceOf(Cluster);
+    const masters = (stack.redis as Cluster).nodes("master");
+    expect(masters).toHaveLength(3);
+    const info = await masters[0]!.cluster("INFO");
+    expect(info).toMatch(/cluster_state:ok/);
+    expect(info).toMatch(/cluster_slots_assigned:16384/);
+  });
+
+  it("runs the admin CLI and the classify path: create, reroll, rate limit, usage, classify off", async () => {
+    const { workspaceId } = await sift("workspace", "create", "--name", "Acme", "--plan", "free");
+    const created = await sift("config", "create", "--workspace", workspaceId!, "--kind", "classify");
+    const first = await classify(created["secretKey"]!);
+    expect(first).toMatchObject({ status: 200, json: VERDICT });
+
+    const { secretKey: fresh } = await sift("key", "reroll", "--config", created["configId"]!);
+    expect(await classify(created["secretKey"]!)).toMatchObject({
+      status: 401,
+      json: { ok: false, message: ClassifyMessage.invalidKey },
+    });
+    expect(await classify(fresh!)).toMatchObject({ status: 200, json: VERDICT });
+
+    // The key record carries the workspace's limit: the change reaches it before the CLI returns.
+    expect(
+      await sift("workspace", "set", "--workspace", workspaceId!, "--rate-limit", "1", "--burst", "2"),
+    ).toEqual({ workspaceId, rateLimit: 1, burst: 2 });
+    const burst = [await classify(fresh!), await classify(fresh!), await classify(fresh!)];
+    expect(burst[0]!.status).toBe(200);
+    expect(burst[2]).toMatchObject({
+      status: 429,
+      json: { ok: false, message: ClassifyMessage.rateLimited, code: "rate_limited" },
+    });
+    expect(burst[2]!.headers.get("retry-after")).toBe("1");
+    const counted = 2 + burst.filter((r) => r.status === 200).length;
+
+    expect(await sift("usage", "show", "--workspace", workspaceId!)).toEqual({
+      state: "under",
+      used30d: counted,
+      allowance: 1000,
+      graceEndsAt: null,
+      retryAfter: 0,
+    });
+
+    await sift("workspace", "set", "--workspace", workspaceId!, "--classify", "off");
+    expect(await classify(fresh!)).toMatchObject({
+      status: 403,
+      json: { ok: false, message: ClassifyMessage.classifyOff },
+    });
+  });
+
+  it("issues, verifies and spends a challenge", async () => {
+    const { workspaceId } = await sift("workspace", "create", "--name", "Shop", "--plan", "paid");
+    const { siteKey, secretKey } = await sift(
+      "config",
+      "create",
+      "--workspace",
+      workspaceId!,
+      "--kind",
+      "challenge",
+    );
+    const { solution } = await sift(
+      "challenge",
+      "solve",
+      "--site-key",
+      siteKey!,
+      "--base-url",
+      stack.gatewayUrl,
+    );
+    const verify = () => post(`${stack.gatewayUrl}/verify`, { secretKey: secretKey!, solution: solution! });
+    expect(await verify()).toMatchObject({ status: 200, json: { ok: true } });
+    expect(await verify()).toMatchObject({ status: 200, json: { ok: false, message: VerifyMessage.spent } });
+    // A challenge key is refused on classify, as on one Redis.
+    expect(await classify(secretKey!)).toMatchObject({
+      status: 401,
+      json: { ok: false, message: ClassifyMessage.challengeKey },
+    });
+  });
+
+  it("leaves exactly one working secret after concurrent rerolls, the one its configuration names", async () => {
+    const key = await createKey(stack.keys, { kind: "classify" });
+    const secrets = await Promise.all(Array.from({ length: 8 }, () => stack.keys.reroll(key.configId)));
+    const resolved = await Promise.all([key.secretKey, ...secrets].map((s) => stack.keys.resolve(s!)));
+    const working = [key.secretKey, ...secrets].filter((_, i) => resolved[i] !== null);
+    expect(working).toHaveLength(1);
+    const config = await stack.redis.hget(keyLayout().config(key.configId), "secretHash");
+    expect(hashSecret(working[0]!)).toBe(config);
+    expect(await stack.redis.scard(keyLayout().retiredSecrets(key.configId))).toBe(0);
+  });
+
+  it("walks a Free workspace through its allowance: counted, grace, then 429 quota_exceeded", async () => {
+    const key = await createKey(stack.keys, { kind: "classify", allowance: 3 });
+    const workspace = { id: key.workspaceId, plan: "free" as const, allowance: 3 };
+    const today = Math.floor(clock.now() / DAY);
+    for (let i = 0; i < 3; i++) expect((await classify(key.secretKey)).status).toBe(200);
+    expect(await stack.usage.status(workspace)).toMatchObject({ state: "grace", used30d: 3 });
+
+    clock.advance(GRACE_MS + 1);
+    const paused = await classify(key.secretKey);
+    expect(paused).toMatchObject({
+      status: 429,
+      json: { ok: false, message: ClassifyMessage.quotaExceeded, code: "quota_exceeded" },
+    });
+    // Until today's three calls leave the 30-day window.
+    const untilUnder = (today + 30) * DAY - clock.now();
+    expect(paused.headers.get("retry-after")).toBe(String(Math.ceil(untilUnder / 1000)));
+    expect(await stack.usage.status(workspace)).toMatchObject({ state: "paused", used30d: 3 });
+  });
+});
