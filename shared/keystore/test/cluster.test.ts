@@ -161,6 +161,35 @@ describe("Sift on a three-master Redis Cluster", () => {
     expect(await stack.redis.scard(keyLayout().retiredSecrets(key.configId))).toBe(0);
   });
 
+  it("keeps every key record in step with its workspace when updates race creations and rerolls", async () => {
+    const layout = keyLayout();
+    const workspace = await stack.keys.createWorkspace({ name: "race", plan: "free" });
+    const first = await stack.keys.createConfig(workspace.id, "classify");
+    const racing: Promise<unknown>[] = [];
+    for (let i = 1; i <= 10; i++) {
+      racing.push(stack.keys.updateWorkspace(workspace.id, { rateLimit: i, allowance: 100 + i }));
+      racing.push(stack.keys.createConfig(workspace.id, "classify"));
+      racing.push(stack.keys.reroll(first!.config.id));
+    }
+    await Promise.all(racing);
+    const final = (await stack.keys.getWorkspace(workspace.id))!;
+    const configIds = await stack.redis.smembers(layout.workspaceConfigs(workspace.id));
+    expect(configIds).toHaveLength(11);
+    for (const configId of configIds) {
+      const secretHash = (await stack.redis.hget(layout.config(configId), "secretHash"))!;
+      const [rateLimit, allowance] = await stack.redis.hmget(
+        layout.key(secretHash),
+        "rateLimit",
+        "allowance",
+      );
+      expect({ configId, rateLimit, allowance }).toEqual({
+        configId,
+        rateLimit: String(final.rateLimit),
+        allowance: String(final.allowance),
+      });
+    }
+  });
+
   it("walks a Free workspace through its allowance: counted, grace, then 429 quota_exceeded", async () => {
     const key = await createKey(stack.keys, { kind: "classify", allowance: 3 });
     const workspace = { id: key.workspaceId, plan: "free" as const, allowance: 3 };

@@ -28,7 +28,7 @@ export const parseClusterNodes = (value: string | undefined): ClusterNode[] | un
     .filter((s) => s !== "");
   if (entries.length === 0) return undefined;
   return entries.map((entry) => {
-    const match = /^(.+):(\d{1,5})$/.exec(entry);
+    const match = /^([^/\s]+):(\d{1,5})$/.exec(entry);
     const port = Number(match?.[2]);
     if (!match || port < 1 || port > 65535)
       throw new Error(`REDIS_CLUSTER_NODES: ${JSON.stringify(entry)} is not host:port`);
