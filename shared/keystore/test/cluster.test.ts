@@ -115,7 +115,7 @@ describe("Sift on a three-master Redis Cluster", () => {
       retryAfter: 0,
     });
 
-    await sift("workspace", "set", "--workspace", workspaceId!, "--classify", "off");
+    await stack.keys.updateWorkspace(workspaceId!, { classify: false });
     expect(await classify(fresh!)).toMatchObject({
       status: 403,
       json: { ok: false, message: ClassifyMessage.classifyOff },
@@ -123,15 +123,8 @@ describe("Sift on a three-master Redis Cluster", () => {
   });
 
   it("issues, verifies and spends a challenge", async () => {
-    const { workspaceId } = await sift("workspace", "create", "--name", "Shop", "--plan", "paid");
-    const { siteKey, secretKey } = await sift(
-      "config",
-      "create",
-      "--workspace",
-      workspaceId!,
-      "--kind",
-      "challenge",
-    );
+    const { siteKey, secretKey } = await createKey(stack.keys, { kind: "challenge", plan: "paid" });
+    // The CLI's solver, which is the browser's: fetches a challenge through the gateway and solves it.
     const { solution } = await sift(
       "challenge",
       "solve",
