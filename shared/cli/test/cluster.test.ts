@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { solveFromService } from "@sift/challenge";
 import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
+import { GRACE_MS, hashSecret, keyLayout, NoticeStore } from "@sift/keystore";
 import { DAY, ManualClock } from "@sift/runtime";
 import {
   createKey,
@@ -15,12 +17,14 @@ import {
   type Stack,
   type TestRedisCluster,
 } from "@sift/testkit";
-import { GRACE_MS, hashSecret, keyLayout } from "../src/index.ts";
+import { runCli } from "../src/run.ts";
 
 /**
  * Sift on a real three-master Redis Cluster: the services and the admin CLI switched to it by
  * REDIS_CLUSTER_NODES, and the classify, verify, plans and admin paths run end to end. Any
- * script or MULTI whose keys spanned two slots would fail here with CROSSSLOT.
+ * script or MULTI whose keys spanned two slots would fail here with CROSSSLOT. The CLI's
+ * commands run in-process on the stack's cluster client; one run of the real CLI process shows
+ * REDIS_CLUSTER_NODES reaching it.
  */
 let cluster: TestRedisCluster;
 let stack: Stack;
@@ -46,20 +50,16 @@ afterAll(async () => {
 });
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const run = promisify(execFile);
 
-/** The real CLI process (shared/cli/src/main.ts) with REDIS_CLUSTER_NODES and a dead REDIS_URL. */
+/** One CLI command, in-process on the cluster client, as main.ts wires it. */
 const sift = async (...argv: string[]): Promise<Record<string, string>> => {
-  const { stdout, stderr } = await run(
-    process.execPath,
-    ["--import", "tsx", "shared/cli/src/main.ts", ...argv],
-    {
-      cwd: REPO,
-      env: { ...process.env, REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: "redis://127.0.0.1:1" },
-    },
-  );
-  expect(stderr).toBe("");
-  return JSON.parse(stdout) as Record<string, string>;
+  const result = await runCli(argv, {
+    keys: stack.keys,
+    usage: stack.usage,
+    notices: new NoticeStore({ redis: stack.redis }),
+  });
+  expect(result).toMatchObject({ code: 0, stderr: "" });
+  return JSON.parse(result.stdout) as Record<string, string>;
 };
 
 const classify = (key: string, content = "Lunch on Thursday? Bring the slides.") =>
@@ -79,6 +79,27 @@ describe("Sift on a three-master Redis Cluster", () => {
     const info = await masters[0]!.cluster("INFO");
     expect(info).toMatch(/cluster_state:ok/);
     expect(info).toMatch(/cluster_slots_assigned:16384/);
+  });
+
+  it("runs the real CLI process on the cluster from REDIS_CLUSTER_NODES alone", async () => {
+    const { workspaceId } = await sift("workspace", "create", "--name", "Proc", "--plan", "free");
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "shared/cli/src/main.ts", "usage", "show", "--workspace", workspaceId!],
+      {
+        cwd: REPO,
+        // A REDIS_URL nothing listens on: the CLI must reach the workspace through the cluster.
+        env: { ...process.env, REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: "redis://127.0.0.1:1" },
+      },
+    );
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toEqual({
+      state: "under",
+      used30d: 0,
+      allowance: 1000,
+      graceEndsAt: null,
+      retryAfter: 0,
+    });
   });
 
   it("runs the admin CLI and the classify path: create, reroll, rate limit, usage, classify off", async () => {
@@ -115,7 +136,7 @@ describe("Sift on a three-master Redis Cluster", () => {
       retryAfter: 0,
     });
 
-    await stack.keys.updateWorkspace(workspaceId!, { classify: false });
+    await sift("workspace", "set", "--workspace", workspaceId!, "--classify", "off");
     expect(await classify(fresh!)).toMatchObject({
       status: 403,
       json: { ok: false, message: ClassifyMessage.classifyOff },
@@ -124,15 +145,7 @@ describe("Sift on a three-master Redis Cluster", () => {
 
   it("issues, verifies and spends a challenge", async () => {
     const { siteKey, secretKey } = await createKey(stack.keys, { kind: "challenge", plan: "paid" });
-    // The CLI's solver, which is the browser's: fetches a challenge through the gateway and solves it.
-    const { solution } = await sift(
-      "challenge",
-      "solve",
-      "--site-key",
-      siteKey!,
-      "--base-url",
-      stack.gatewayUrl,
-    );
+    const { solution } = await solveFromService({ siteKey: siteKey!, baseUrl: stack.gatewayUrl });
     const verify = () => post(`${stack.gatewayUrl}/verify`, { secretKey: secretKey!, solution: solution! });
     expect(await verify()).toMatchObject({ status: 200, json: { ok: true } });
     expect(await verify()).toMatchObject({ status: 200, json: { ok: false, message: VerifyMessage.spent } });
