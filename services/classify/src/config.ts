@@ -4,6 +4,8 @@ const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8082),
   host: z.string().default("0.0.0.0"),
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
+  redisClusterNodes: z.string().optional(),
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   /**
@@ -24,6 +26,7 @@ export const loadConfig = (env: Record<string, string | undefined>): ClassifyCon
       port: env["CLASSIFY_PORT"] ?? env["PORT"],
       host: env["CLASSIFY_HOST"],
       redisUrl: env["REDIS_URL"],
+      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
       natsUrl: env["NATS_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],

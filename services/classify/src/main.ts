@@ -16,8 +16,9 @@ import { createClassifyService } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
-const redis = createRedis(config.redisUrl, "sift-classify", logger);
-const jobsRedis = createJobsRedis(config.redisUrl, "sift-classify-jobs", logger);
+const redisTarget = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
+const redis = createRedis(redisTarget, "sift-classify", logger);
+const jobsRedis = createJobsRedis(redisTarget, "sift-classify-jobs", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
 const tracing = await startTracing({
   service: "classify",

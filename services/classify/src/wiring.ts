@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
@@ -7,6 +6,7 @@ import {
   type Clock,
   type IdentitySigner,
   type Logger,
+  type RedisClient,
   type Registry,
   type Tracing,
 } from "@sift/runtime";
@@ -22,9 +22,9 @@ import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
  * caller serves the app and stops the rest.
  */
 export const createClassifyService = async (deps: {
-  redis: Redis;
+  redis: RedisClient;
   /** BullMQ's own connection: it blocks, and waits out Redis outages instead of failing fast. */
-  jobsRedis: Redis;
+  jobsRedis: RedisClient;
   nats: NatsConnection;
   clock: Clock;
   logger: Logger;

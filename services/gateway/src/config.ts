@@ -7,6 +7,8 @@ const Config = z.object({
   metricsPort: z.coerce.number().int().min(0).max(65535).default(9464),
   host: z.string().default("0.0.0.0"),
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
+  redisClusterNodes: z.string().optional(),
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
   verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
   classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
@@ -41,6 +43,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       metricsPort: env["SIFT_METRICS_PORT"],
       host: env["SIFT_HOST"],
       redisUrl: env["REDIS_URL"],
+      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
       natsUrl: env["NATS_URL"],
       verifyUrl: env["VERIFY_URL"],
       classifyUrl: env["CLASSIFY_URL"],

@@ -19,7 +19,11 @@ import { createGateway } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
 const clock = systemClock;
-const redis = createRedis(config.redisUrl, "sift-gateway", logger);
+const redis = createRedis(
+  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  "sift-gateway",
+  logger,
+);
 const nats = await connectNats(config.natsUrl, "sift-gateway");
 const tracing = await startTracing({
   service: "gateway",

@@ -1,14 +1,13 @@
-import type { Redis } from "ioredis";
 import { browserBundlePath } from "@sift/browser/paths";
 import { KeyStore } from "@sift/keystore";
-import type { Clock, IdentitySigner, Logger, Registry, Tracing } from "@sift/runtime";
+import type { Clock, IdentitySigner, Logger, RedisClient, Registry, Tracing } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 
 /** The gateway on real clients; main.ts and the test harness both build it here. */
 export const createGateway = (deps: {
   config: GatewayDeps["config"];
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;

@@ -4,6 +4,8 @@ const Config = z.object({
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
   /** Workspaces' learned state (reports, lists); scoring falls back to the base model without it. */
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  /** `host:port,…`: a Redis Cluster instead of REDIS_URL (docs/deployment.md). */
+  redisClusterNodes: z.string().optional(),
   /** Only /healthz and /readyz listen here; inference goes over NATS. */
   httpPort: z.coerce.number().int().min(0).max(65535).default(8084),
   httpHost: z.string().default("0.0.0.0"),
@@ -34,6 +36,7 @@ export const loadConfig = (env: Record<string, string | undefined>): WorkerConfi
     Config.parse({
       natsUrl: env["NATS_URL"],
       redisUrl: env["REDIS_URL"],
+      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
       httpPort: env["MODEL_WORKER_PORT"],
       httpHost: env["MODEL_WORKER_HOST"],
       modelPath: env["SIFT_MODEL_PATH"],

@@ -15,7 +15,11 @@ const config = loadConfig(process.env);
 const logger = createLogger("model-worker", config.logLevel);
 const nats = await connectNats(config.natsUrl, "sift-model-worker");
 // Workspaces' learned state; a Redis outage only means base-model scores (docs/feedback.md).
-const redis = createRedis(config.redisUrl, "sift-model-worker", logger);
+const redis = createRedis(
+  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  "sift-model-worker",
+  logger,
+);
 const tracing = await startTracing({
   service: "model-worker",
   endpoint: config.otlpEndpoint,

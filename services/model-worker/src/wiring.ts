@@ -1,7 +1,6 @@
-import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
-import { serviceApp, type Logger, type Registry, type Tracing } from "@sift/runtime";
+import { serviceApp, type Logger, type RedisClient, type Registry, type Tracing } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer } from "./clients/scorer.ts";
 import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
@@ -16,7 +15,7 @@ import type { WorkerConfig } from "./config.ts";
 export const createModelWorker = async (deps: {
   nats: NatsConnection;
   /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
-  redis?: Redis;
+  redis?: RedisClient;
   logger: Logger;
   config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
   metrics?: Registry;

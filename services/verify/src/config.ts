@@ -4,6 +4,8 @@ const Config = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8081),
   host: z.string().default("0.0.0.0"),
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
+  /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
+  redisClusterNodes: z.string().optional(),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   logLevel: z.string().default("info"),
   /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
@@ -20,6 +22,7 @@ export const loadConfig = (env: Record<string, string | undefined>): VerifyConfi
       port: env["VERIFY_PORT"] ?? env["PORT"],
       host: env["VERIFY_HOST"],
       redisUrl: env["REDIS_URL"],
+      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       logLevel: env["LOG_LEVEL"],
       otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,

@@ -15,7 +15,11 @@ import { createVerifyApp } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("verify", config.logLevel);
-const redis = createRedis(config.redisUrl, "sift-verify", logger);
+const redis = createRedis(
+  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  "sift-verify",
+  logger,
+);
 const tracing = await startTracing({
   service: "verify",
   endpoint: config.otlpEndpoint,

@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
 import {
@@ -6,6 +5,7 @@ import {
   type Clock,
   type IdentitySigner,
   type Logger,
+  type RedisClient,
   type Registry,
   type Tracing,
 } from "@sift/runtime";
@@ -13,7 +13,7 @@ import { buildVerifyApp } from "./app.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;

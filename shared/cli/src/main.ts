@@ -5,7 +5,11 @@ import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
 import { runCli } from "./run.ts";
 
-const redis = createRedis(process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379", "sift-cli");
+const target = {
+  url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379",
+  clusterNodes: process.env["REDIS_CLUSTER_NODES"],
+};
+const redis = createRedis(target, "sift-cli");
 let code = 1;
 try {
   await redisReady(redis, 3_000);
@@ -28,7 +32,7 @@ try {
   code = result.code;
 } catch (err) {
   process.stderr.write(
-    `sift: cannot reach Redis at ${process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"}: ${(err as Error).message}\n`,
+    `sift: cannot reach Redis at ${target.clusterNodes || target.url}: ${(err as Error).message}\n`,
   );
 } finally {
   redis.disconnect();

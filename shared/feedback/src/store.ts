@@ -1,4 +1,4 @@
-import type { Redis, Result } from "ioredis";
+import type { Cluster, Redis, Result } from "ioredis";
 import type { FeedbackJob } from "@sift/contracts";
 import { decodeSignature, SIGNATURE_SIZE } from "./fingerprint.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./layer.ts";
@@ -55,10 +55,10 @@ export interface StateSnapshot extends LayerSnapshot {
  * touches one Redis Cluster slot.
  */
 export class FeedbackStore {
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
 
-  constructor(deps: { redis: Redis; prefix?: string }) {
+  constructor(deps: { redis: Redis | Cluster; prefix?: string }) {
     this.#redis = deps.redis;
     this.#prefix = deps.prefix ?? "sift:";
     this.#redis.defineCommand("siftRecordReport", { numberOfKeys: 4, lua: RECORD });

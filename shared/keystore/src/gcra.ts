@@ -1,22 +1,27 @@
 /**
  * GCRA (the generic cell rate algorithm): a token bucket kept as one timestamp, the "theoretical
- * arrival time" of the next request. As a Lua function so it can run alone (RedisRateLimiter)
- * or after the key lookup in the same script (KeyStore.resolveAndTake): one round trip.
+ * arrival time" of the next request. As Lua functions so it can run alone (RedisRateLimiter) or
+ * inside the key lookup (KeyStore.resolveAndTake): one round trip.
  *
- * gcra(bucket, now ms, interval ms per request, burst) returns 0 when the request is taken, else
- * the whole milliseconds until it would be (at least 1). State expires as soon as the bucket
- * would be full again.
+ * gcraStep(tat or nil, now ms, interval ms per request, burst) returns the whole milliseconds
+ * until the request would be taken (at least 1) and nil, or 0 and the new TAT when it is taken.
+ *
+ * gcra(bucket, now, interval, burst) keeps the TAT in its own string key, which expires as soon
+ * as the bucket would be full again; it returns the wait (0 when taken).
  */
 export const GCRA_FUNCTION = `
-local function gcra(bucket, now, interval, burst)
+local function gcraStep(tat, now, interval, burst)
   local tolerance = interval * (burst - 1)
-  local tat = tonumber(redis.call('GET', bucket) or now)
-  if tat < now then tat = now end
+  if not tat or tat < now then tat = now end
   local allowAt = tat - tolerance
-  if now < allowAt then return math.ceil(allowAt - now) end
-  local newTat = tat + interval
-  redis.call('SET', bucket, newTat, 'PX', math.ceil(newTat - now))
-  return 0
+  if now < allowAt then return math.ceil(allowAt - now), nil end
+  return 0, tat + interval
+end
+
+local function gcra(bucket, now, interval, burst)
+  local wait, newTat = gcraStep(tonumber(redis.call('GET', bucket)), now, interval, burst)
+  if newTat then redis.call('SET', bucket, newTat, 'PX', math.ceil(newTat - now)) end
+  return wait
 end
 `;
 
@@ -25,5 +30,5 @@ export const GCRA = `${GCRA_FUNCTION}
 return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
 `;
 
-/** Where rate-limit buckets live; the classify key buckets are `<prefix>key:<keyId>`. */
+/** Where per-address rate-limit buckets live (a classify key's bucket is in its key record). */
 export const RATE_LIMIT_PREFIX = "sift:rl:";

@@ -4,3 +4,4 @@ export * from "./secrets.ts";
 export * from "./usage.ts";
 export * from "./notices.ts";
 export * from "./gcra.ts";
+export * from "./layout.ts";

@@ -1,8 +1,8 @@
-import type { Redis, Result } from "ioredis";
-import type { Clock } from "@sift/runtime";
+import type { Result } from "ioredis";
+import type { Clock, RedisClient } from "@sift/runtime";
+import { keyLayout, type KeyLayout } from "./layout.ts";
 import { hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
-import { RATE_LIMIT_PREFIX } from "./gcra.ts";
-import { REROLL, RESOLVE, RESOLVE_AND_TAKE } from "./scripts.ts";
+import { KEY_RECORD_FIELDS, RESOLVE_AND_TAKE, SWAP_SECRET, SYNC_KEY, WORKSPACE_FIELDS } from "./scripts.ts";
 import {
   Configuration,
   DEFAULT_ALLOWANCE,
@@ -27,21 +27,28 @@ export type WorkspaceChanges = Partial<
 export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty">>;
 
 /**
- * Workspaces, configurations and secret keys in Redis. Secrets are returned once, at creation
- * or reroll, and stored only as SHA-256.
+ * Workspaces, configurations and secret keys in Redis (one server or a cluster: layout.ts).
+ * Secrets are returned once, at creation or reroll, and stored only as SHA-256.
+ *
+ * A key record copies what the gateway needs from its configuration and workspace, so the
+ * gateway reads one key. The copy is kept in step by revision: every workspace update bumps
+ * the workspace's `rev` in the same MULTI as its fields and then writes the new fields into the
+ * key record of each of its configurations (SYNC_KEY, which only ever moves a record forward
+ * and never recreates a deleted one); whoever writes a key record reads the workspace again
+ * afterwards and syncs, so an update racing a key's creation or reroll is never lost.
  */
 export class KeyStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #clock: Clock;
-  readonly #prefix: string;
+  readonly #keys: KeyLayout;
 
-  constructor(deps: { redis: Redis; clock: Clock; prefix?: string }) {
+  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
-    this.#prefix = deps.prefix ?? "sift:";
-    this.#redis.defineCommand("siftResolveKey", { numberOfKeys: 1, lua: RESOLVE });
+    this.#keys = keyLayout(deps.prefix);
     this.#redis.defineCommand("siftResolveAndTake", { numberOfKeys: 1, lua: RESOLVE_AND_TAKE });
-    this.#redis.defineCommand("siftRerollKey", { numberOfKeys: 2, lua: REROLL });
+    this.#redis.defineCommand("siftSyncKey", { numberOfKeys: 1, lua: SYNC_KEY });
+    this.#redis.defineCommand("siftSwapSecret", { numberOfKeys: 2, lua: SWAP_SECRET });
   }
 
   async createWorkspace(input: WorkspaceInput): Promise<Workspace> {
@@ -55,16 +62,14 @@ export class KeyStore {
       burst: DEFAULT_BURST,
       createdAt: this.#clock.now(),
     };
-    await this.#redis
-      .multi()
-      .hset(this.#key("ws", workspace.id), toHash(workspace))
-      .sadd(`${this.#prefix}workspaces`, workspace.id)
-      .exec();
+    // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
+    await this.#redis.sadd(this.#keys.workspaces, workspace.id);
+    await this.#redis.hset(this.#keys.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
     return workspace;
   }
 
   async getWorkspace(id: string): Promise<Workspace | null> {
-    const hash = await this.#redis.hgetall(this.#key("ws", id));
+    const hash = await this.#redis.hgetall(this.#keys.workspace(id));
     if (Object.keys(hash).length === 0) return null;
     return Workspace.parse({
       ...hash,
@@ -77,15 +82,29 @@ export class KeyStore {
   }
 
   async listWorkspaceIds(): Promise<string[]> {
-    return this.#redis.smembers(`${this.#prefix}workspaces`);
+    return this.#redis.smembers(this.#keys.workspaces);
   }
 
-  /** Applies the changes; returns the updated workspace, or null when it does not exist. */
+  /**
+   * Applies the changes; returns the updated workspace, or null when it does not exist. When it
+   * returns, every key of the workspace answers with the new fields.
+   */
   async updateWorkspace(id: string, changes: WorkspaceChanges): Promise<Workspace | null> {
     const current = await this.getWorkspace(id);
     if (!current) return null;
     const next = Workspace.parse({ ...current, ...changes });
-    await this.#redis.hset(this.#key("ws", id), toHash(next));
+    const key = this.#keys.workspace(id);
+    const replies = await this.#redis.multi().hset(key, toHash(next)).hincrby(key, "rev", 1).exec();
+    const rev = replies?.[1]?.[1];
+    if (typeof rev !== "number") throw new Error("workspace update failed");
+    const fields = toHash(next);
+    const configIds = await this.#redis.smembers(this.#keys.workspaceConfigs(id));
+    await Promise.all(
+      configIds.map(async (configId) => {
+        const secretHash = await this.#redis.hget(this.#keys.config(configId), "secretHash");
+        if (secretHash) await this.#syncKey(secretHash, rev, fields);
+      }),
+    );
     return next;
   }
 
@@ -93,7 +112,8 @@ export class KeyStore {
     workspaceId: string,
     kind: KeyKind,
   ): Promise<{ config: Configuration; secretKey: string } | null> {
-    if (!(await this.getWorkspace(workspaceId))) return null;
+    const workspace = await this.#redis.hgetall(this.#keys.workspace(workspaceId));
+    if (Object.keys(workspace).length === 0) return null;
     const secretKey = newSecretKey();
     const config: Configuration = {
       id: newId("cfg"),
@@ -104,17 +124,18 @@ export class KeyStore {
       createdAt: this.#clock.now(),
     };
     const hash = hashSecret(secretKey);
-    const tx = this.#redis
-      .multi()
-      .hset(this.#key("cfg", config.id), { ...toHash(config), secretHash: hash })
-      .hset(this.#key("key", hash), { configId: config.id });
-    if (config.siteKey) tx.set(this.#key("site", config.siteKey), config.id);
-    await tx.exec();
+    // Each on its own slot. The configuration joins its workspace's set before its key record is
+    // written, so a concurrent workspace update either sees it or is seen by #catchUp.
+    await this.#redis.hset(this.#keys.config(config.id), { ...toHash(config), secretHash: hash });
+    await this.#redis.sadd(this.#keys.workspaceConfigs(workspaceId), config.id);
+    await this.#redis.hset(this.#keys.key(hash), keyRecord(config, workspace));
+    if (config.siteKey) await this.#redis.set(this.#keys.site(config.siteKey), config.id);
+    await this.#catchUp(hash, workspaceId);
     return { config, secretKey };
   }
 
   async getConfig(id: string): Promise<Configuration | null> {
-    const hash = await this.#redis.hgetall(this.#key("cfg", id));
+    const hash = await this.#redis.hgetall(this.#keys.config(id));
     if (Object.keys(hash).length === 0) return null;
     return Configuration.parse({
       ...hash,
@@ -128,33 +149,54 @@ export class KeyStore {
     const current = await this.getConfig(id);
     if (!current) return null;
     const next = Configuration.parse({ ...current, ...changes });
-    await this.#redis.hset(this.#key("cfg", id), toHash(next));
+    // Neither field is in the key record: the gateway never needs them.
+    await this.#redis.hset(this.#keys.config(id), toHash(next));
     return next;
   }
 
   async configBySiteKey(siteKey: string): Promise<Configuration | null> {
-    const id = await this.#redis.get(this.#key("site", siteKey));
+    const id = await this.#redis.get(this.#keys.site(siteKey));
     return id ? this.getConfig(id) : null;
   }
 
-  /** A new secret for the configuration; the old one is refused from this moment on. */
+  /**
+   * A new secret for the configuration; the old one is refused from the moment the new one is
+   * returned. The new key record is written first, the configuration swapped to it atomically
+   * (SWAP_SECRET), and every hash it swapped out deleted before returning: of concurrent
+   * rerolls exactly one secret is left working, the one the configuration names. A reroll that
+   * dies before its deletes leaves the hashes in the retired set; the next reroll deletes them.
+   */
   async reroll(configId: string): Promise<string | null> {
+    const config = await this.getConfig(configId);
+    if (!config) return null;
+    const workspace = await this.#redis.hgetall(this.#keys.workspace(config.workspaceId));
     const secretKey = newSecretKey();
     const hash = hashSecret(secretKey);
-    const done = await this.#redis.siftRerollKey(
-      this.#key("cfg", configId),
-      this.#key("key", hash),
-      this.#prefix,
+    const keyId = newId("key");
+    await this.#redis.hset(this.#keys.key(hash), keyRecord({ ...config, keyId }, workspace));
+    const retired = await this.#redis.siftSwapSecret(
+      this.#keys.config(configId),
+      this.#keys.retiredSecrets(configId),
       hash,
-      newId("key"),
+      keyId,
     );
-    return done === 1 ? secretKey : null;
+    if (!retired) {
+      await this.#redis.del(this.#keys.key(hash));
+      return null;
+    }
+    if (retired.length > 0) {
+      // One DEL per key: the records live on different slots.
+      await Promise.all(retired.map((old) => this.#redis.del(this.#keys.key(old))));
+      await this.#redis.srem(this.#keys.retiredSecrets(configId), ...retired);
+    }
+    await this.#catchUp(hash, config.workspaceId);
+    return secretKey;
   }
 
   /** One round trip: the key's configuration and workspace, or null for an unknown key. */
   async resolve(secretKey: string): Promise<ResolvedKeyRecord | null> {
-    const row = await this.#redis.siftResolveKey(this.#key("key", hashSecret(secretKey)), this.#prefix);
-    return row ? toRecord(row) : null;
+    const row = await this.#redis.hmget(this.#keys.key(hashSecret(secretKey)), ...KEY_RECORD_FIELDS);
+    return row.every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
   }
 
   /**
@@ -165,18 +207,38 @@ export class KeyStore {
     secretKey: string,
   ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
     const row = await this.#redis.siftResolveAndTake(
-      this.#key("key", hashSecret(secretKey)),
-      this.#prefix,
-      RATE_LIMIT_PREFIX,
+      this.#keys.key(hashSecret(secretKey)),
       this.#clock.now(),
     );
     return row ? { record: toRecord(row), retryAfterMs: Number(row[9]) } : null;
   }
 
-  #key(kind: "ws" | "cfg" | "key" | "site", id: string): string {
-    return `${this.#prefix}${kind}:${id}`;
+  /** After writing a key record from a workspace read: bring it up to the workspace as it is now. */
+  async #catchUp(secretHash: string, workspaceId: string): Promise<void> {
+    const workspace = await this.#redis.hgetall(this.#keys.workspace(workspaceId));
+    await this.#syncKey(secretHash, Number(workspace["rev"] ?? 0), workspace);
+  }
+
+  async #syncKey(secretHash: string, rev: number, workspace: Record<string, string>): Promise<void> {
+    await this.#redis.siftSyncKey(this.#keys.key(secretHash), rev, ...workspaceFields(workspace));
   }
 }
+
+/** A key record: what the gateway needs, from the configuration and the workspace hash. */
+const keyRecord = (
+  config: Pick<Configuration, "id" | "workspaceId" | "kind" | "keyId">,
+  workspace: Record<string, string>,
+): Record<string, string> => ({
+  configId: config.id,
+  workspaceId: config.workspaceId,
+  kind: config.kind,
+  keyId: config.keyId,
+  rev: workspace["rev"] ?? "0",
+  ...Object.fromEntries(WORKSPACE_FIELDS.map((f) => [f, workspace[f] ?? ""])),
+});
+
+const workspaceFields = (workspace: Record<string, string>): string[] =>
+  WORKSPACE_FIELDS.flatMap((f) => [f, workspace[f] ?? ""]);
 
 const toRecord = ([
   configId,
@@ -205,20 +267,14 @@ type ResolveRow = [string, string, string, string, string, string, string, strin
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
-    siftResolveKey(key: string, prefix: string): Result<ResolveRow | null, Context>;
-    siftResolveAndTake(
-      key: string,
-      prefix: string,
-      ratePrefix: string,
-      now: number,
-    ): Result<[...ResolveRow, number] | null, Context>;
-    siftRerollKey(
+    siftResolveAndTake(key: string, now: number): Result<[...ResolveRow, number] | null, Context>;
+    siftSyncKey(key: string, rev: number, ...fieldsAndValues: string[]): Result<number, Context>;
+    siftSwapSecret(
       config: string,
-      newKey: string,
-      prefix: string,
+      retired: string,
       hash: string,
       keyId: string,
-    ): Result<number, Context>;
+    ): Result<string[] | null, Context>;
   }
 }
 

@@ -1,17 +1,18 @@
-import type { Redis } from "ioredis";
 import { PlanConversationNotice } from "@sift/contracts";
+import type { RedisClient } from "@sift/runtime";
+import { keyLayout } from "./layout.ts";
 
 /**
  * Raised notices, one hash field per notice id. Raising is set-if-absent, so a check run twice,
  * or by two instances at once, records one notice.
  */
 export class NoticeStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
 
-  constructor(deps: { redis: Redis; prefix?: string }) {
+  constructor(deps: { redis: RedisClient; prefix?: string }) {
     this.#redis = deps.redis;
-    this.#key = `${deps.prefix ?? "sift:"}notices`;
+    this.#key = keyLayout(deps.prefix).notices;
   }
 
   /** True when this call raised the notice; false when it had been raised before. */

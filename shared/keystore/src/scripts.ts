@@ -1,55 +1,71 @@
+import { KeyKind } from "@sift/contracts";
 import { GCRA_FUNCTION } from "./gcra.ts";
 
 /**
- * Lua scripts: each turns several reads or writes into one atomic round trip.
- *
- * resolveRow(key record, prefix): the key's config and workspace fields as
- * { configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance }, or nil
- * when the key is unknown (or its config or workspace is gone).
+ * Lua scripts: each turns several reads or writes into one atomic round trip. Every key a
+ * script touches comes in KEYS, and all of a script's keys share one cluster slot (layout.ts).
  */
-const RESOLVE_FUNCTION = `
-local function resolveRow(record, prefix)
-  local configId = redis.call('HGET', record, 'configId')
-  if not configId then return nil end
-  local cfg = redis.call('HMGET', prefix .. 'cfg:' .. configId, 'workspaceId', 'kind', 'keyId')
-  if not cfg[1] then return nil end
-  local ws = redis.call('HMGET', prefix .. 'ws:' .. cfg[1], 'plan', 'classify', 'rateLimit', 'burst', 'allowance')
-  if not ws[1] then return nil end
-  return { configId, cfg[1], cfg[2], cfg[3], ws[1], ws[2], ws[3], ws[4], ws[5] }
-end
-`;
 
-/** KEYS[1] key record; ARGV[1] prefix. */
-export const RESOLVE = `${RESOLVE_FUNCTION}
-return resolveRow(KEYS[1], ARGV[1])
-`;
+/** What a key record holds for the gateway, in the order the resolve reply lists it. */
+export const KEY_RECORD_FIELDS = [
+  "configId",
+  "workspaceId",
+  "kind",
+  "keyId",
+  "plan",
+  "classify",
+  "rateLimit",
+  "burst",
+  "allowance",
+] as const;
+
+/** The workspace fields a key record copies, kept in step by SYNC_KEY. */
+export const WORKSPACE_FIELDS = ["plan", "classify", "rateLimit", "burst", "allowance"] as const;
 
 /**
- * The gateway's whole Redis work for a classify call, in one round trip (DESIGN.md): resolve the
- * key and, for an enabled classify key, take one request from its rate-limit bucket. The row
- * gains a tenth entry: 0, or the milliseconds to wait (nothing taken, nothing counted).
- * KEYS[1] key record; ARGV: prefix, rate-limit prefix, now.
+ * The gateway's whole Redis work for a classify call, in one round trip (DESIGN.md): read the
+ * key record and, for an enabled classify key, take one request from the rate-limit state kept
+ * in that same record (field `tat`). Returns the record's fields (KEY_RECORD_FIELDS) plus a
+ * tenth entry, 0 or the milliseconds to wait (nothing taken, nothing counted); nil for an
+ * unknown key. KEYS[1] key record; ARGV[1] now.
  */
-export const RESOLVE_AND_TAKE = `${RESOLVE_FUNCTION}${GCRA_FUNCTION}
-local row = resolveRow(KEYS[1], ARGV[1])
-if not row then return nil end
-row[10] = 0
-if row[3] == 'classify' and row[6] == '1' then
-  row[10] = gcra(ARGV[2] .. 'key:' .. row[4], tonumber(ARGV[3]), 1000 / tonumber(row[7]), tonumber(row[8]))
+export const RESOLVE_AND_TAKE = `${GCRA_FUNCTION}
+local row = redis.call('HMGET', KEYS[1], ${KEY_RECORD_FIELDS.map((f) => `'${f}'`).join(", ")}, 'tat')
+if not row[1] then return nil end
+local wait = 0
+if row[3] == '${KeyKind.enum.classify}' and row[6] == '1' then
+  local newTat
+  wait, newTat = gcraStep(tonumber(row[10]), tonumber(ARGV[1]), 1000 / tonumber(row[7]), tonumber(row[8]))
+  if newTat then redis.call('HSET', KEYS[1], 'tat', newTat) end
 end
+row[10] = wait
 return row
 `;
 
 /**
- * REROLL: KEYS[1] config; KEYS[2] the new key record; ARGV[1] prefix, ARGV[2] new hash,
- * ARGV[3] new key id. Deletes the old key record and installs the new one atomically, so the
- * old secret stops working the moment the new one is returned.
+ * Copies a workspace's fields at revision ARGV[1] into a key record, unless the record is gone
+ * (a rerolled key must not come back) or already holds that revision or a later one (updates
+ * racing each other land in revision order). KEYS[1] key record; ARGV[2…] field, value pairs.
+ * Returns 1 when written.
  */
-export const REROLL = `
+export const SYNC_KEY = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local old = redis.call('HGET', KEYS[1], 'secretHash')
-if old then redis.call('DEL', ARGV[1] .. 'key:' .. old) end
-redis.call('HSET', KEYS[1], 'secretHash', ARGV[2], 'keyId', ARGV[3])
-redis.call('HSET', KEYS[2], 'configId', string.sub(KEYS[1], string.len(ARGV[1] .. 'cfg:') + 1))
+if tonumber(redis.call('HGET', KEYS[1], 'rev') or -1) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[1], unpack(ARGV, 2))
 return 1
+`;
+
+/**
+ * The atomic half of a reroll: makes ARGV[1] (the new secret's hash; its key record is already
+ * written) the configuration's secret, with key id ARGV[2], and moves the old hash to the
+ * configuration's retired set. Returns the retired set (whose key records the caller deletes,
+ * then removes from the set), or nil when the configuration does not exist.
+ * KEYS[1] configuration, KEYS[2] its retired set.
+ */
+export const SWAP_SECRET = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+local old = redis.call('HGET', KEYS[1], 'secretHash')
+redis.call('HSET', KEYS[1], 'secretHash', ARGV[1], 'keyId', ARGV[2])
+if old then redis.call('SADD', KEYS[2], old) end
+return redis.call('SMEMBERS', KEYS[2])
 `;

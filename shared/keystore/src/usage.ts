@@ -1,5 +1,6 @@
-import type { Redis, Result } from "ioredis";
-import { DAY, type Clock } from "@sift/runtime";
+import type { Result } from "ioredis";
+import { DAY, type Clock, type RedisClient } from "@sift/runtime";
+import { keyLayout, type KeyLayout } from "./layout.ts";
 import { ADMIT, RELEASE } from "./usage-script.ts";
 import type { Plan } from "./types.ts";
 
@@ -53,14 +54,14 @@ export interface UsageMeter {
 }
 
 export class RedisUsageMeter implements UsageMeter {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #clock: Clock;
-  readonly #prefix: string;
+  readonly #layout: KeyLayout;
 
-  constructor(deps: { redis: Redis; clock: Clock; prefix?: string }) {
+  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
-    this.#prefix = deps.prefix ?? "sift:";
+    this.#layout = keyLayout(deps.prefix);
     this.#redis.defineCommand("siftUsageAdmit", { numberOfKeys: 3, lua: ADMIT });
     this.#redis.defineCommand("siftUsageRelease", { numberOfKeys: 3, lua: RELEASE });
   }
@@ -129,11 +130,12 @@ export class RedisUsageMeter implements UsageMeter {
     };
   }
 
+  /** One hash tag, the workspace's: ADMIT and RELEASE touch all three (layout.ts). */
   #keys(workspaceId: string) {
     return {
-      usage: `${this.#prefix}usage:${workspaceId}`,
-      quota: `${this.#prefix}quota:${workspaceId}`,
-      monthly: `${this.#prefix}usage-month:${workspaceId}`,
+      usage: this.#layout.usage(workspaceId),
+      quota: this.#layout.quota(workspaceId),
+      monthly: this.#layout.usageMonthly(workspaceId),
     };
   }
 }

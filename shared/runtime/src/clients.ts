@@ -1,37 +1,91 @@
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { connect, type NatsConnection } from "nats";
 import type { Logger } from "pino";
 
+/** One Redis server or a Redis Cluster: every store takes either (see docs/deployment.md). */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Where Redis is: `url` (REDIS_URL) for one server, or `clusterNodes` (REDIS_CLUSTER_NODES,
+ * `host:port,host:port,…`, any few masters: the client discovers the rest) for a cluster, which
+ * then wins.
+ */
+export interface RedisTarget {
+  url: string;
+  clusterNodes?: string | undefined;
+}
+
+export interface ClusterNode {
+  host: string;
+  port: number;
+}
+
+/** `host:port,host:port` as nodes; undefined when unset or blank. Throws on a malformed entry. */
+export const parseClusterNodes = (value: string | undefined): ClusterNode[] | undefined => {
+  const entries = (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (entries.length === 0) return undefined;
+  return entries.map((entry) => {
+    const match = /^([^/\s]+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535)
+      throw new Error(`REDIS_CLUSTER_NODES: ${JSON.stringify(entry)} is not host:port`);
+    return { host: match[1]!.replace(/^\[(.*)\]$/, "$1"), port };
+  });
+};
+
+/** Reconnect forever with a capped backoff: a restarted Redis is picked up without restarts. */
+const reconnectDelay = (times: number): number => Math.min(times * 100, 2_000);
+
 /**
  * Redis for request paths: fail fast while disconnected rather than queueing commands, so a
- * Redis outage becomes an immediate 500 / `Internal server error` instead of a hang.
+ * Redis outage becomes an immediate 500 / `Internal server error` instead of a hang. A cluster
+ * client keeps the same rule: while it has no slot map (starting, or every node lost) commands
+ * fail at once; MOVED and ASK after a resharding or failover are followed inside the call.
  */
-export const createRedis = (url: string, name: string, logger?: Logger): Redis => {
-  const redis = new Redis(url, {
-    connectionName: name,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    // Reconnect forever with a capped backoff: a restarted Redis is picked up without restarts.
-    retryStrategy: (times) => Math.min(times * 100, 2_000),
-    lazyConnect: false,
-  });
+export function createRedis(url: string, name: string, logger?: Logger): Redis;
+export function createRedis(target: RedisTarget, name: string, logger?: Logger): RedisClient;
+export function createRedis(target: string | RedisTarget, name: string, logger?: Logger): RedisClient {
+  const { url, clusterNodes } = typeof target === "string" ? { url: target } : target;
+  const nodes = parseClusterNodes(clusterNodes);
+  const redis = nodes
+    ? new Cluster(nodes, {
+        enableOfflineQueue: false,
+        clusterRetryStrategy: reconnectDelay,
+        redisOptions: { connectionName: name, maxRetriesPerRequest: 1 },
+      })
+    : new Redis(url, {
+        connectionName: name,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        retryStrategy: reconnectDelay,
+        lazyConnect: false,
+      });
   // Without a listener ioredis prints every failed reconnect to stderr; errors go to the logger (or nowhere).
   redis.on("error", (err: Error) => logger?.warn({ err: err.message, redis: name }, "redis"));
   return redis;
-};
+}
 
 /**
- * Redis for BullMQ, which blocks on its connection: it queues commands and waits out an outage
- * instead of failing fast (BullMQ requires `maxRetriesPerRequest: null`).
+ * Redis for BullMQ, which blocks on its connection and needs commands to wait out an outage
+ * (`maxRetriesPerRequest: null`), so it never shares the request paths' client.
  */
-export const createJobsRedis = (url: string, name: string, logger?: Logger): Redis => {
-  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: null });
+export const createJobsRedis = (target: RedisTarget, name: string, logger?: Logger): RedisClient => {
+  const nodes = parseClusterNodes(target.clusterNodes);
+  const redis = nodes
+    ? new Cluster(nodes, {
+        clusterRetryStrategy: reconnectDelay,
+        redisOptions: { connectionName: name, maxRetriesPerRequest: null },
+      })
+    : new Redis(target.url, { connectionName: name, maxRetriesPerRequest: null });
   redis.on("error", (err: Error) => logger?.warn({ err: err.message, redis: name }, "redis (jobs)"));
   return redis;
 };
 
 /** The readiness checks of a service on Redis and NATS (for /readyz). */
-export const dependencyChecks = (deps: { redis?: Redis; nats?: NatsConnection }) => ({
+export const dependencyChecks = (deps: { redis?: RedisClient; nats?: NatsConnection }) => ({
   ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
   ...(deps.nats
     ? {
@@ -44,7 +98,7 @@ export const dependencyChecks = (deps: { redis?: Redis; nats?: NatsConnection })
 });
 
 /** Resolves once the client is ready, or rejects after `timeoutMs`. */
-export const redisReady = (redis: Redis, timeoutMs = 5_000): Promise<void> =>
+export const redisReady = (redis: RedisClient, timeoutMs = 5_000): Promise<void> =>
   redis.status === "ready"
     ? Promise.resolve()
     : new Promise((resolve, reject) => {

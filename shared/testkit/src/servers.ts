@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, existsSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, existsSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { freePort, waitForPort } from "./ports.ts";
 
 /**
@@ -117,3 +118,86 @@ const missingBinary = (binary: string, cause: Error): Error =>
   new Error(
     `${binary} could not be started (${cause.message}); install the Debian packages redis-server and nats-server`,
   );
+
+/** A Redis Cluster for tests: its seed list in REDIS_CLUSTER_NODES form, and a stop for all of it. */
+export interface TestRedisCluster {
+  /** `127.0.0.1:P1,127.0.0.1:P2,…`, as REDIS_CLUSTER_NODES takes it. */
+  readonly nodes: string;
+  readonly ports: readonly number[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Redis Cluster of `masters` masters and no replicas from the local `redis-server` and
+ * `redis-cli` binaries (no Docker needed): each node on a free port with its bus on another, in a
+ * temporary directory, nothing persisted; the slots are assigned by `redis-cli --cluster create`
+ * and this resolves once every node reports `cluster_state:ok`.
+ */
+export const startRedisCluster = async (masters = 3): Promise<TestRedisCluster> => {
+  const dir = mkdtempSync(join(tmpdir(), "sift-redis-cluster-"));
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGKILL");
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < masters; i++) {
+      // The cluster bus gets a port of its own: the default (port + 10000) may be taken or past 65535.
+      const [port, busPort] = [await freePort(), await freePort()];
+      const nodeDir = join(dir, String(port));
+      mkdirSync(nodeDir);
+      const child = spawn(
+        "redis-server",
+        [
+          ...["--port", String(port), "--cluster-port", String(busPort), "--bind", "127.0.0.1"],
+          ...["--cluster-enabled", "yes", "--cluster-config-file", join(nodeDir, "nodes.conf")],
+          ...["--save", "", "--appendonly", "no", "--dir", nodeDir],
+        ],
+        { stdio: "ignore" },
+      );
+      children.push(child);
+      await Promise.race([
+        waitForPort(port),
+        new Promise((_, reject) => child.once("error", (e) => reject(missingBinary("redis-server", e)))),
+      ]);
+      ports.push(port);
+    }
+    const addresses = ports.map((p) => `127.0.0.1:${p}`);
+    await execFileAsync("redis-cli", [
+      "--cluster",
+      "create",
+      ...addresses,
+      "--cluster-replicas",
+      "0",
+      "--cluster-yes",
+    ]);
+    await Promise.all(ports.map((port) => clusterStateOk(port)));
+    return { nodes: addresses.join(","), ports, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+};
+
+const execFileAsync = promisify(execFile);
+
+/** Polls CLUSTER INFO until the node has every slot covered and agreed (about a second). */
+const clusterStateOk = async (port: number, timeoutMs = 15_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { stdout } = await execFileAsync("redis-cli", ["-p", String(port), "cluster", "info"]);
+    if (/^cluster_state:ok\r?$/m.test(stdout)) return;
+    if (Date.now() > deadline) throw new Error(`cluster node ${port} not ok after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};

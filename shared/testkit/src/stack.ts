@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { Express } from "express";
-import type { Redis } from "ioredis";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
 import { createGateway } from "@sift/gateway/wiring";
@@ -24,10 +23,13 @@ import {
   systemClock,
   type Clock,
   type Tracing,
+  type RedisClient,
 } from "@sift/runtime";
 
 export interface StackOptions {
   redisUrl: string;
+  /** A Redis Cluster's `host:port,…` (startRedisCluster().nodes): used instead of redisUrl. */
+  redisClusterNodes?: string;
   natsUrl: string;
   clock?: Clock;
   inferenceTimeoutMs?: number;
@@ -48,7 +50,7 @@ export interface Stack {
   gatewayUrl: string;
   verifyUrl: string;
   classifyUrl: string;
-  redis: Redis;
+  redis: RedisClient;
   nats: NatsConnection;
   keys: KeyStore;
   usage: RedisUsageMeter;
@@ -74,7 +76,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const logger = silentLogger();
   const internalSecret = "test-internal-secret-0123456789abcdef";
   const signer = new IdentitySigner(internalSecret);
-  const redis = createRedis(options.redisUrl, "sift-test-stack");
+  const redis = createRedis(
+    { url: options.redisUrl, clusterNodes: options.redisClusterNodes },
+    "sift-test-stack",
+  );
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack");
 
@@ -102,9 +107,14 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       tracing: tracing.verify,
     }),
   );
-  // The production wiring, BullMQ jobs included; the queue lives in database 1 so its keys never
-  // mix with the records the tests inspect in database 0.
-  const jobsRedis = createJobsRedis(`${options.redisUrl}/1`, "sift-test-jobs");
+  // The production wiring, BullMQ jobs included; on one server the queue lives in database 1 so
+  // its keys never mix with the records the tests inspect in database 0 (a cluster has only 0).
+  const jobsRedis = createJobsRedis(
+    options.redisClusterNodes
+      ? { url: options.redisUrl, clusterNodes: options.redisClusterNodes }
+      : { url: `${options.redisUrl}/1` },
+    "sift-test-jobs",
+  );
   const classifyService = await createClassifyService({
     redis,
     jobsRedis,

@@ -28,11 +28,17 @@ export interface RunningModelWorker {
 export const startModelWorker = async (
   natsUrl: string,
   config: { batchWindowMs: number; batchMaxItems: number } = { batchWindowMs: 1, batchMaxItems: 64 },
-  options: { redisUrl?: string; modelPath?: string; otlpEndpoint?: string } = {},
+  options: { redisUrl?: string; redisClusterNodes?: string; modelPath?: string; otlpEndpoint?: string } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker");
   // With a Redis, the worker scores with workspaces' learned state, as main.ts wires it.
-  const redis = options.redisUrl ? createRedis(options.redisUrl, "sift-test-worker") : undefined;
+  const redis =
+    options.redisUrl || options.redisClusterNodes
+      ? createRedis(
+          { url: options.redisUrl ?? "", clusterNodes: options.redisClusterNodes },
+          "sift-test-worker",
+        )
+      : undefined;
   const metrics = createRegistry("model-worker");
   const tracing = await startTracing({ service: "model-worker", endpoint: options.otlpEndpoint });
   const { worker, scorer } = await createModelWorker({

@@ -5,7 +5,8 @@ import type { Logger } from "@sift/runtime";
 import { checkPaidPlans, type MonthEndDeps } from "./month-end.ts";
 
 /** Every BullMQ queue of Sift lives under this prefix. */
-export const BULL_PREFIX = "sift:bull";
+// A hash tag: BullMQ's scripts touch many keys of a queue, which on Redis Cluster must share a slot.
+export const BULL_PREFIX = "{sift:bull}";
 
 /** 00:05 UTC on the first of each month: the month before has ended everywhere in UTC. */
 export const MONTH_END_PATTERN = "5 0 1 * *";

@@ -1,6 +1,6 @@
-import type { Redis, Result } from "ioredis";
+import type { Result } from "ioredis";
 import { GCRA, RATE_LIMIT_PREFIX } from "@sift/keystore";
-import type { Clock } from "@sift/runtime";
+import type { Clock, RedisClient } from "@sift/runtime";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
@@ -16,11 +16,11 @@ export interface RateLimiter {
  * is one Lua call, shared exactly by every gateway instance.
  */
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #clock: Clock;
   readonly #prefix: string;
 
-  constructor(deps: { redis: Redis; clock: Clock; prefix?: string }) {
+  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
     this.#prefix = deps.prefix ?? RATE_LIMIT_PREFIX;

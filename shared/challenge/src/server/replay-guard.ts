@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 
 /** Remembers spent challenges. One implementation per store; tests use the real one. */
 export interface ReplayGuard {
@@ -13,8 +13,8 @@ export interface ReplayGuard {
 const KEY_PREFIX = "sift:challenge:spent:";
 
 export class RedisReplayGuard implements ReplayGuard {
-  readonly #redis: Redis;
-  constructor(redis: Redis) {
+  readonly #redis: Redis | Cluster;
+  constructor(redis: Redis | Cluster) {
     this.#redis = redis;
   }
 
