@@ -26,6 +26,15 @@ const runBuilt = (cwd: string, env: Record<string, string>): ChildProcess => {
   return child;
 };
 
+/** Runs the Dockerfile's HEALTHCHECK command of `target` and returns its exit status. */
+const healthcheck = (target: string, env: Record<string, string>): number | null => {
+  const dockerfile = readFileSync(join(ROOT, "infra/docker/Dockerfile"), "utf8").replace(/\\\n\s*/g, "");
+  const stage = dockerfile.split(/^(?=FROM )/m).find((s) => s.startsWith(`FROM runtime AS ${target}\n`));
+  const [command, ...args] = JSON.parse(/^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage!)![1]!) as string[];
+  expect(command).toBe("node");
+  return spawnSync(process.execPath, args, { env: { ...process.env, ...env }, timeout: 10_000 }).status;
+};
+
 beforeAll(() => {
   const built = spawnSync(
     join(ROOT, "node_modules/.bin/tsx"),
@@ -60,8 +69,11 @@ describe("the built services", () => {
     expect(health.status).toBe(200);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain("process_cpu");
+    // The image's HEALTHCHECK, as Docker runs it: healthy now, unhealthy once the worker is gone.
+    expect(healthcheck("model-worker", { MODEL_WORKER_PORT: String(port) })).toBe(0);
     await stopChild(worker);
     expect(worker.exitCode).toBe(0);
+    expect(healthcheck("model-worker", { MODEL_WORKER_PORT: String(port) })).toBe(1);
   });
 
   it("start the gateway with node dist/main.js, serving the browser bundle it carries", async () => {
