@@ -1,6 +1,6 @@
 import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
 import { encodeSignature, fingerprint, reportBuckets } from "@sift/feedback";
-import { featurize } from "@sift/model";
+import { featurize } from "@sift/model/features";
 
 /**
  * A report as it is queued and stored: the workspace, the label, the submission's hashed
