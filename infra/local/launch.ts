@@ -9,7 +9,16 @@ import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { SPAM_STANDARD } from "@sift/contracts";
-import { freePort, ROOT, spawnService, stopChild, waitForHttp, type ServiceName } from "@sift/testkit";
+import {
+  freePort,
+  freeStackPorts,
+  ROOT,
+  spawnService,
+  stackEnv,
+  stopChild,
+  waitForHttp,
+  type ServiceName,
+} from "@sift/testkit";
 import { ensureServer, type Infra } from "./servers.ts";
 
 const gatewayPort = Number(process.env["SIFT_PORT"] ?? 8080);
@@ -59,12 +68,10 @@ const start = async () => {
   );
   if (build.status !== 0) throw new Error("the build failed; see above");
 
-  const [verifyPort, classifyPort, workerPort, metricsPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+  const ports = await freeStackPorts({
+    gateway: gatewayPort,
+    ...(process.env["SIFT_METRICS_PORT"] ? { metrics: Number(process.env["SIFT_METRICS_PORT"]) } : {}),
+  });
   const common = {
     REDIS_URL: redis.url,
     NATS_URL: nats.url,
@@ -72,7 +79,7 @@ const start = async () => {
     SIFT_INTERNAL_SECRET: process.env["SIFT_INTERNAL_SECRET"] ?? randomBytes(32).toString("base64url"),
   };
   const run = (name: ServiceName, env: Record<string, string>) => {
-    const child = built ? spawnBuilt(name, { ...common, ...env }) : spawnService(name, { ...common, ...env });
+    const child = built ? spawnBuilt(name, env) : spawnService(name, env);
     child.on("exit", (code, signal) => {
       services.delete(name);
       if (stopping) return;
@@ -82,15 +89,8 @@ const start = async () => {
     services.set(name, child);
   };
 
-  run("worker", { MODEL_WORKER_PORT: String(workerPort) });
-  run("verify", { VERIFY_PORT: String(verifyPort) });
-  run("classify", { CLASSIFY_PORT: String(classifyPort) });
-  run("gateway", {
-    SIFT_PORT: String(gatewayPort),
-    SIFT_METRICS_PORT: process.env["SIFT_METRICS_PORT"] ?? String(metricsPort),
-    VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
-    CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
-  });
+  const env = stackEnv(ports, common);
+  for (const name of ["worker", "verify", "classify", "gateway"] as const) run(name, env[name]);
 
   try {
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/readyz`);
@@ -99,7 +99,7 @@ const start = async () => {
     return;
   }
   log(`ready: http://127.0.0.1:${gatewayPort}  (Ctrl-C stops everything)`);
-  log(`metrics: http://127.0.0.1:${process.env["SIFT_METRICS_PORT"] ?? metricsPort}/metrics`);
+  log(`metrics: http://127.0.0.1:${ports.metrics}/metrics`);
   log(
     `try: curl -s http://127.0.0.1:${gatewayPort}/classify -H 'Authorization: Bearer test' ` +
       `-H 'Content-Type: application/json' -d '{"content":"hello","model":"${SPAM_STANDARD}"}'`,

@@ -4,9 +4,9 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { KeyStore } from "@sift/keystore";
 import { createRedis, systemClock } from "@sift/runtime";
-import { createKey, freePort, startOtlpCollector, type OtlpCollector } from "@sift/testkit";
+import { createKey, startOtlpCollector, type OtlpCollector } from "@sift/testkit";
 import { post, startServer, type TestServer } from "@sift/testkit";
-import { spawnService, waitForHttp, type ServiceName } from "@sift/testkit";
+import { spawnStack, type ServiceName } from "@sift/testkit";
 
 /**
  * Every service's main.ts as its own process, wired by environment exactly as the launcher and
@@ -27,47 +27,17 @@ beforeAll(async () => {
   nats = await startServer("nats");
   collector = await startOtlpCollector();
   redis = createRedis(inject("redisUrl"), "sift-test-processes");
-  const [gatewayPort, verifyPort, classifyPort, workerPort, metrics] = await Promise.all(
-    Array.from({ length: 5 }, () => freePort()),
-  );
-  metricsPort = metrics!;
-  Object.assign(servicePorts, { worker: workerPort, verify: verifyPort, classify: classifyPort });
-  const env = {
+  const stack = await spawnStack({
     REDIS_URL: inject("redisUrl"),
     NATS_URL: nats.url,
     SIFT_INTERNAL_SECRET: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "warn",
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-  };
-  children.set(
-    "worker",
-    spawnService("worker", { ...env, MODEL_WORKER_PORT: String(workerPort) }, { quiet: true }),
-  );
-  children.set(
-    "verify",
-    spawnService("verify", { ...env, VERIFY_PORT: String(verifyPort) }, { quiet: true }),
-  );
-  children.set(
-    "classify",
-    spawnService("classify", { ...env, CLASSIFY_PORT: String(classifyPort) }, { quiet: true }),
-  );
-  children.set(
-    "gateway",
-    spawnService(
-      "gateway",
-      {
-        ...env,
-        SIFT_PORT: String(gatewayPort),
-        SIFT_METRICS_PORT: String(metricsPort),
-        VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
-        CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
-      },
-      { quiet: true },
-    ),
-  );
-  gateway = `http://127.0.0.1:${gatewayPort}`;
-  await waitForHttp(`${gateway}/readyz`);
-  await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`);
+  });
+  for (const [name, child] of stack.children) children.set(name, child);
+  metricsPort = stack.ports.metrics;
+  Object.assign(servicePorts, stack.ports);
+  gateway = stack.baseUrl;
 }, 90_000);
 
 afterAll(async () => {

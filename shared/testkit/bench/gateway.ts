@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { KeyStore } from "@sift/keystore";
 import { IdentitySigner, systemClock } from "@sift/runtime";
-import { freePort, spawnService, startServer, stopChild, waitForHttp } from "../src/index.ts";
+import { spawnStack, startServer } from "../src/index.ts";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "10" }, connections: { type: "string", default: "16" } },
@@ -21,43 +21,14 @@ const connections = Number(values.connections);
 const redisServer = await startServer("redis");
 const natsServer = await startServer("nats");
 const secret = randomBytes(32).toString("base64url");
-const [gatewayPort, verifyPort, classifyPort, workerPort] = await Promise.all([
-  freePort(),
-  freePort(),
-  freePort(),
-  freePort(),
-]);
-const env = {
-  REDIS_URL: redisServer.url,
-  NATS_URL: natsServer.url,
-  SIFT_INTERNAL_SECRET: secret,
-  LOG_LEVEL: "warn",
-};
-const children = [
-  spawnService("worker", { ...env, MODEL_WORKER_PORT: String(workerPort) }, { quiet: true }),
-  spawnService("verify", { ...env, VERIFY_PORT: String(verifyPort) }, { quiet: true }),
-  spawnService("classify", { ...env, CLASSIFY_PORT: String(classifyPort) }, { quiet: true }),
-  spawnService(
-    "gateway",
-    {
-      ...env,
-      SIFT_PORT: String(gatewayPort),
-      SIFT_METRICS_PORT: "0",
-      VERIFY_URL: `http://127.0.0.1:${verifyPort}`,
-      CLASSIFY_URL: `http://127.0.0.1:${classifyPort}`,
-      SIFT_TEST_KEY_RATE: "1000000",
-      SIFT_TEST_KEY_BURST: "1000000",
-    },
-    { quiet: true },
-  ),
-];
-
-const gateway = `http://127.0.0.1:${gatewayPort}`;
+const services = await spawnStack(
+  { REDIS_URL: redisServer.url, NATS_URL: natsServer.url, SIFT_INTERNAL_SECRET: secret, LOG_LEVEL: "warn" },
+  { extra: { gateway: { SIFT_TEST_KEY_RATE: "1000000", SIFT_TEST_KEY_BURST: "1000000" } } },
+);
+const { verify: verifyPort, classify: classifyPort } = services.ports;
+const gateway = services.baseUrl;
 const results: Array<{ path: string; rps: number; p50: number; p99: number; non2xx: number }> = [];
 try {
-  await waitForHttp(`${gateway}/readyz`);
-  await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`);
-
   const redis = new Redis(redisServer.url);
   const keys = new KeyStore({ redis, clock: systemClock });
   const workspace = await keys.createWorkspace({ name: "bench", plan: "paid", allowance: 1e9 });
@@ -126,7 +97,7 @@ try {
     results.push({ path, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
   }
 } finally {
-  await Promise.all(children.map(stopChild));
+  await services.stop();
   await redisServer.stop();
   await natsServer.stop();
 }

@@ -58,3 +58,69 @@ export const stopChild = (child: ChildProcess): Promise<void> =>
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
+
+/** Every service's port: the probes and metrics of each, the gateway's public and metrics ports. */
+export interface StackPorts {
+  gateway: number;
+  metrics: number;
+  verify: number;
+  classify: number;
+  worker: number;
+}
+
+/** Free loopback ports for the services, but those given. */
+export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<StackPorts> => {
+  const { freePort } = await import("./ports.ts");
+  const pick = async (name: keyof StackPorts) => given[name] ?? (await freePort());
+  return {
+    gateway: await pick("gateway"),
+    metrics: await pick("metrics"),
+    verify: await pick("verify"),
+    classify: await pick("classify"),
+    worker: await pick("worker"),
+  };
+};
+
+/**
+ * Each service's environment, wired to the others on loopback by environment alone, as the
+ * containers are: the launcher, the process tests, the benches and startSift all start them so.
+ */
+export const stackEnv = (
+  ports: StackPorts,
+  common: Record<string, string>,
+): Record<ServiceName, Record<string, string>> => ({
+  worker: { ...common, MODEL_WORKER_PORT: String(ports.worker) },
+  verify: { ...common, VERIFY_PORT: String(ports.verify) },
+  classify: { ...common, CLASSIFY_PORT: String(ports.classify) },
+  gateway: {
+    ...common,
+    SIFT_PORT: String(ports.gateway),
+    SIFT_METRICS_PORT: String(ports.metrics),
+    VERIFY_URL: `http://127.0.0.1:${ports.verify}`,
+    CLASSIFY_URL: `http://127.0.0.1:${ports.classify}`,
+  },
+});
+
+/** All four services as processes, quiet, resolved once the gateway and the worker are ready. */
+export const spawnStack = async (
+  common: Record<string, string>,
+  options: { extra?: Partial<Record<ServiceName, Record<string, string>>> } = {},
+) => {
+  const ports = await freeStackPorts();
+  const env = stackEnv(ports, common);
+  const children = new Map<ServiceName, ChildProcess>(
+    (["worker", "verify", "classify", "gateway"] as const).map((name) => [
+      name,
+      spawnService(name, { ...env[name], ...options.extra?.[name] }, { quiet: true }),
+    ]),
+  );
+  const baseUrl = `http://127.0.0.1:${ports.gateway}`;
+  await waitForHttp(`${baseUrl}/readyz`);
+  await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
+  return {
+    ports,
+    children,
+    baseUrl,
+    stop: async () => void (await Promise.all([...children.values()].map(stopChild))),
+  };
+};

@@ -1,10 +1,8 @@
-import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { KeyKind } from "@sift/contracts";
 import { KeyStore, type Plan } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
-import { freePort } from "./ports.ts";
-import { spawnService, stopChild, waitForHttp } from "./processes.ts";
+import { spawnStack } from "./processes.ts";
 import { dockerAnswers, startServer } from "./servers.ts";
 import { createKey } from "./stack.ts";
 
@@ -66,32 +64,8 @@ interface Started {
   stop(): Promise<void>;
 }
 
-const startProcesses = async (redisUrl: string, natsUrl: string, secret: string): Promise<Started> => {
-  const [gateway, verify, classify, worker, metrics] = await Promise.all(
-    Array.from({ length: 5 }, () => freePort()),
-  );
-  const env = { REDIS_URL: redisUrl, NATS_URL: natsUrl, SIFT_INTERNAL_SECRET: secret, LOG_LEVEL: "warn" };
-  const children: ChildProcess[] = [
-    spawnService("worker", { ...env, MODEL_WORKER_PORT: String(worker) }, { quiet: true }),
-    spawnService("verify", { ...env, VERIFY_PORT: String(verify) }, { quiet: true }),
-    spawnService("classify", { ...env, CLASSIFY_PORT: String(classify) }, { quiet: true }),
-    spawnService(
-      "gateway",
-      {
-        ...env,
-        SIFT_PORT: String(gateway),
-        SIFT_METRICS_PORT: String(metrics),
-        VERIFY_URL: `http://127.0.0.1:${verify}`,
-        CLASSIFY_URL: `http://127.0.0.1:${classify}`,
-      },
-      { quiet: true },
-    ),
-  ];
-  const baseUrl = `http://127.0.0.1:${gateway}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  await waitForHttp(`http://127.0.0.1:${worker}/readyz`);
-  return { baseUrl, stop: async () => void (await Promise.all(children.map(stopChild))) };
-};
+const startProcesses = async (redisUrl: string, natsUrl: string, secret: string): Promise<Started> =>
+  spawnStack({ REDIS_URL: redisUrl, NATS_URL: natsUrl, SIFT_INTERNAL_SECRET: secret, LOG_LEVEL: "warn" });
 
 /**
  * The images on a network of their own; Redis and NATS are reached through the host's mapped
