@@ -3,6 +3,7 @@ import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
 import { dependencyChecks, type Clock, type IdentitySigner, type Logger, type Registry } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
+import { RedisAdaptiveStore } from "./clients/adaptive-store.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
@@ -17,5 +18,6 @@ export const createVerifyApp = (deps: {
     ...deps,
     guard: new RedisReplayGuard(deps.redis),
     keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: dependencyChecks(deps),
   });

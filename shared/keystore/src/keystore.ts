@@ -24,7 +24,7 @@ export type WorkspaceChanges = Partial<
   Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">
 >;
 
-export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty">>;
+export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive">>;
 
 /**
  * Workspaces, configurations and secret keys in Redis. Secrets are returned once, at creation
@@ -121,6 +121,7 @@ export class KeyStore {
       createdAt: Number(hash["createdAt"]),
       challengeTtlMs: optionalNumber(hash["challengeTtlMs"]),
       difficulty: optionalNumber(hash["difficulty"]),
+      adaptive: hash["adaptive"] === undefined ? undefined : hash["adaptive"] === "1",
     });
   }
 

@@ -35,6 +35,8 @@ export interface StackOptions {
   testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
   challengeKeys?: SigningKeyRing;
+  /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
+  trustProxy?: number;
 }
 
 export interface Stack {
@@ -108,7 +110,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         // Property tests send hundreds of test-key calls from one address.
         testKeyRate: options.testKeyRate ?? 10_000,
         testKeyBurst: 10_000,
-        trustProxy: 0,
+        trustProxy: options.trustProxy ?? 0,
       },
       redis,
       clock,
