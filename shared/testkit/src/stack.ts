@@ -10,7 +10,9 @@ import { createVerifyApp } from "@sift/verify/wiring";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
+  createHttpServer,
   createRegistry,
+  type HttpLimits,
   type Registry,
   connectNats,
   createJobsRedis,
@@ -35,6 +37,8 @@ export interface StackOptions {
   testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
   challengeKeys?: SigningKeyRing;
+  /** The gateway server's limits against slow and numerous clients (default: Node's). */
+  gatewayLimits?: HttpLimits;
   /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
   trustProxy?: number;
 }
@@ -119,6 +123,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       readiness: { redis: async () => void (await redis.ping()) },
       metrics: metrics.gateway,
     }),
+    options.gatewayLimits,
   );
   const services = { gateway, verify, classify };
 
@@ -151,8 +156,8 @@ interface Served {
   start(): Promise<void>;
 }
 
-const serve = async (app: Express): Promise<Served> => {
-  let server: Server = createServer(app);
+const serve = async (app: Express, limits?: HttpLimits): Promise<Served> => {
+  let server: Server = limits ? createHttpServer(app, limits) : createServer(app);
   const port = await listen(server, 0, "127.0.0.1");
   return {
     url: `http://127.0.0.1:${port}`,
@@ -162,7 +167,7 @@ const serve = async (app: Express): Promise<Served> => {
       await closeServer(server);
     },
     start: async () => {
-      server = createServer(app);
+      server = limits ? createHttpServer(app, limits) : createServer(app);
       await listen(server, port, "127.0.0.1");
     },
   };
