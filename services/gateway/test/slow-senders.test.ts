@@ -6,7 +6,8 @@ import { post, startStack, type Stack } from "@sift/testkit";
 /**
  * 1,000 connections trickling a byte every 500 ms (half never finish their headers, half never
  * finish a body) against the real gateway, while ordinary requests are timed. Short time-outs
- * here so the test can also watch them fire; production defaults are in config.ts.
+ * here so the test can also watch them fire; production defaults are in config.ts. The figures
+ * go to stderr (console.warn, the lint's allowed channel) for docs/reliability.md.
  */
 const HEADERS_TIMEOUT_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 6_000;
@@ -98,7 +99,7 @@ describe("slow senders", () => {
     const stillOpen = tricklers.filter((t) => t.closedAt === undefined).length;
     const median = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
-    console.log(
+    console.warn(
       `slow senders: ${TRICKLERS} tricklers opened in ${opened} ms, ${stillOpen} still open while measuring; ` +
         `20 ordinary requests: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
@@ -117,7 +118,7 @@ describe("slow senders", () => {
       const mine = tricklers.filter((t) => t.kind === kind);
       const limit = kind === "headers" ? HEADERS_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
       const closed = mine.map((t) => t.closedAt!).sort((x, y) => x - y);
-      console.log(
+      console.warn(
         `slow senders: ${kind} tricklers closed after ${closed[0]}–${closed.at(-1)} ms (limit ${limit} ms)`,
       );
       expect(mine.every((t) => t.received.startsWith("HTTP/1.1 408"))).toBe(true);
