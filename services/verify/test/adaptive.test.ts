@@ -1,8 +1,20 @@
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { decodeChallenge, fromBase64Url } from "@sift/challenge";
-import { VerifyMessage } from "@sift/contracts";
-import { ManualClock, MINUTE } from "@sift/runtime";
+import { challengeKeyRing, RedisReplayGuard } from "@sift/challenge/server";
+import { VerifyMessage, type Identity } from "@sift/contracts";
+import {
+  closeServer,
+  createRegistry,
+  IdentitySigner,
+  listen,
+  ManualClock,
+  MINUTE,
+  silentLogger,
+} from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
+import { buildVerifyApp } from "../src/app.ts";
+import type { AdaptiveStore } from "../src/clients/adaptive-store.ts";
 import { ADAPTIVE } from "../src/domain/adaptive.ts";
 
 let stack: Stack;
@@ -97,9 +109,99 @@ describe("adaptive difficulty", () => {
   });
 });
 
+describe("adaptive difficulty without a trusted proxy", () => {
+  it("ignores X-Forwarded-For: a caller cannot pick a fresh address for each challenge", async () => {
+    const direct = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
+    try {
+      const key = await createKey(direct.keys, { kind: "challenge" });
+      await direct.keys.updateConfig(key.configId, { adaptive: true });
+      const bits: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const reply = await post(
+          `${direct.gatewayUrl}/challenge`,
+          { siteKey: key.siteKey! },
+          { "x-forwarded-for": `198.51.100.${i}` },
+        );
+        bits.push((reply.json as Issued).bits);
+      }
+      expect(bits[0]).toBe(8);
+      expect(bits.at(-1)).toBeGreaterThan(8);
+    } finally {
+      await direct.stop();
+    }
+  });
+});
+
 const signalsRecorded = async (): Promise<number> => {
   const metric = await stack.metrics.verify.getSingleMetricAsString(
     "sift_challenge_failed_verify_signals_total",
   );
   return Number(/outcome="recorded"[^}]*\} (\d+)/.exec(metric)?.[1] ?? 0);
 };
+
+describe("adaptive difficulty when its scores cannot be read", () => {
+  it("issues at the floor and counts it; a failed verify still answers, its signal counted lost", async () => {
+    const key = await adaptiveKey(true, 7);
+    const metrics = createRegistry("verify");
+    const failing: AdaptiveStore = {
+      challengeIssued: () => Promise.reject(new Error("redis down")),
+      verifyFailed: () => Promise.reject(new Error("redis down")),
+    };
+    const signer = new IdentitySigner(stack.internalSecret);
+    const server = createServer(
+      buildVerifyApp({
+        signer,
+        clock,
+        logger: silentLogger(),
+        signingKeys: challengeKeyRing(undefined, stack.internalSecret),
+        guard: new RedisReplayGuard(stack.redis),
+        keys: stack.keys,
+        adaptive: failing,
+        readiness: {},
+        metrics,
+      }),
+    );
+    const url = `http://127.0.0.1:${await listen(server, 0, "127.0.0.1")}`;
+    try {
+      const identity = (route: "challenge" | "verify", keyStatus: Identity["key"]): Identity => ({
+        requestId: "adaptive-down",
+        iat: clock.now(),
+        route,
+        client: "203.0.113.50",
+        key: keyStatus,
+      });
+      const issued = await post(
+        `${url}/challenge`,
+        { siteKey: key.siteKey! },
+        signer.headers(identity("challenge", { status: "missing" })),
+      );
+      expect(issued).toMatchObject({ status: 200, json: { bits: 7 } });
+      expect(await metrics.getSingleMetricAsString("sift_challenge_difficulty_total")).toMatch(
+        /mode="adaptive",raise="0",cause="unavailable"[^}]*\} 1/,
+      );
+
+      const resolved = (await stack.keys.resolve(key.secretKey))!;
+      const verified = await post(
+        `${url}/verify`,
+        { solution: "1.a.b.c" },
+        signer.headers(
+          identity("verify", {
+            status: "valid",
+            keyId: resolved.keyId,
+            configId: resolved.configId,
+            workspaceId: resolved.workspaceId,
+            kind: "challenge",
+            plan: resolved.plan,
+            allowance: resolved.allowance,
+          }),
+        ),
+      );
+      expect(verified.json).toEqual({ ok: false, message: VerifyMessage.invalidSolution });
+      await expect
+        .poll(() => metrics.getSingleMetricAsString("sift_challenge_failed_verify_signals_total"))
+        .toMatch(/outcome="lost"[^}]*\} 1/);
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
