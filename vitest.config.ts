@@ -2,8 +2,11 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Two projects: unit tests beside the code (pure logic, no servers) and integration tests under
- * each package's test/ folder, which start real Redis and NATS through @sift/testkit.
+ * each package's test/ folder, which start real Redis and NATS through @sift/testkit; then the
+ * few integration tests that must run alone.
  */
+const ALONE = ["services/gateway/test/slow-senders.test.ts"];
+
 export default defineConfig({
   test: {
     projects: [
@@ -19,12 +22,26 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["services/*/test/**/*.test.ts", "shared/*/test/**/*.test.ts"],
+          exclude: ALONE,
           globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Two cores: run files two at a time so timing-sensitive tests keep their margins.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // Tests that assert latencies under load they make themselves: after the others, one
+          // file at a time, so another file's work is not in their figures.
+          name: "alone",
+          include: ALONE,
+          globalSetup: ["shared/testkit/src/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

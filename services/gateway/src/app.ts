@@ -22,6 +22,7 @@ import { forwardTo } from "./clients/service-proxy.ts";
 import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";
 import { browserScript } from "./routes/browser-script.ts";
+import { securityHeaders } from "./routes/security-headers.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
@@ -61,6 +62,7 @@ export const buildGateway = (deps: GatewayDeps): Express => {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.trustProxy);
+  app.use(securityHeaders);
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(assignRequestId);
   healthRoutes(app, { checks: deps.readiness });

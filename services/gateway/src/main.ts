@@ -13,7 +13,7 @@ import {
   startTracing,
   systemClock,
 } from "@sift/runtime";
-import { loadConfig } from "./config.ts";
+import { httpLimits, loadConfig } from "./config.ts";
 import { createGateway } from "./wiring.ts";
 
 const config = loadConfig(process.env);
@@ -53,7 +53,7 @@ const app = createGateway({
   },
 });
 
-const { server, port } = await serveHttp(app, config.port, config.host);
+const { server, port } = await serveHttp(app, config.port, config.host, httpLimits(config));
 const { server: metricsServer, port: metricsPort } = await serveHttp(
   express().get("/metrics", metricsHandler(metrics)),
   config.metricsPort,

@@ -11,6 +11,7 @@ import {
   type Tracing,
 } from "@sift/runtime";
 import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import type { AdaptiveStore } from "./clients/adaptive-store.ts";
 import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
 
@@ -24,6 +25,8 @@ export interface VerifyDeps {
   guard: ReplayGuard;
   /** The key store: a site key's configuration. */
   keys: SiteKeyLookup;
+  /** Scores behind adaptive difficulty. */
+  adaptive: AdaptiveStore;
   readiness: ReadinessChecks;
   metrics?: Registry;
   /** When given, each call continues the gateway's trace. */
@@ -45,8 +48,20 @@ export const buildVerifyApp = (deps: VerifyDeps): Express => {
     labelNames: ["outcome"] as const,
     registers,
   });
+  const decisions = new Counter({
+    name: "sift_challenge_difficulty_total",
+    help: "Difficulty decisions of issued challenges: fixed or adaptive, bits above the floor, and the score that raised them",
+    labelNames: ["mode", "raise", "cause"] as const,
+    registers,
+  });
+  const signals = new Counter({
+    name: "sift_challenge_failed_verify_signals_total",
+    help: "Failed or spent verifies counted toward their configuration's adaptive difficulty (recorded or lost)",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
   return serviceApp(deps, (app) => {
-    serviceEndpoint(app, "verify", deps, verifyRoute({ ...deps, outcomes }));
-    serviceEndpoint(app, "challenge", deps, challengeRoute({ ...deps, issued }));
+    serviceEndpoint(app, "verify", deps, verifyRoute({ ...deps, outcomes, signals }));
+    serviceEndpoint(app, "challenge", deps, challengeRoute({ ...deps, issued, decisions }));
   });
 };

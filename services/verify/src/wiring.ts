@@ -10,6 +10,7 @@ import {
   type Tracing,
 } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
+import { RedisAdaptiveStore } from "./clients/adaptive-store.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyApp = (deps: {
@@ -25,5 +26,6 @@ export const createVerifyApp = (deps: {
     ...deps,
     guard: new RedisReplayGuard(deps.redis),
     keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: dependencyChecks(deps),
   });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
-import { contactPage, resultPage } from "./page.ts";
+import { contactPage, contactPageCsp, RESULT_PAGE_CSP, resultPage } from "./page.ts";
 
 export interface DemoOptions {
   gatewayUrl: string;
@@ -9,7 +9,10 @@ export interface DemoOptions {
   challengeSecret: string;
   classifySecret: string;
   port?: number;
-  /** Extra response headers for the page (the CSP test sets a Content-Security-Policy). */
+  /**
+   * Extra response headers for the page; a `content-security-policy` here replaces the page's
+   * own (the CSP tests try others).
+   */
   pageHeaders?: Record<string, string>;
 }
 
@@ -34,14 +37,23 @@ export const startDemoBackend = async (options: DemoOptions): Promise<DemoBacken
   const submissions: Array<Record<string, string>> = [];
   const server = createServer(async (req, res) => {
     if (req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...options.pageHeaders });
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": contactPageCsp(options.gatewayUrl),
+        "x-content-type-options": "nosniff",
+        ...options.pageHeaders,
+      });
       return void res.end(contactPage(options));
     }
     if (req.method === "POST" && req.url === "/contact") {
       const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
       submissions.push(fields);
       const result = await handleSubmission(options, fields);
-      res.writeHead(result.accepted ? 200 : 403, { "content-type": "text/html; charset=utf-8" });
+      res.writeHead(result.accepted ? 200 : 403, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": RESULT_PAGE_CSP,
+        "x-content-type-options": "nosniff",
+      });
       return void res.end(resultPage(result.accepted, result));
     }
     res.writeHead(404).end();

@@ -32,6 +32,24 @@ describe.skipIf(!inject("browserTests"))("sift.js under a Content-Security-Polic
     }
   });
 
+  it("serves the demo under its own tight policy (hashes, no unsafe-inline) and still solves", async () => {
+    const res = await fetch(harness.demo.url);
+    const policy = res.headers.get("content-security-policy")!;
+    expect(policy).toMatch(/^default-src 'none'; script-src \S+ 'sha256-[^']+'; style-src 'sha256-[^']+'/);
+    expect(policy).not.toContain("unsafe");
+    const page = await harness.openDemo();
+    const violations = await collectViolations(page);
+    await page.focus("#contact [name=name]");
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>("#contact input[name=_vendor]")!.value !== "",
+    );
+    expect(await violations()).toEqual([]);
+    // The page's inline script ran (it writes the status) and its inline style applied.
+    expect(await page.textContent("#status")).toBe("Ready to send.");
+    expect(await page.$eval("body", (body) => getComputedStyle(body).maxWidth)).toBe("576px");
+    await page.close();
+  });
+
   it("falls back to solving on the page when the CSP forbids blob workers", async () => {
     const gateway = harness.stack.gatewayUrl;
     const noBlob = await startCspDemo(

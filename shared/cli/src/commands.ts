@@ -103,7 +103,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   "config set": {
-    flags: ["config", "difficulty", "challenge-ttl"],
+    flags: ["config", "difficulty", "challenge-ttl", "adaptive"],
     run: async (flags, { keys }) => {
       const id = required(flags, "config");
       // The configuration schema's bounds (the key store's), the life given in seconds here.
@@ -119,6 +119,7 @@ export const COMMANDS: Record<string, Command> = {
       const changes = definedOnly({
         difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+        adaptive: parse(onOff, flags["adaptive"], "adaptive"),
       });
       if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
       const config = await keys.updateConfig(id, changes);

@@ -105,6 +105,14 @@ describe("sift admin CLI", () => {
     const { configId } = await ok("config", "create", "--workspace", workspaceId!, "--kind", "challenge");
     await ok("config", "set", "--config", configId!, "--difficulty", "10", "--challenge-ttl", "120");
     expect(await keys.getConfig(configId!)).toMatchObject({ difficulty: 10, challengeTtlMs: 120_000 });
+    expect((await keys.getConfig(configId!))!.adaptive).toBeUndefined();
+    expect(await ok("config", "set", "--config", configId!, "--adaptive", "on")).toEqual({
+      configId,
+      adaptive: true,
+    });
+    expect(await keys.getConfig(configId!)).toMatchObject({ difficulty: 10, adaptive: true });
+    await ok("config", "set", "--config", configId!, "--adaptive", "off");
+    expect(await keys.getConfig(configId!)).toMatchObject({ adaptive: false });
   });
 
   it("shows usage in the documented shape", async () => {
@@ -148,6 +156,7 @@ describe("sift admin CLI", () => {
       /--challenge-ttl: "3601" is not valid/,
     ],
     [["config", "set", "--config", "cfg_nope", "--difficulty", "9"], 1, /no configuration cfg_nope/],
+    [["config", "set", "--config", "cfg_nope", "--adaptive", "yes"], 2, /--adaptive: "yes" is not valid/],
     [["frobnicate"], 2, /unknown command/],
   ])("refuses %j with exit %i and a message on stderr", async (argv, code, message) => {
     const result = await cli(...(argv as string[]));

@@ -18,6 +18,12 @@ export const Identity = z.object({
   iat: z.number().int(),
   /** The route the identity was signed for, so one signed header cannot be replayed elsewhere. */
   route: Route,
+  /**
+   * The caller's address as the gateway saw it (after its trust-proxy rule), for per-address
+   * decisions behind it (adaptive challenge difficulty). Signed, so a service never has to trust
+   * an `X-Forwarded-For` header that a direct caller could write.
+   */
+  client: z.string().max(128).optional(),
   key: z.discriminatedUnion("status", [
     z.object({ status: z.literal("missing") }),
     z.object({ status: z.literal("invalid") }),

@@ -24,7 +24,7 @@ export type WorkspaceChanges = Partial<
   Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">
 >;
 
-export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty">>;
+export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive">>;
 
 /**
  * Workspaces, configurations and secret keys in Redis (one server or a cluster: layout.ts).
@@ -142,6 +142,7 @@ export class KeyStore {
       createdAt: Number(hash["createdAt"]),
       challengeTtlMs: optionalNumber(hash["challengeTtlMs"]),
       difficulty: optionalNumber(hash["difficulty"]),
+      adaptive: hash["adaptive"] === undefined ? undefined : hash["adaptive"] === "1",
     });
   }
 

@@ -53,6 +53,8 @@ export const Configuration = z.object({
   /** Challenge configurations: life of an issued challenge and its proof-of-work difficulty. */
   challengeTtlMs: ChallengeTtlMs.optional(),
   difficulty: Difficulty.optional(),
+  /** Challenge configurations: raise the difficulty per client address under load (docs/challenge.md). */
+  adaptive: z.boolean().optional(),
   createdAt: z.number().int(),
 });
 export type Configuration = z.infer<typeof Configuration>;

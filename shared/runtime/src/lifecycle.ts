@@ -59,16 +59,48 @@ export const listen = (server: Server, port: number, host = "0.0.0.0"): Promise<
   });
 
 /**
- * An HTTP server for a service's app, listening. Its keep-alive time-out is longer than the usual
- * load balancer's idle time-out (60 s), so the balancer closes idle connections first and never
- * sends a request down one the server is closing.
+ * Limits against slow or numerous clients, for a server facing the public (the gateway); unset,
+ * Node's own defaults stay (headers 60 s, request 300 s, no connection cap).
  */
+export interface HttpLimits {
+  /** Time to receive a request's complete headers, from its first byte; then 408 and close. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included; then 408 and close. */
+  requestTimeoutMs?: number;
+  /** Connections this process holds at once; past it, new ones are closed as they arrive. */
+  maxConnections?: number;
+  /** How often Node checks the two time-outs (its default, 30 s, would make them that coarse). */
+  checkIntervalMs?: number;
+}
+
+/**
+ * An HTTP server for an app, not yet listening, with `limits` applied. Its keep-alive time-out is
+ * longer than the usual load balancer's idle time-out (60 s), so the balancer closes idle
+ * connections first and never sends a request down one the server is closing.
+ */
+export const createHttpServer = (app: RequestListener, limits: HttpLimits = {}): Server => {
+  const server = createServer(
+    {
+      ...(limits.headersTimeoutMs === undefined ? {} : { headersTimeout: limits.headersTimeoutMs }),
+      ...(limits.requestTimeoutMs === undefined ? {} : { requestTimeout: limits.requestTimeoutMs }),
+      ...(limits.checkIntervalMs === undefined
+        ? {}
+        : { connectionsCheckingInterval: limits.checkIntervalMs }),
+    },
+    app,
+  );
+  server.keepAliveTimeout = 65_000;
+  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
+  return server;
+};
+
+/** An HTTP server for a service's app (see createHttpServer), listening. */
 export const serveHttp = async (
   app: RequestListener,
   port: number,
   host: string,
+  limits: HttpLimits = {},
 ): Promise<{ server: Server; port: number }> => {
-  const server = createServer(app);
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(app, limits);
   return { server, port: await listen(server, port, host) };
 };

@@ -10,7 +10,9 @@ import { solveFromService } from "@sift/challenge";
 import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
 import {
   closeServer,
+  createHttpServer,
   createRegistry,
+  type HttpLimits,
   type Registry,
   connectNats,
   createJobsRedis,
@@ -44,6 +46,10 @@ export interface StackOptions {
   otlpEndpoint?: string;
   /** The gateway's trace sample ratio (0-1, default 1). */
   traceSampleRatio?: number;
+  /** The gateway server's limits against slow and numerous clients (default: Node's). */
+  gatewayLimits?: HttpLimits;
+  /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
+  trustProxy?: number;
 }
 
 export interface Stack {
@@ -137,7 +143,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         // Property tests send hundreds of test-key calls from one address.
         testKeyRate: options.testKeyRate ?? 10_000,
         testKeyBurst: 10_000,
-        trustProxy: 0,
+        trustProxy: options.trustProxy ?? 0,
       },
       redis,
       clock,
@@ -147,6 +153,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       metrics: metrics.gateway,
       tracing: tracing.gateway,
     }),
+    options.gatewayLimits,
   );
   const services = { gateway, verify, classify };
 
@@ -181,8 +188,8 @@ interface Served {
   start(): Promise<void>;
 }
 
-const serve = async (app: Express): Promise<Served> => {
-  let server: Server = createServer(app);
+const serve = async (app: Express, limits?: HttpLimits): Promise<Served> => {
+  let server: Server = limits ? createHttpServer(app, limits) : createServer(app);
   const port = await listen(server, 0, "127.0.0.1");
   return {
     url: `http://127.0.0.1:${port}`,
@@ -192,7 +199,7 @@ const serve = async (app: Express): Promise<Served> => {
       await closeServer(server);
     },
     start: async () => {
-      server = createServer(app);
+      server = limits ? createHttpServer(app, limits) : createServer(app);
       await listen(server, port, "127.0.0.1");
     },
   };

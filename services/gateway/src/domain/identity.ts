@@ -12,15 +12,17 @@ export const resolvedKey = (record: ResolvedKeyRecord): ResolvedKey => ({
   allowance: record.allowance,
 });
 
-/** The identity the gateway signs for one call of `route`, issued now. */
+/** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */
 export const identityFor = (
   route: Route,
   requestId: string,
   now: number,
   key: Identity["key"],
+  client?: string,
 ): Identity => ({
   requestId,
   iat: now,
   route,
+  ...(client === undefined ? {} : { client: client.slice(0, 128) }),
   key,
 });

@@ -11,6 +11,9 @@ export const browserScript =
   (_req, res) => {
     if (!existsSync(file)) return sendError(res, "not_found");
     res.setHeader("Access-Control-Allow-Origin", "*");
+    // Cacheable, unlike every other answer; its Content-Security-Policy (default-src 'none',
+    // set for every answer) stays: it binds a document made of this file, never the page that
+    // runs it as a script, and the solver worker starts from a blob: under the page's policy.
     res.setHeader("Cache-Control", "public, max-age=300");
     res.type("application/javascript").sendFile(file);
   };

@@ -22,13 +22,14 @@ export const cors: RequestHandler = (req, res, next) => {
 export const browserAccess =
   (deps: { limiter: RateLimiter; clock: Clock; rate: number; burst: number }, route: Route): RequestHandler =>
   async (req, res, next) => {
-    const decision = await deps.limiter.take(`ip:${clientAddress(req)}`, deps.rate, deps.burst);
+    const client = clientAddress(req);
+    const decision = await deps.limiter.take(`ip:${client}`, deps.rate, deps.burst);
     if (!decision.allowed) {
       res.setHeader("Retry-After", String(retryAfterSeconds(decision.retryAfterMs)));
       return sendError(res, "challenge_rate_limited");
     }
     res.locals.forward = {
-      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), { status: "missing" }),
+      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), { status: "missing" }, client),
       raw: rawBody(req),
     };
     next();

@@ -1,12 +1,24 @@
 import type { RequestHandler } from "express";
 import { issueChallenge, type SigningKeyRing } from "@sift/challenge/server";
 import type { KeyKind } from "@sift/contracts";
-import { bodyField, requestBody, sendError, type Clock, type Counter, type Logger } from "@sift/runtime";
+import {
+  bodyField,
+  identityOf,
+  requestBody,
+  sendError,
+  type Clock,
+  type Counter,
+  type Logger,
+} from "@sift/runtime";
+import type { AdaptiveStore } from "../clients/adaptive-store.ts";
+import { adaptiveBits, type AdaptiveDecision } from "../domain/adaptive.ts";
 import { challengeParams, type ChallengeConfig } from "../domain/challenge-params.ts";
 
 /** The key store's lookup, narrowed to what issuing needs (KeyStore satisfies it). */
 export interface SiteKeyLookup {
-  configBySiteKey(siteKey: string): Promise<(ChallengeConfig & { kind: KeyKind }) | null>;
+  configBySiteKey(
+    siteKey: string,
+  ): Promise<(ChallengeConfig & { kind: KeyKind; adaptive?: boolean | undefined }) | null>;
 }
 
 export interface ChallengeRouteDeps {
@@ -16,6 +28,10 @@ export interface ChallengeRouteDeps {
   logger: Logger;
   /** Counts challenges issued and refused. */
   issued: Counter<"outcome">;
+  /** The per-(configuration, address) scores of adaptive configurations. */
+  adaptive: AdaptiveStore;
+  /** Every difficulty decision: fixed or adaptive, bits above the floor, and which score raised it. */
+  decisions: Counter<"mode" | "raise" | "cause">;
 }
 
 /**
@@ -43,10 +59,37 @@ export const challengeRoute =
       deps.issued.inc({ outcome: "unknown_site_key" });
       return sendError(res, "unknown_site_key");
     }
+    const params = challengeParams(config);
+    if (config.adaptive) {
+      const decision = await adapt(deps, config.id, identityOf(res).client ?? "unknown", params.bits);
+      deps.decisions.inc({ mode: "adaptive", raise: String(decision.raise), cause: decision.cause });
+      params.bits = decision.bits;
+    } else {
+      deps.decisions.inc({ mode: "fixed", raise: "0", cause: "none" });
+    }
     deps.issued.inc({ outcome: "issued" });
     res.setHeader("Cache-Control", "no-store");
-    res.json(issueChallenge(challengeParams(config), { keys: deps.signingKeys, clock: deps.clock }));
+    res.json(issueChallenge(params, { keys: deps.signingKeys, clock: deps.clock }));
   };
+
+/**
+ * The adaptive difficulty for this address, counting this challenge. When the scores cannot
+ * be read the challenge is still issued, at the floor: the site keeps working through a Redis
+ * hiccup the key lookup survived, and the metric says so.
+ */
+const adapt = async (
+  deps: ChallengeRouteDeps,
+  configId: string,
+  client: string,
+  floor: number,
+): Promise<AdaptiveDecision> => {
+  try {
+    return adaptiveBits(floor, await deps.adaptive.challengeIssued(configId, client, deps.clock.now()));
+  } catch (err) {
+    deps.logger.warn({ err, configId }, "adaptive scores unavailable; issuing at the floor");
+    return { bits: floor, raise: 0, cause: "unavailable" };
+  }
+};
 
 /** A site key is a plain string of sane length. */
 const siteKeyOf = (value: unknown): string | undefined =>

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import { VerifyMessage } from "@sift/contracts";
 import {
   bodyField,
   identityOf,
@@ -9,6 +10,7 @@ import {
   type Counter,
   type Logger,
 } from "@sift/runtime";
+import type { AdaptiveStore } from "../clients/adaptive-store.ts";
 import { verifySolution } from "../domain/verify-solution.ts";
 
 export interface VerifyRouteDeps {
@@ -18,7 +20,21 @@ export interface VerifyRouteDeps {
   logger: Logger;
   /** Counts each answer by its message (`ok` for an accepted solution). */
   outcomes: Counter<"outcome">;
+  /** Failed or spent verifies of a configuration raise its adaptive difficulty. */
+  adaptive: AdaptiveStore;
+  /** Counts those signals, recorded or lost. */
+  signals: Counter<"outcome">;
 }
+
+/** Answers that count against a configuration: a solution that was tried and did not pass. */
+const FAILED = new Set<string | undefined>([
+  VerifyMessage.invalidSolution,
+  VerifyMessage.invalidSignature,
+  VerifyMessage.mismatchingKeys,
+  VerifyMessage.expired,
+  VerifyMessage.spent,
+  VerifyMessage.invalidSolutionLength,
+]);
 
 /** POST /verify: every outcome is a 200 with the spec's message; a failing store is `Internal server error`. */
 export const verifyRoute =
@@ -31,6 +47,16 @@ export const verifyRoute =
       // The test key's answers carry their message even when ok, so they never count as real accepts.
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
+      if (!outcome.ok && key.status === "valid" && key.kind === "challenge" && FAILED.has(outcome.message)) {
+        // After the answer, never awaited by it: a signal, not part of the verdict.
+        deps.adaptive.verifyFailed(key.configId, deps.clock.now()).then(
+          () => deps.signals.inc({ outcome: "recorded" }),
+          (err: unknown) => {
+            deps.signals.inc({ outcome: "lost" });
+            deps.logger.warn({ err, requestId }, "could not record a failed verify");
+          },
+        );
+      }
     } catch (err) {
       deps.logger.error({ err, requestId }, "solution check failed");
       deps.outcomes.inc({ outcome: "internal" });
