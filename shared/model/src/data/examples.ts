@@ -1,6 +1,7 @@
 import { featurize, type Features } from "../features/featurize.ts";
 import { formContent, formFields } from "./forms.ts";
-import { loadSource, type Row, type SourceName } from "./sources.ts";
+import type { SourceName } from "./catalog.ts";
+import { loadSource, type SourceRow } from "./sources.ts";
 
 /** A featurised, form-shaped training or test example. */
 export interface Example {
@@ -12,7 +13,7 @@ export interface Example {
   text?: string;
 }
 
-export const toExamples = (rows: readonly Row[], authors: readonly string[]): Example[] =>
+export const toExamples = (rows: readonly SourceRow[], authors: readonly string[]): Example[] =>
   rows.flatMap((row, i) => {
     const fields = formFields(formContent(row, i, authors));
     if (fields.length === 0) return [];

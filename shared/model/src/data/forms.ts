@@ -1,7 +1,7 @@
 import { normalizeContent } from "@sift/content";
 import type { FieldPair } from "../features/featurize.ts";
 import { fnv1a } from "../features/hash.ts";
-import type { Row } from "./sources.ts";
+import type { Row } from "./rows.ts";
 
 /**
  * Form shapes seen in the wild: a plain contact form, WordPress comments, Contact Form 7, a

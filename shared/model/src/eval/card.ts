@@ -1,4 +1,4 @@
-import { SOURCES, type SourceName } from "../data/sources.ts";
+import { SOURCES, type SourceName } from "../data/catalog.ts";
 import type { ModelMeta } from "../artifact.ts";
 import type { Metrics } from "./metrics.ts";
 

@@ -1,6 +1,6 @@
 import type { Example } from "../data/examples.ts";
 import { foldOf } from "../data/split.ts";
-import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/sources.ts";
+import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/catalog.ts";
 import { featurize } from "../features/featurize.ts";
 import {
   DEFAULT_OPTIONS,

@@ -29,9 +29,6 @@ export const calibrate = (scored: readonly Scored[], targetPrecision: number): C
   return { scale: a, shift: logitOf(SPAM_THRESHOLD) - a * t };
 };
 
-export const applyCalibration = (c: Calibration, z: number): number =>
-  1 / (1 + Math.exp(-(c.scale * z + c.shift)));
-
 /** Weighted logistic fit of label on z by Newton's method: two parameters, converges in a few steps. */
 const platt = (scored: readonly Scored[]): { a: number; b: number } => {
   let a = 1;
