@@ -17,7 +17,7 @@ export const ModelMeta = z.object({
   calibration: z.object({ scale: z.number(), shift: z.number() }),
   bias: z.number(),
   trainedOn: z.array(z.object({ source: z.string(), rows: z.number().int(), spam: z.number().int() })),
-  options: z.record(z.string(), z.union([z.number(), z.string()])),
+  options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
 });
 export type ModelMeta = z.infer<typeof ModelMeta>;
 
