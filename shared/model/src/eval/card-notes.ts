@@ -67,8 +67,19 @@ export const limitations = `## Limitations
   ham (long texts with links, prices and numbers), then Janitr posts. A 0.93 target therefore put
   0.8 above every training example (first full run: nothing labelled spam anywhere, the five
   examples at 0.000-0.012), so the shipped calibration targets 0.90, the highest level the pooled
-  curve holds over a useful range. Recall at 0.8 off-domain stays low: the remaining gap is in the
-  ranking, not in the threshold.
+  curve holds over a useful range. Evaluated with that rule nested one family short, the
+  threshold lands higher still: pooled out-of-domain precision 0.975 but recall 0.015 and a mean
+  recall of 0.026 (tables above). The final model's own pool (all eight families) places 0.8
+  lower, which is why the SEO example crosses it; how far lower on real forms is unknown. The
+  remaining gap is in the ranking (pooled out-of-domain ROC AUC under 0.7), not in the threshold.
+- **The threshold stays conservative in-domain too**: in-domain recall at 0.8 is about 0.41 (goal
+  0.85) at precision 0.99, because 0.8 is now placed for sources the model has not seen.
+- **Turkish e-mail** (unseen): 7% of its ham crosses 0.8 (goal: at most 3%): long business mail
+  with prices, links and job-application wording looks like the training spam.
+- **Shortcut probes**: a URL shortener, a price or praise with a link added to an ordinary
+  message move the score by about 0.3 on average and flip 0.4-1.6% of held-out ham to spam; these
+  signals weigh as intended on spam but an honest enquiry that quotes a budget or a bit.ly link
+  pays for it. A second stage over the signals, trained against such ham, is the place to fix it.
 - **Form signals are learned from data that is not form traffic.** Their weights come from the
   training sources: a link on a cheap TLD, a URL shortener, a listed site, a toll-free number,
   helpline words beside a number, money, discounts, outreach pitch elements, listed phrases and
