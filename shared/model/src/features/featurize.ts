@@ -185,24 +185,29 @@ const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: num
 const finish = (bag: Bag, signals: ReadonlySet<string>): Features => {
   const signalIds = [...signals].map((s) => fnv1a(`x:${s}`) & (BUCKETS - 1));
   const size = Math.min(bag.counts.size, MAX_FEATURES - signalIds.length);
-  const ids: number[] = [];
-  const vals: number[] = [];
+  const ids = new Int32Array(size + signalIds.length);
+  // Doubles until the end, so each value is rounded to float32 once (the trained model's features).
+  const vals = new Float64Array(size + signalIds.length);
   let norm = 0;
+  let k = 0;
   for (const [id, count] of bag.counts) {
-    if (ids.length === size) break;
+    if (k === size) break;
     const weight = 1 + Math.log(count);
-    ids.push(id);
-    vals.push(weight);
+    ids[k] = id;
+    vals[k] = weight;
     norm += weight * weight;
+    k++;
   }
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let i = 0; i < vals.length; i++) vals[i] = vals[i]! * scale;
+  for (let i = 0; i < k; i++) vals[i] = vals[i]! * scale;
   for (const id of signalIds) {
-    const at = ids.indexOf(id);
+    // Collisions are rare: only a bucket the bag holds can already be among the ids.
+    const at = bag.counts.has(id) ? ids.subarray(0, k).indexOf(id) : -1;
     if (at === -1) {
-      ids.push(id);
-      vals.push(SIGNAL_VALUE);
+      ids[k] = id;
+      vals[k] = SIGNAL_VALUE;
+      k++;
     } else vals[at] = vals[at]! + SIGNAL_VALUE;
   }
-  return { ids: Int32Array.from(ids), vals: Float32Array.from(vals) };
+  return { ids: ids.slice(0, k), vals: Float32Array.from(vals.subarray(0, k)) };
 };
