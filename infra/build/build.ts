@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Metafile, Plugin } from "esbuild";
 import { build } from "esbuild";
-import { buildBrowserBundle } from "../../shared/browser/src/build.ts";
+import { buildBrowserBundle } from "@sift/browser";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

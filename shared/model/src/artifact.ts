@@ -1,13 +1,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { SPAM_STANDARD } from "@sift/contracts";
 
 /** The committed model and its metadata, beside this package's source. */
 export const MODEL_PATH = fileURLToPath(new URL("../artifacts/spam-standard.onnx", import.meta.url));
 export const META_PATH = fileURLToPath(new URL("../artifacts/spam-standard.json", import.meta.url));
 
 export const ModelMeta = z.object({
-  model: z.literal("spam-standard"),
+  model: z.literal(SPAM_STANDARD),
   /** Content-derived: the same data and code give the same version. */
   version: z.string(),
   featurizerVersion: z.number().int(),
@@ -17,7 +18,7 @@ export const ModelMeta = z.object({
   calibration: z.object({ scale: z.number(), shift: z.number() }),
   bias: z.number(),
   trainedOn: z.array(z.object({ source: z.string(), rows: z.number().int(), spam: z.number().int() })),
-  options: z.record(z.string(), z.union([z.number(), z.string()])),
+  options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
 });
 export type ModelMeta = z.infer<typeof ModelMeta>;
 

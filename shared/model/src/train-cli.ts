@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { SPAM_STANDARD } from "@sift/contracts";
 import { MODEL_PATH, META_PATH } from "./artifact.ts";
 import { loadCorpus } from "./data/corpus.ts";
 import { buildArtifact } from "./train/build.ts";
@@ -14,8 +15,8 @@ const { values } = parseArgs({
   options: { data: { type: "string", default: "../shared/data" }, out: { type: "string" } },
 });
 const dataDir = resolve(values.data!);
-const modelPath = values.out ? resolve(values.out, "spam-standard.onnx") : MODEL_PATH;
-const metaPath = values.out ? resolve(values.out, "spam-standard.json") : META_PATH;
+const modelPath = values.out ? resolve(values.out, `${SPAM_STANDARD}.onnx`) : MODEL_PATH;
+const metaPath = values.out ? resolve(values.out, `${SPAM_STANDARD}.json`) : META_PATH;
 
 const started = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);

@@ -5,7 +5,8 @@
 export { loadCorpus } from "./data/corpus.ts";
 export { authorPool } from "./data/examples.ts";
 export { formContent } from "./data/forms.ts";
-export { loadSource, SOURCES, type SourceName } from "./data/sources.ts";
+export { SOURCES, type SourceName } from "./data/catalog.ts";
+export { loadSource } from "./data/sources.ts";
 export { trainableSources } from "./eval/protocol.ts";
 export { buildArtifact } from "./train/build.ts";
 export { DEFAULT_OPTIONS, trainPipeline } from "./train/pipeline.ts";

@@ -197,7 +197,7 @@ for (const family of families) {
 
   for (const source of played) {
     const all = loadSource(dataDir, source)
-      .map((row, i) => ({ content: formContent(row, i, authors), label: row.label }))
+      .map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }))
       .filter((r) => prepareContent(r.content).ok);
     // An even sample of the file when it is long, in file order.
     const step = Math.max(1, all.length / maxRows);
@@ -259,7 +259,10 @@ const heavyReports = Number(values.heavy);
 const heavy = await newWorkspace();
 const light = await newWorkspace();
 const everything = [...corpus.keys()].flatMap((s) =>
-  loadSource(dataDir, s).map((row, i) => ({ content: formContent(row, i, authors), label: row.label })),
+  loadSource(dataDir, s).map((row, i) => ({
+    content: formContent(row, i, authors).content,
+    label: row.label,
+  })),
 );
 log(`\nwriting ${heavyReports} reports for one workspace (as the learner would)`);
 for (let i = 0; i < heavyReports; i++) {

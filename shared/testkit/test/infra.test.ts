@@ -6,10 +6,10 @@ import { parse, parseAllDocuments } from "yaml";
 import { createRegistry, serviceApp, silentLogger } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
 import { TARGETS } from "../../../infra/build/build.ts";
-import { loadConfig as classifyConfig } from "../../../services/classify/src/config.ts";
-import { loadConfig as gatewayConfig } from "../../../services/gateway/src/config.ts";
-import { loadConfig as workerConfig } from "../../../services/model-worker/src/config.ts";
-import { loadConfig as verifyConfig } from "../../../services/verify/src/config.ts";
+import { loadConfig as classifyConfig } from "@sift/classify/config";
+import { loadConfig as gatewayConfig } from "@sift/gateway/config";
+import { loadConfig as workerConfig } from "@sift/model-worker/config";
+import { loadConfig as verifyConfig } from "@sift/verify/config";
 
 /**
  * The compose file, the Kubernetes manifests and the Dockerfile against the code: every service

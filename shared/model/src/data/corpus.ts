@@ -1,5 +1,6 @@
 import { authorPool, toExamples, type Example } from "./examples.ts";
-import { loadSource, SOURCE_NAMES, SOURCES, type SourceName } from "./sources.ts";
+import { SOURCE_NAMES, SOURCES, type SourceName } from "./catalog.ts";
+import { loadSource } from "./sources.ts";
 
 /** Every source featurised once; trainer and eval both start here. */
 export const loadCorpus = (

@@ -1,6 +1,7 @@
 import { featurize, type Features } from "../features/featurize.ts";
-import { formContent, formFields } from "./forms.ts";
-import { loadSource, type Row, type SourceName } from "./sources.ts";
+import { formContent, formFields, type FormShape } from "./forms.ts";
+import type { SourceName } from "./catalog.ts";
+import { loadSource, type SourceRow } from "./sources.ts";
 
 /** A featurised, form-shaped training or test example. */
 export interface Example {
@@ -8,17 +9,19 @@ export interface Example {
   group: string;
   label: 0 | 1;
   features: Features;
+  /** How the row was sent: a bare string or one of the form shapes (forms.ts). */
+  shape: FormShape;
   /** The row's message text, for the eval's perturbation probes. */
   text?: string;
 }
 
-export const toExamples = (rows: readonly Row[], authors: readonly string[]): Example[] =>
+export const toExamples = (rows: readonly SourceRow[], authors: readonly string[]): Example[] =>
   rows.flatMap((row, i) => {
-    const fields = formFields(formContent(row, i, authors));
+    const { content, shape } = formContent(row, i, authors);
+    const fields = formFields(content);
     if (fields.length === 0) return [];
-    return [
-      { source: row.source, group: row.group, label: row.label, features: featurize(fields), text: row.text },
-    ];
+    const { source, group, label, text } = row;
+    return [{ source, group, label, shape, features: featurize(fields), text }];
   });
 
 /** Author names for forms: the real commenter names of the YouTube set, both labels, sorted. */

@@ -1,20 +1,32 @@
 import { normalizeContent } from "@sift/content";
-import type { FieldPair } from "../features/featurize.ts";
+import type { NormalizedField } from "@sift/contracts";
 import { fnv1a } from "../features/hash.ts";
-import type { Row } from "./sources.ts";
+import type { Row } from "./rows.ts";
 
 /**
  * Form shapes seen in the wild: a plain contact form, WordPress comments, Contact Form 7, a
  * name-and-message form, and a bare string (the API's `content: "…"`). Which one a row gets is
  * a hash of the row, so it is label-blind and reproducible.
  */
-const SHAPES: ReadonlyArray<readonly [name: string, email: string | null, message: string]> = [
-  ["name", "email", "message"],
-  ["name", "email", "message"],
-  ["comment_author", "comment_author_email", "comment_content"],
-  ["your-name", "your-email", "your-message"],
-  ["name", null, "message"],
+const SHAPES: ReadonlyArray<
+  readonly [shape: FormShape, name: string, email: string | null, message: string]
+> = [
+  ["name/email/message", "name", "email", "message"],
+  ["name/email/message", "name", "email", "message"],
+  ["WordPress comment", "comment_author", "comment_author_email", "comment_content"],
+  ["Contact Form 7", "your-name", "your-email", "your-message"],
+  ["name/message", "name", null, "message"],
 ];
+
+/** The form shapes the eval reports separately. */
+export const FORM_SHAPES = [
+  "string",
+  "name/email/message",
+  "WordPress comment",
+  "Contact Form 7",
+  "name/message",
+] as const;
+export type FormShape = (typeof FORM_SHAPES)[number];
 /** One row in five is sent as a bare string, like `content: "…"`. */
 const STRING_SHARE = 5;
 
@@ -37,16 +49,20 @@ const MAIL_DOMAINS = [
  * author (the row's own author where the set has one, else one drawn from the real author
  * names of the YouTube set, label-blind) and an address made from that name.
  */
-export const formContent = (row: Row, index: number, authors: readonly string[]): unknown => {
+export const formContent = (
+  row: Row,
+  index: number,
+  authors: readonly string[],
+): { content: unknown; shape: FormShape } => {
   const h = fnv1a(`${row.source}#${index}`);
   const text = withDecoys(row.text, fnv1a(`decoy#${row.source}#${index}`));
-  if (h % STRING_SHARE === 0) return text;
-  const [nameField, emailField, messageField] = SHAPES[(h >>> 8) % SHAPES.length]!;
+  if (h % STRING_SHARE === 0) return { content: text, shape: "string" };
+  const [shape, nameField, emailField, messageField] = SHAPES[(h >>> 8) % SHAPES.length]!;
   const author = row.author ?? authors[(h >>> 12) % Math.max(authors.length, 1)] ?? "Alex";
   const content: Record<string, string> = { [nameField]: author };
   if (emailField) content[emailField] = emailFor(author, h);
   content[messageField] = text;
-  return content;
+  return { content, shape };
 };
 
 /**
@@ -97,7 +113,7 @@ const emailFor = (author: string, h: number): string => {
 };
 
 /** The fields the service would send for this content: the same normalisation as classify. */
-export const formFields = (content: unknown): FieldPair[] => {
+export const formFields = (content: unknown): NormalizedField[] => {
   const result = normalizeContent(content);
   return result.ok ? result.fields : [];
 };

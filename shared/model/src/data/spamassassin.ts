@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { groupKey, type Row } from "./sources.ts";
+import { groupKey, type Row } from "./rows.ts";
 
 /**
  * The SpamAssassin public corpus (2002-2005 e-mail), shipped in the npm package

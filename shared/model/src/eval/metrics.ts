@@ -3,6 +3,8 @@ import { SPAM_THRESHOLD } from "../train/calibrate.ts";
 export interface Prediction {
   score: number;
   label: 0 | 1;
+  /** The form shape the example was sent as, for the per-shape tables. */
+  shape?: string;
 }
 
 export interface Metrics {

@@ -1,7 +1,6 @@
 import type { Example } from "../data/examples.ts";
 import { foldOf } from "../data/split.ts";
-import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/sources.ts";
-import { featurize } from "../features/featurize.ts";
+import { SOURCE_NAMES, SOURCES, type SourceName } from "../data/catalog.ts";
 import {
   DEFAULT_OPTIONS,
   scoreOf,
@@ -22,7 +21,7 @@ const TEST_FOLDS = 5;
 export const isTest = (e: Example): boolean => foldOf(e.group, TEST_FOLDS, "eval") === 0;
 
 const predict = (model: TrainedModel, examples: readonly Example[]): Prediction[] =>
-  examples.map((e) => ({ score: scoreOf(model, e), label: e.label }));
+  examples.map((e) => ({ score: scoreOf(model, e), label: e.label, shape: e.shape }));
 
 const result = (source: SourceName, preds: Prediction[]): SourceResult => ({
   source,
@@ -62,43 +61,14 @@ export const crossSource = (
   options: PipelineOptions = DEFAULT_OPTIONS,
 ): SourceResult[] => {
   const families = [...new Set(trainableSources().map((s) => SOURCES[s].family))];
+  const foldCache = new Map();
   return families.flatMap((family) => {
     const held = trainableSources().filter((s) => SOURCES[s].family === family);
     const trainSet = trainableSources()
       .filter((s) => !held.includes(s))
       .flatMap((s) => corpus.get(s)!);
     log(`cross-source: without ${held.join(" + ")} (${trainSet.length} training examples)`);
-    const model = trainPipeline(trainSet, options);
+    const model = trainPipeline(trainSet, { ...options, foldCache });
     return held.map((s) => result(s, predict(model, corpus.get(s)!)));
   });
 };
-
-/**
- * Shortcut probes: take held-out ham, add one thing a dataset shortcut would react to, and count
- * how often the verdict flips to spam. A robust model should barely move.
- */
-export const PROBES: Array<[string, (text: string) => string]> = [
-  ["a link appended", (t) => `${t} https://www.example.com/about`],
-  ["a phone number appended", (t) => `${t} call me on 0176 23456789`],
-  ["upper-cased", (t) => t.toUpperCase()],
-  ["an @mention prepended", (t) => `@maria_k ${t}`],
-  ["text repeated three times", (t) => `${t} ${t} ${t}`],
-];
-
-export const probeShortcuts = (model: TrainedModel, ham: readonly Example[]) =>
-  PROBES.map(([name, change]) => {
-    let flipped = 0;
-    let delta = 0;
-    for (const e of ham) {
-      const fields = (text: string): Array<[string, string]> => [
-        ["name", "Alex Morgan"],
-        ["email", "alex.morgan@gmail.com"],
-        ["message", text],
-      ];
-      const before = scoreOf(model, { features: featurize(fields(e.text!)) });
-      const after = scoreOf(model, { features: featurize(fields(change(e.text!))) });
-      delta += after - before;
-      if (before < 0.8 && after >= 0.8) flipped++;
-    }
-    return { name, n: ham.length, flipped, meanDelta: delta / Math.max(ham.length, 1) };
-  });

@@ -1,20 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, featurize, MAX_FEATURES } from "./featurize.ts";
+import { BUCKETS, featurize, MAX_FEATURES, SIGNAL_VALUE } from "./featurize.ts";
+import { fnv1a } from "./hash.ts";
 import { canonicalText } from "./text.ts";
 
 const norm = (vals: Float32Array) => Math.sqrt(vals.reduce((s, v) => s + v * v, 0));
 
 describe("featurize", () => {
   it("is deterministic, L2-normalised and inside the bucket range", () => {
+    // No form signal fires on these two fields, so all features are normalised n-grams.
     const fields = [
       ["name", "Ann"],
-      ["message", "Hello there, see https://example.com"],
+      ["message", "Hello there, how are you"],
     ] as const;
     const a = featurize(fields);
     const b = featurize(fields);
     expect([...a.ids]).toEqual([...b.ids]);
     expect(norm(a.vals)).toBeCloseTo(1, 5);
     for (const id of a.ids) expect(id >= 0 && id < BUCKETS).toBe(true);
+  });
+
+  it("adds each form signal at SIGNAL_VALUE, outside the n-grams' normalisation", () => {
+    const plain = featurize([["message", "Nice to meet you, see you soon"]]);
+    const linked = featurize([
+      ["message", "Nice to meet you, see you soon [url=http://a.example.xyz]x[/url]"],
+    ]);
+    const id = fnv1a("x:link:bbcode") & (BUCKETS - 1);
+    expect([...plain.ids]).not.toContain(id);
+    const at = [...linked.ids].indexOf(id);
+    expect(linked.vals[at]).toBeGreaterThanOrEqual(SIGNAL_VALUE);
+    // The same signal weighs the same beside a short and a long text.
+    const long = featurize([["message", `${"word ".repeat(200)} [url=http://a.example.xyz]x[/url]`]]);
+    expect(long.vals[[...long.ids].indexOf(id)]).toBeCloseTo(linked.vals[at]!, 5);
   });
 
   it("sees through fancy-font letters, case and Latin accents", () => {

@@ -1,15 +1,14 @@
+import type { NormalizedField } from "@sift/contracts";
 import { fnv1a } from "./hash.ts";
 import { extractLinks, hostParts, isEmailAddress, isSingleLink } from "./links.ts";
+import { emailSignals, nameSignals, textSignals } from "./signals/index.ts";
 import { canonicalText, words } from "./text.ts";
-
-/** A normalised form field, as @sift/content produces it and the inference contract carries it. */
-export type FieldPair = readonly [name: string, value: string];
 
 /**
  * Bump when anything below changes what a submission hashes to: the model metadata records it
  * and the worker refuses a model built for another featuriser.
  */
-export const FEATURIZER_VERSION = 2;
+export const FEATURIZER_VERSION = 3;
 
 /** 2^18 buckets: few collisions for ~35k training texts and a 1 MB weight table. */
 export const HASH_BITS = 18;
@@ -21,6 +20,12 @@ export const PAD_ID = BUCKETS;
  * n-grams; the first 4,096 in reading order carry the verdict and bound the batch tensor size.
  */
 export const MAX_FEATURES = 4096;
+/**
+ * The value of each form signal (signals/): outside the L2 normalisation of the n-grams, so a
+ * signal weighs the same in a one-line comment and a long letter. Chosen on leave-one-source-out
+ * ranking (see the model card).
+ */
+export const SIGNAL_VALUE = 1;
 
 export interface Features {
   /** Bucket ids, distinct, in first-seen order. */
@@ -34,11 +39,15 @@ type Role = "name" | "email" | "link" | "text";
 
 const NAME_FIELD = /(?:^|[^a-z])(?:name|author|nick|user|first|last|fullname|sender|from)(?:$|[^a-z])|name$/;
 
+const isNameField = (name: string): boolean => {
+  const lower = name.toLowerCase();
+  return NAME_FIELD.test(lower) && !/mail/.test(lower);
+};
+
 const roleOf = (name: string, value: string): Role => {
   if (isEmailAddress(value)) return "email";
   if (isSingleLink(value)) return "link";
-  const lower = name.toLowerCase();
-  if (NAME_FIELD.test(lower) && value.length <= 80 && !/mail/.test(lower)) return "name";
+  if (isNameField(name) && value.length <= 80) return "name";
   return "text";
 };
 
@@ -57,19 +66,26 @@ class Bag {
  * Turns a submission's normalised fields into sparse hashed features. The same function runs in
  * the trainer and in the worker, so the model only ever sees what the service will send.
  */
-export const featurize = (fields: readonly FieldPair[]): Features => {
+export const featurize = (fields: readonly NormalizedField[]): Features => {
   const bag = new Bag();
+  const signals: string[] = [];
+  const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
   bag.add(`nf:${Math.min(fields.length, 6)}`);
   for (const [name, value] of fields) {
     const role = roleOf(name, value);
     for (const token of words(canonicalText(name))) bag.add(`n:${token}`);
     bag.add(`r:${role}`);
-    if (role === "email") addEmail(bag, value);
-    else if (role === "link") addHosts(bag, extractLinks(value).hosts);
-    else if (role === "name") addName(bag, value);
-    else addText(bag, value);
+    if (role === "email") {
+      addEmail(bag, value);
+      emailSignals(value, names, signals);
+    } else if (role === "link") {
+      const { hosts } = extractLinks(value);
+      addHosts(bag, hosts);
+      if (isNameField(name)) signals.push("name:link");
+    } else if (role === "name") addName(bag, value, signals);
+    else addText(bag, value, signals);
   }
-  return finish(bag);
+  return finish(bag, new Set(signals));
 };
 
 const addEmail = (bag: Bag, value: string): void => {
@@ -94,14 +110,16 @@ const addHosts = (bag: Bag, hosts: readonly string[]): void => {
   bag.add(`un:${Math.min(hosts.length, 4)}`);
 };
 
-const addName = (bag: Bag, value: string): void => {
+const addName = (bag: Bag, value: string, signals: string[]): void => {
   const text = canonicalText(value);
-  for (const token of words(text)) bag.add(`aw:${token}`);
+  const tokens = words(text);
+  for (const token of tokens) bag.add(`aw:${token}`);
+  nameSignals(value, tokens, signals);
   addNgrams(bag, "a", text, 3, 4);
 };
 
-const addText = (bag: Bag, value: string): void => {
-  const { text: stripped, hosts, emailDomains } = extractLinks(value);
+const addText = (bag: Bag, value: string, signals: string[]): void => {
+  const { text: stripped, hosts, emailDomains, linkChars } = extractLinks(value);
   if (hosts.length > 0) addHosts(bag, hosts);
   for (const domain of emailDomains) bag.add(`ed:${hostParts(domain).site}`);
   // '@' and '#' mark handles and tags on the social sets the model learns from; dropping the
@@ -109,9 +127,11 @@ const addText = (bag: Bag, value: string): void => {
   const text = canonicalText(stripped.replace(/[@#]/g, " "));
   // Word unigrams and character 2-4-grams only: word bigrams and 5-grams mostly memorise a
   // source's templates and cost ranking on sources never trained on (leave-one-source-out).
-  for (const token of words(text)) bag.add(`w:${token}`);
+  const tokens = words(text);
+  for (const token of tokens) bag.add(`w:${token}`);
   addNgrams(bag, "c", text, 2, 4);
   addShape(bag, text, hosts.length);
+  textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
 };
 
 const LETTER_RUN = /[\p{L}\p{M}]+/gu;
@@ -155,10 +175,17 @@ const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: num
   }
 };
 
-const finish = (bag: Bag): Features => {
-  const size = Math.min(bag.counts.size, MAX_FEATURES);
-  const ids = new Int32Array(size);
-  const vals = new Float32Array(size);
+/**
+ * The n-grams (log-counts, L2-normalised, at most MAX_FEATURES less room for the signals) then
+ * the signals at SIGNAL_VALUE each. A signal hashing onto an n-gram's bucket adds to its value,
+ * so ids stay distinct.
+ */
+const finish = (bag: Bag, signals: ReadonlySet<string>): Features => {
+  const signalIds = [...signals].map((s) => fnv1a(`x:${s}`) & (BUCKETS - 1));
+  const size = Math.min(bag.counts.size, MAX_FEATURES - signalIds.length);
+  const ids = new Int32Array(size + signalIds.length);
+  // Doubles until the end, so each value is rounded to float32 once (the trained model's features).
+  const vals = new Float64Array(size + signalIds.length);
   let norm = 0;
   let k = 0;
   for (const [id, count] of bag.counts) {
@@ -170,6 +197,15 @@ const finish = (bag: Bag): Features => {
     k++;
   }
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let i = 0; i < size; i++) vals[i] = vals[i]! * scale;
-  return { ids, vals };
+  for (let i = 0; i < k; i++) vals[i] = vals[i]! * scale;
+  for (const id of signalIds) {
+    // Collisions are rare: only a bucket the bag holds can already be among the ids.
+    const at = bag.counts.has(id) ? ids.subarray(0, k).indexOf(id) : -1;
+    if (at === -1) {
+      ids[k] = id;
+      vals[k] = SIGNAL_VALUE;
+      k++;
+    } else vals[at] = vals[at]! + SIGNAL_VALUE;
+  }
+  return { ids: ids.slice(0, k), vals: Float32Array.from(vals.subarray(0, k)) };
 };

@@ -11,11 +11,14 @@ export interface Extracted {
   text: string;
   hosts: string[];
   emailDomains: string[];
+  /** Characters of the value that were links, for the share of the text they make up. */
+  linkChars: number;
 }
 
 export const extractLinks = (value: string): Extracted => {
   const hosts: string[] = [];
   const emailDomains: string[] = [];
+  let linkChars = 0;
   const text = value
     .replace(EMAIL, (address) => {
       emailDomains.push(address.slice(address.lastIndexOf("@") + 1).toLowerCase());
@@ -24,9 +27,10 @@ export const extractLinks = (value: string): Extracted => {
     .replace(LINK, (link) => {
       const host = hostOf(link);
       if (host) hosts.push(host);
+      linkChars += link.length;
       return " weblink ";
     });
-  return { text, hosts, emailDomains };
+  return { text, hosts, emailDomains, linkChars };
 };
 
 const hostOf = (link: string): string | undefined => {

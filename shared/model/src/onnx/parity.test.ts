@@ -91,6 +91,7 @@ describe("the trainer and its export", () => {
     const examples: Example[] = submissions().map((content, i) => ({
       source: "sms_spam",
       group: String(i),
+      shape: typeof content === "string" ? "string" : "name/email/message",
       label: /won|Earn|telegram|quote/.test(JSON.stringify(content)) ? 1 : 0,
       features: featurize(formFields(content)),
     }));

@@ -1,3 +1,4 @@
+import { SPAM_STANDARD } from "@sift/contracts";
 import { createHash } from "node:crypto";
 import type { Example } from "../data/examples.ts";
 import { BUCKETS, FEATURIZER_VERSION, MAX_FEATURES } from "../features/featurize.ts";
@@ -29,13 +30,13 @@ export const buildArtifact = (
     {
       version,
       docString:
-        "Sift spam-standard: hashed character/word n-gram linear model, calibrated for threshold 0.8",
-      metadata: { model: "spam-standard", version, featurizerVersion: String(FEATURIZER_VERSION) },
+        "Sift spam-standard: hashed n-gram and form-signal linear model, 0.8 placed by out-of-domain precision",
+      metadata: { model: SPAM_STANDARD, version, featurizerVersion: String(FEATURIZER_VERSION) },
     },
   );
-  const { log: _log, ...plain } = options;
+  const { log: _log, foldCache: _cache, ...plain } = options;
   const meta: ModelMeta = {
-    model: "spam-standard",
+    model: SPAM_STANDARD,
     version,
     featurizerVersion: FEATURIZER_VERSION,
     buckets: BUCKETS,

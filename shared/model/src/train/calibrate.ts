@@ -1,3 +1,5 @@
+import { SPAM_THRESHOLD } from "@sift/contracts";
+
 /**
  * Maps the raw logit z to the score σ(a·z + b). a comes from Platt scaling on out-of-fold logits
  * (so the score is spread like a probability, not clumped at 0 and 1); b is then set so that the
@@ -15,7 +17,8 @@ export interface Scored {
   weight: number;
 }
 
-export const SPAM_THRESHOLD = 0.8;
+/** The product threshold (spec 2.2), from the contracts. */
+export { SPAM_THRESHOLD };
 const logitOf = (p: number): number => Math.log(p / (1 - p));
 
 export const calibrate = (scored: readonly Scored[], targetPrecision: number): Calibration => {
@@ -28,9 +31,6 @@ export const calibrate = (scored: readonly Scored[], targetPrecision: number): C
   );
   return { scale: a, shift: logitOf(SPAM_THRESHOLD) - a * t };
 };
-
-export const applyCalibration = (c: Calibration, z: number): number =>
-  1 / (1 + Math.exp(-(c.scale * z + c.shift)));
 
 /** Weighted logistic fit of label on z by Newton's method: two parameters, converges in a few steps. */
 const platt = (scored: readonly Scored[]): { a: number; b: number } => {

@@ -1,0 +1,23 @@
+/** One labelled text from a data set, before it is shaped like a form. */
+export interface Row {
+  /** The data set's key in SOURCES (sources.ts); a plain string here so loaders need not import it. */
+  source: string;
+  text: string;
+  /** 1 = spam. */
+  label: 0 | 1;
+  /** Rows sharing a group (duplicates, templates, translations) always land on one side of a split. */
+  group: string;
+  author?: string;
+}
+
+/**
+ * Duplicate-group key: letters only, lower-cased, first 120 of them. Templates that differ in a
+ * number, link or punctuation share a key, so a split cannot leak one into the other side.
+ */
+export const groupKey = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/https?:\/\/\S+/g, "")
+    .replace(/[^\p{L}]+/gu, "")
+    .slice(0, 120);
