@@ -23,7 +23,8 @@ const SHARED_WEIGHT = 0.5;
 /** Keep logits finite for scores of exactly 0 or 1. */
 const EPSILON = 1e-6;
 
-const logit = (p: number) => {
+/** A score's log-odds, kept finite at 0 and 1: the unit every reason's weight is given in. */
+export const logit = (p: number): number => {
   const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
   return Math.log(q / (1 - q));
 };

@@ -5,7 +5,7 @@ import {
   type NormalizedField,
   type Reason,
 } from "@sift/contracts";
-import { personalize } from "@sift/feedback";
+import { logit, personalize } from "@sift/feedback";
 import { featurize, type Features } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
@@ -81,11 +81,6 @@ export const handleInference = async (
     scores: verdicts.map((v) => Math.min(1, Math.max(0, v.score))),
     ...(request.explain ? { reasons: verdicts.map((v) => v.reasons) } : {}),
   };
-};
-
-const logit = (p: number) => {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return Math.log(q / (1 - q));
 };
 
 /**
