@@ -119,13 +119,13 @@ Second round (spam-standard 1.3 kept): each variant measured on the ten sources'
 ROC AUC of the raw logit, models trained with 3 epochs as in \`--quick\` but with no calibration
 (ranking only), so the three figures are mean of sources / pooled (raw logits of the eight held-out
 models together) / mean over the five unseen sets scored by a model on every trainable source.
-The same protocol gives the shipped settings 0.805 / 0.794 / 0.813. The machine was shared with
+The same protocol gives the shipped settings (at 3 epochs) 0.805 / 0.794 / 0.813. The machine was shared with
 three other engineers' benchmarks and training runs (load average 11-18 on 2 cores), which made
 each run slow but does not change the figures (every run is deterministic). The figures come
 from \`tsx shared/model/scripts/second-round.ts --data ../shared/data --run settings|stack|threshold\`
 (\`--signals-only\` for the second stage without structure and length inputs).
 
-- Training settings: 6 epochs (shipped) 0.803 / 0.836 / 0.808; L2 0.002: 0.800 / 0.799 / 0.798;
+- Training settings: 6 epochs (as shipped) 0.803 / 0.836 / 0.808; L2 0.002: 0.800 / 0.799 / 0.798;
   L2 0.01: 0.805 / 0.789 / 0.823; L2 0.02: 0.801 / 0.782 / 0.826; step 0.1: 0.804 / 0.811 / 0.823;
   step 0.5: 0.809 / 0.772 / 0.808; sources weighted by the square root of their size: 0.801 /
   0.771 / 0.819. Every setting sits within 0.005 of the shipped one on the mean of sources, and the
@@ -147,8 +147,9 @@ from \`tsx shared/model/scripts/second-round.ts --data ../shared/data --run sett
   that never saw its family, so the network learns how far to trust z and the signals on an
   unseen source); in the evaluation the network never saw the held-out family either. 16 hidden
   units: 0.774 / 0.776 / 0.803; 8: 0.789 / 0.796 / 0.799; 32: 0.758 / 0.711 / 0.784; 16 with
-  L2 0.001: 0.779 / 0.785 / 0.818. With only z and the signals (no structure or length inputs)
-  and a direct weight per input: no hidden units (a logistic regression on z and the signals):
+  L2 0.001: 0.779 / 0.785 / 0.818 (these four without the direct weights d below, which the
+  script now always has, so a rerun gives slightly different figures). With only z and the signals (no structure or length inputs)
+  and a direct weight d per input (out gains d·signals): no hidden units (a logistic regression on z and the signals):
   0.791 / 0.770 / 0.801; 4: 0.783 / 0.794 / 0.802; 8: 0.777 / 0.783 / 0.796. It gains on Thai
   SMS (+0.01 to +0.04), Instagram (+0.01 to +0.03) and the translated SMS (+0.02 to +0.03) and
   loses most on SpamAssassin (0.924 to 0.71-0.86), Stack Exchange spam (0.865 to 0.68-0.82) and
