@@ -79,7 +79,8 @@ export const limitations = `## Limitations
 - **Shortcut probes**: a URL shortener, a price or praise with a link added to an ordinary
   message move the score by about 0.3 on average and flip 0.4-1.6% of held-out ham to spam; these
   signals weigh as intended on spam but an honest enquiry that quotes a budget or a bit.ly link
-  pays for it. A second stage over the signals, trained against such ham, is the place to fix it.
+  pays for it. A second stage over the signals was tried to fix this and lost ranking on
+  unseen sources (below); real form ham, not more of these sets, is what would teach it.
 - **Form signals are learned from data that is not form traffic.** Their weights come from the
   training sources: a link on a cheap TLD, a URL shortener, a listed site, a toll-free number,
   helpline words beside a number, money, discounts, outreach pitch elements, listed phrases and
@@ -108,11 +109,72 @@ the ten sources / mean over the five unseen sets:
 
 - v1 featuriser before the Stack Exchange sets (eight sources): 0.778 / 0.741.
 - Form signals outside the n-grams' normalisation, each worth 0.1: 0.795 / 0.770; 0.3:
-  0.802 / 0.799; 1.0 (shipped): 0.805 / 0.803. Larger values were not tried.
+  0.802 / 0.799; 1.0 (shipped): 0.805 / 0.803; 2: see the second round.
 - 0.8 placed at pooled out-of-domain precision 0.95 (the first full run, with a one-family-short
   margin over 0.93): no example anywhere crossed 0.8 (see the first limitation). 0.94 was not run.
-- Not attempted for lack of time: a second stage (a small tree ensemble or MLP over the dense
-  signals exported to ONNX); per-source-balanced precision for the threshold; real sender
-  addresses from the SpamAssassin headers for the e-mail signals (2002 mailing-list domains
-  would teach the source, not the label).
+- Real sender addresses from the SpamAssassin headers for the e-mail signals: not attempted
+  (2002 mailing-list domains would teach the source, not the label).
+
+Second round (spam-standard 1.3 kept): each variant measured on the ten sources' leave-one-source-out
+ROC AUC of the raw logit, models trained with 3 epochs as in \`--quick\` but with no calibration
+(ranking only), so the three figures are mean of sources / pooled (raw logits of the eight held-out
+models together) / mean over the five unseen sets scored by a model on every trainable source.
+The same protocol gives the shipped settings (at 3 epochs) 0.805 / 0.794 / 0.813. The machine was shared with
+three other engineers' benchmarks and training runs (load average 11-18 on 2 cores), which made
+each run slow but does not change the figures (every run is deterministic). The figures come
+from \`tsx shared/model/scripts/second-round.ts --data ../shared/data --run settings|stack|threshold\`
+(\`--signals-only\` for the second stage without structure and length inputs).
+
+- Training settings: 6 epochs (as shipped) 0.803 / 0.836 / 0.808; L2 0.002: 0.800 / 0.799 / 0.798;
+  L2 0.01: 0.805 / 0.789 / 0.823; L2 0.02: 0.801 / 0.782 / 0.826; step 0.1: 0.804 / 0.811 / 0.823;
+  step 0.5: 0.809 / 0.772 / 0.808; sources weighted by the square root of their size: 0.801 /
+  0.771 / 0.819. Every setting sits within 0.005 of the shipped one on the mean of sources, and the
+  ones that gain there lose on the pool or the unseen sets: no change.
+- Form signals worth 2 instead of 1 (\`SIGNAL_VALUE\` in the featuriser edited for the run):
+  0.805 / 0.797 / 0.811 (no change).
+- The average of the seven models trained without the held-out family and one more (the models
+  the pipeline trains anyway) instead of one model without it: 0.801 mean of sources.
+- Only buckets that occur in at least two source families may carry weight (a platform's own
+  words left at zero, so every family's labels are explained by what the families share):
+  0.809 / 0.797 / 0.818. The best variant of the round, but +0.004 is the size of the
+  differences between training settings above, and a new model would have needed the full
+  train-and-evaluate cycle again on the loaded machine; recorded, not shipped. Three families:
+  not finished.
+- **Second stage** (the idea the first round left open): the first stage's logit z plus a
+  one-hidden-layer ReLU network, out = a·z + b + v·relu(W·[z, d] + c), over 68 dense inputs read
+  off the hashed ids (the 53 form signals' buckets, 14 for field roles, field count and link
+  count, and the log of the number of features), trained with Adam on out-of-domain logits (each row's z from a model
+  that never saw its family, so the network learns how far to trust z and the signals on an
+  unseen source); in the evaluation the network never saw the held-out family either. 16 hidden
+  units: 0.774 / 0.776 / 0.803; 8: 0.789 / 0.796 / 0.799; 32: 0.758 / 0.711 / 0.784; 16 with
+  L2 0.001: 0.779 / 0.785 / 0.818 (these four without the direct weights d below, which the
+  script now always has, so a rerun gives slightly different figures). With only z and the signals (no structure or length inputs)
+  and a direct weight d per input (out gains d·signals): no hidden units (a logistic regression on z and the signals):
+  0.791 / 0.770 / 0.801; 4: 0.783 / 0.794 / 0.802; 8: 0.777 / 0.783 / 0.796. It gains on Thai
+  SMS (+0.01 to +0.04), Instagram (+0.01 to +0.03) and the translated SMS (+0.02 to +0.03) and
+  loses most on SpamAssassin (0.924 to 0.71-0.86), Stack Exchange spam (0.865 to 0.68-0.82) and
+  Janitr (0.683 to 0.64-0.66): how the signals combine differs from one family to the next, and
+  what seven families agree on misleads on the eighth. Not shipped, and no ONNX graph was built
+  for it.
+- **Where 0.8 is placed**, nested exactly as the evaluation (placed on the pool of the models
+  trained without the held-out family and one more, applied to the model without the held-out
+  family): pooled precision / pooled recall / mean recall over the ten sources at 0.8, precision
+  counted by example: target 0.80: 0.694 / 0.182 / 0.259 (1,078 SpamAssassin ham over 0.8);
+  0.85: 0.869 / 0.049 / 0.085; 0.88: 0.919 / 0.031 / 0.054; 0.90 (shipped): 0.975 / 0.019 /
+  0.031; 0.93: 1.000 / 0.002 / 0.004. Counted per source (every source weighing the same, so
+  the big sets do not set the level): 0.80: 0.836 / 0.137 / 0.184; 0.85: 0.873 / 0.045 / 0.073;
+  0.88: 0.921 / 0.030 / 0.050; 0.90: 0.977 / 0.019 / 0.030; 0.93: 0.978 / 0.002 / 0.004. No
+  placement and neither weighting holds pooled precision 0.93 with a mean recall near 0.35 (the
+  two goals together need a better ranking, not a better threshold); per-source weighting only
+  changes the picture at low targets, where it trades a third of the recall for fewer
+  SpamAssassin false positives. The shipped rule stays: 0.90 counted by example, the lowest
+  target whose nested evaluation clears 0.93.
+- In-domain recall 0.85 at 0.8 and out-of-domain precision 0.93 at 0.8 pull one threshold two
+  ways: placed in-domain (\`--quick\`), in-domain recall is 0.882 at precision 0.923 while
+  pooled out-of-domain precision falls to 0.658.
+- Not tried, on purpose: a larger hash space (2^20) or new n-gram kinds (word bigrams,
+  character 5-grams; the first round found they memorise a source's templates). Both change
+  which bucket a feature lands in, and the workspaces' learned layers (\`@sift/feedback\`) are
+  stored per bucket: every workspace would lose what it has learned, for a gain no run here
+  suggested.
 `;
