@@ -284,7 +284,13 @@ describe("POST /classify?explain=1", () => {
     expect(weights).toEqual([...weights].sort((a, b) => b - a));
     expect(explained.reasons!.map((r) => r.field).sort()).toEqual(["message", "name"]);
 
+    // Reports of both labels: from one label only the layer learns no direction (docs/feedback.md).
+    await report(site.secretKey, { message: "When does the shop open tomorrow morning?" }, "clean");
     await report(site.secretKey, CAMPAIGN, "spam");
+    await within5s(async () => {
+      const stats = await store.stats(site.workspaceId);
+      return stats.spam === 1 && stats.clean === 1;
+    });
     await within5s(async () => (await classify(site.secretKey, RESEND)).score >= 0.8);
     const learned = await classify(site.secretKey, RESEND, "?explain=1");
     expect(learned.reasons!.some((r) => r.signal.startsWith("reported near-duplicate"))).toBe(true);

@@ -42,9 +42,17 @@ describe("ReportLayer", () => {
 });
 
 describe("ReportLayer with one label only", () => {
-  it("learns no direction from reports of one label: a site that reported only spam moves nothing much", () => {
-    const l = layer(many(100, "spam", [1, 2, 3]));
-    expect(Math.abs(l.adjustment([1, 2, 3]))).toBeLessThan(0.05);
-    expect(Math.abs(l.adjustment([1, 9]))).toBeLessThan(0.05);
+  it("learns no direction from reports of one label: a site that reported only spam moves nothing", () => {
+    const l = layer([...many(100, "spam", [1, 2, 3]), ...many(3, "spam", [9, 10])]);
+    expect(l.adjustment([1, 2, 3])).toBeCloseTo(0, 12);
+    expect(l.adjustment([9, 10, 11])).toBeCloseTo(0, 12);
+    const clean = layer(many(40, "clean", [4, 5]));
+    expect(clean.adjustment([4, 5])).toBeCloseTo(0, 12);
+  });
+
+  it("learns again as soon as the other label is reported", () => {
+    const l = layer([...many(100, "spam", [1, 2, 3]), ...many(5, "clean", [7, 8])]);
+    expect(l.adjustment([1, 2, 3])).toBeGreaterThan(0.05);
+    expect(l.adjustment([7, 8])).toBeLessThan(-0.05);
   });
 });

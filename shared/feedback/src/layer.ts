@@ -31,8 +31,9 @@ export interface LayerSnapshot {
 /**
  * Regularisation toward zero, so that a few reports move little and many move a lot:
  * - each bucket's spam and clean frequencies are smoothed toward its pooled frequency with
- *   POOLED_PRIOR pseudo-reports, so a site that has reported only spam (or only clean) learns
- *   no direction from it (both frequencies stay alike) instead of a wrong one;
+ *   POOLED_PRIOR pseudo-reports; the pooled frequency itself is unsmoothed, so a site that has
+ *   reported only spam (or only clean) learns no direction at all from its features (both
+ *   frequencies are equal, every weight is 0): it has no other label to tell them from;
  * - each bucket's log-likelihood ratio is shrunk by n/(n + BUCKET_PRIOR), n being how many
  *   reports held it: a feature seen once barely counts;
  * - the layer's whole adjustment is scaled by N/(N + LAYER_PRIOR), N being the layer's
@@ -68,7 +69,8 @@ export class ReportLayer {
         const s = read(b);
         const h = read(LAYER_BUCKETS + b);
         if (s + h === 0) continue;
-        const pooled = (s + h + 1) / (spam + clean + 2);
+        // Unsmoothed: with no clean reports (or no spam) both frequencies equal it, the ratio 0.
+        const pooled = (s + h) / (spam + clean);
         const ratio =
           Math.log((s + POOLED_PRIOR * pooled) / (spam + POOLED_PRIOR)) -
           Math.log((h + POOLED_PRIOR * pooled) / (clean + POOLED_PRIOR));

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { SPAM_STANDARD, type FeedbackJob } from "@sift/contracts";
-import { encodeSignature, FeedbackStore, fingerprint, reportBuckets } from "@sift/feedback";
+import { encodeSignature, FeedbackStore, fingerprint, reportBuckets, ReportLayer } from "@sift/feedback";
 import { featurize } from "@sift/model";
 import {
   authorPool,
@@ -256,6 +256,8 @@ for (const family of families) {
 
 // --- throughput with many reports against none -----------------------------------------------
 const heavyReports = Number(values.heavy);
+// With no source played (--sources none), the throughput runs against the shipped model.
+worker ??= await startModelWorker(natsServer.url, undefined, { redisUrl: redisServer.url });
 const heavy = await newWorkspace();
 const light = await newWorkspace();
 const everything = [...corpus.keys()].flatMap((s) =>
@@ -278,6 +280,17 @@ for (let i = 0; i < heavyReports; i++) {
   };
   await store.record(heavy.workspaceId, job);
 }
+// What a worker pays to reload it: the snapshot from Redis (waiting, not computing), then the
+// layer (bucket table, fingerprint index) on its thread.
+const reloads: string[] = [];
+for (let i = 0; i < 5; i++) {
+  const started = performance.now();
+  const snapshot = await store.snapshot(heavy.workspaceId);
+  const read = performance.now();
+  new ReportLayer(snapshot);
+  reloads.push(`${Math.round(read - started)} + ${Math.round(performance.now() - read)}`);
+}
+log(`reloading the ${heavyReports}-report workspace (snapshot + layer): ${reloads.join(", ")} ms`);
 const body = JSON.stringify({
   content: { name: "Sam", email: "sam@mail.example", message: "Is the blue armchair still for sale?" },
   model: SPAM_STANDARD,
