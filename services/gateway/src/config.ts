@@ -11,6 +11,12 @@ const Config = z
     redisUrl: z.string().default("redis://127.0.0.1:6379"),
     /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
     redisClusterNodes: z.string().optional(),
+  /**
+   * A Redis command not answered in this many ms fails the request (500 / `Internal server
+   * error`) rather than holding it: a command takes well under a millisecond, so 1 s is only
+   * reached when Redis is stalled (docs/reliability.md).
+   */
+  redisCommandTimeoutMs: z.coerce.number().int().positive().default(1_000),
     natsUrl: z.string().default("nats://127.0.0.1:4222"),
     verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
     classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
@@ -65,6 +71,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       host: env["SIFT_HOST"],
       redisUrl: env["REDIS_URL"],
       redisClusterNodes: env["REDIS_CLUSTER_NODES"],
+      redisCommandTimeoutMs: env["REDIS_COMMAND_TIMEOUT_MS"],
       natsUrl: env["NATS_URL"],
       verifyUrl: env["VERIFY_URL"],
       classifyUrl: env["CLASSIFY_URL"],

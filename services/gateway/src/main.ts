@@ -20,7 +20,11 @@ const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
 const clock = systemClock;
 const redis = createRedis(
-  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  {
+    url: config.redisUrl,
+    clusterNodes: config.redisClusterNodes,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  },
   "sift-gateway",
   logger,
 );

@@ -1,4 +1,10 @@
-import { createServer, type RequestListener, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Logger } from "pino";
 
 export interface Stoppable {
@@ -42,12 +48,27 @@ export const onShutdown = (
   process.on("SIGINT", () => void shutdown("SIGINT"));
 };
 
-/** Stops accepting connections, lets in-flight requests finish, and closes idle keep-alives. */
+/**
+ * Stops accepting connections, lets in-flight requests finish, and closes idle keep-alives.
+ * Every answer given from then on says `Connection: close` and closes its connection: a
+ * keep-alive client under steady load (a balancer, a server calling us) never leaves its
+ * connection idle, so without this the server would keep answering on it until the shutdown
+ * deadline cut it off mid-request (found by the SIGTERM fault row, docs/reliability.md).
+ */
 export const closeServer = (server: Server): Promise<void> =>
   new Promise((resolve) => {
+    server.prependListener("request", closeAfterAnswer);
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+
+const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
+  const setHeader = res.setHeader.bind(res);
+  setHeader("Connection", "close");
+  // A proxied answer copies the service's `Connection: keep-alive` over ours: keep ours.
+  res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+    name.toLowerCase() === "connection" ? res : setHeader(name, value)) as typeof res.setHeader;
+};
 
 export const listen = (server: Server, port: number, host = "0.0.0.0"): Promise<number> =>
   new Promise((resolve, reject) => {
