@@ -66,7 +66,7 @@ const { server: metricsServer, port: metricsPort } = await serveHttp(
 logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [
-  ["http", () => closeServer(server)],
+  ["http", () => closeServer(server, config.shutdownDrainMs)],
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["redis", () => redis.quit()],

@@ -54,13 +54,20 @@ export const onShutdown = (
  * keep-alive client under steady load (a balancer, a server calling us) never leaves its
  * connection idle, so without this the server would keep answering on it until the shutdown
  * deadline cut it off mid-request (found by the SIGTERM fault row, docs/reliability.md).
+ *
+ * With `drainMs`, the server first goes on listening and answering (each answer closing its
+ * connection) for that long: a client that sends on an idle keep-alive connection at the very
+ * moment the server closes it gets a reset, and a client busy enough to send within the drain is
+ * moved off by an answer instead. Connections still idle after it are closed then.
  */
-export const closeServer = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
-    server.prependListener("request", closeAfterAnswer);
+export const closeServer = async (server: Server, drainMs = 0): Promise<void> => {
+  server.prependListener("request", closeAfterAnswer);
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+};
 
 const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
   const setHeader = res.setHeader.bind(res);

@@ -1,4 +1,4 @@
-// pnpm soak [--duration 600] [--warmup 60] [--peak 10] [--rate N]
+// pnpm soak [--duration 600] [--warmup 120] [--peak 10] [--rate N]
 //
 // Mixed traffic (real-key classify through the model, challenge → solve → verify, the test key on
 // both) at half of the peak measured first, every service its own process on its own Redis and
@@ -10,7 +10,7 @@ import { formatSoak, runSoak } from "../src/soak.ts";
 const { values } = parseArgs({
   options: {
     duration: { type: "string", default: "600" },
-    warmup: { type: "string", default: "60" },
+    warmup: { type: "string", default: "120" },
     peak: { type: "string", default: "10" },
     rate: { type: "string" },
   },

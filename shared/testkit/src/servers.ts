@@ -96,9 +96,7 @@ export const spawnLocalServer = async (
   options: { dataDir?: string; durable?: boolean } = {},
 ): Promise<ChildProcess> => {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sift-${kind}-`));
-  const persistence = options.durable
-    ? [REDIS_CONF, "--save", ""]
-    : ["--save", "", "--appendonly", "no"];
+  const persistence = options.durable ? [REDIS_CONF, "--save", ""] : ["--save", "", "--appendonly", "no"];
   const args =
     kind === "redis"
       ? [...persistence, "--port", String(port), "--bind", "127.0.0.1", "--dir", dataDir]

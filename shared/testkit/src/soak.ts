@@ -34,7 +34,7 @@ export interface SoakReport {
   shed: number;
   latencyMs: { p50: number; p99: number; max: number };
   figures: Record<ServiceName, { warm: ProcessFigures; end: ProcessFigures; maxLoopP99Ms: number }>;
-  /** RSS at the end over RSS after the warm-up, per service. */
+  /** RSS at the end over RSS after the warm-up (each the median of three scrapes 10 s apart), per service. */
   rssGrowth: Record<ServiceName, number>;
 }
 
@@ -186,6 +186,8 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
     let inFlight = 0;
     let shed = 0;
     let warm: Record<ServiceName, ProcessFigures> | undefined;
+    /** Every 10 s scrape from the end of the warm-up on. */
+    const samples: Array<Record<ServiceName, ProcessFigures>> = [];
     const maxLoop = Object.fromEntries(names.map((s) => [s, 0])) as Record<ServiceName, number>;
     // Only the measured part's answers count (the peak's are in the figures above, not here).
     for (const key of Object.keys(answers)) delete answers[key];
@@ -225,6 +227,7 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
           latencies.length = 0;
           shed = 0;
         } else for (const s of names) maxLoop[s] = Math.max(maxLoop[s], figures[s].eventLoopP99Ms);
+        samples.push(figures);
         nextScrape += 10_000;
         const elapsed = Math.round((now - started) / 1000);
         log(
@@ -237,7 +240,16 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
     await Promise.all(pending);
     const end = await scrapeAll();
     for (const s of names) maxLoop[s] = Math.max(maxLoop[s], end[s].eventLoopP99Ms);
-    const warmFigures = warm ?? end;
+    samples.push(end);
+    // RSS moves by ±10 % from one scrape to the next as the heap grows and is collected, so each end
+    // of the run is the median of three scrapes (the first three after the warm-up, the last three).
+    const medianRss = (window: typeof samples, s: ServiceName) =>
+      quantile(
+        window.map((f) => f[s].rssBytes),
+        0.5,
+      );
+    const first = samples.slice(0, 3);
+    const last = samples.slice(-3);
     return {
       peakRps,
       rate,
@@ -250,10 +262,17 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
         max: quantile(latencies, 1),
       },
       figures: Object.fromEntries(
-        names.map((s) => [s, { warm: warmFigures[s], end: end[s], maxLoopP99Ms: maxLoop[s] }]),
+        names.map((s) => [
+          s,
+          {
+            warm: { ...(warm ?? end)[s], rssBytes: medianRss(first, s) },
+            end: { ...end[s], rssBytes: medianRss(last, s) },
+            maxLoopP99Ms: maxLoop[s],
+          },
+        ]),
       ) as SoakReport["figures"],
       rssGrowth: Object.fromEntries(
-        names.map((s) => [s, end[s].rssBytes / warmFigures[s].rssBytes - 1]),
+        names.map((s) => [s, medianRss(last, s) / medianRss(first, s) - 1]),
       ) as SoakReport["rssGrowth"],
     };
   } finally {
@@ -274,7 +293,7 @@ export const formatSoak = (r: SoakReport, durationS: number): string[] => {
       .map(([k, v]) => `${k}: ${v}`)
       .join(", ")}`,
     `soak: unexpected answers ${r.unexpected.length}; latency p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, max ${r.latencyMs.max.toFixed(0)} ms`,
-    "| service | RSS after warm-up | RSS at end | growth | heap after warm-up | heap at end | event-loop p99 at end | worst 10 s p99 |",
+    "| service | RSS after warm-up (median of 3) | RSS at end (median of 3) | growth | heap after warm-up | heap at end | event-loop p99 at end | worst 10 s p99 |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const [s, f] of Object.entries(r.figures)) {

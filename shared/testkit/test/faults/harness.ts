@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
@@ -58,8 +58,11 @@ export const startFaultStack = async (
     durableRedis?: boolean;
     /** Each service's extra environment. */
     extra?: Partial<Record<ServiceName, Record<string, string>>>;
-    /** Redis URL the named services use instead of the row's own (a delaying proxy). */
-    redisUrlFor?: (url: string) => Partial<Record<ServiceName, string>>;
+    /** Last changes to each service's extra environment, once Redis (at redisUrl) and NATS are up. */
+    beforeSpawn?: (
+      extra: Partial<Record<ServiceName, Record<string, string>>>,
+      redisUrl: string,
+    ) => Promise<void>;
     solutions?: number;
   } = {},
 ): Promise<FaultStack> => {
@@ -67,20 +70,16 @@ export const startFaultStack = async (
   const nats = await startServer("nats");
   const logs: FaultStack["logs"] = [];
   const output = (service: ServiceName, line: string) => void logs.push({ service, line });
-  const overrides = options.redisUrlFor?.(redis.url) ?? {};
   const extra: Partial<Record<ServiceName, Record<string, string>>> = {};
-  for (const name of ["gateway", "verify", "classify", "worker"] as const) {
-    extra[name] = {
-      ...(overrides[name] ? { REDIS_URL: overrides[name] } : {}),
-      ...options.extra?.[name],
-    };
-  }
+  for (const name of ["gateway", "verify", "classify", "worker"] as const)
+    extra[name] = { ...options.extra?.[name] };
   extra.gateway = {
     // One client address sends everything here, so the per-address budgets are lifted.
     SIFT_CHALLENGE_RATE: "1000000",
     SIFT_CHALLENGE_BURST: "1000000",
     ...extra.gateway,
   };
+  await options.beforeSpawn?.(extra, redis.url);
   const stack = await spawnStack(
     {
       REDIS_URL: redis.url,
@@ -103,7 +102,7 @@ export const startFaultStack = async (
   await keys.updateConfig(challenge.config.id, { difficulty: 1 });
   const solutions: string[] = [];
   const body = JSON.stringify({ siteKey: challenge.config.siteKey });
-  while (solutions.length < (options.solutions ?? 1_000)) {
+  while (solutions.length < (options.solutions ?? 700)) {
     const batch = await Promise.all(
       Array.from({ length: 20 }, async () => {
         const issued = await poster.post("/challenge", body);
@@ -175,7 +174,9 @@ export const startLoad = (
   let n = 0;
   // A failed answer gets a longer pause, as a caller backs off; a row outlasts its solutions otherwise.
   const pause = (a: Answer) =>
-    new Promise((r) => setTimeout(r, a.status === 200 && !a.text.includes("false") ? (options.pauseMs ?? 10) : 50));
+    new Promise((r) =>
+      setTimeout(r, a.status === 200 && !a.text.includes("false") ? (options.pauseMs ?? 10) : 50),
+    );
   const classifySender = async () => {
     while (running) {
       const content = n++ % CONTENTS.length;
@@ -194,7 +195,10 @@ export const startLoad = (
       // Out of solutions: this sender stops (the row's counts show it); the checks still hold.
       if (!solution) return;
       outstanding.verify++;
-      const answer = await fs.poster.post("/verify", JSON.stringify({ secretKey: fs.challengeSecret, solution }));
+      const answer = await fs.poster.post(
+        "/verify",
+        JSON.stringify({ secretKey: fs.challengeSecret, solution }),
+      );
       outstanding.verify--;
       sent.push({ kind: "verify", answer, content: -1, solution });
       await pause(answer);
@@ -294,6 +298,19 @@ export const recovery = (fs: FaultStack, sent: Sent[], faultEnd: number) => {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const now = () => performance.now();
+
+/**
+ * The service's own node process: spawnService starts it through tsx, which runs it as a child
+ * and passes SIGTERM on, but SIGKILL and SIGSTOP must reach the child itself.
+ */
+export const nodeProcessOf = (child: ChildProcess): number => {
+  const found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  if (found.length !== 1 || !found[0])
+    throw new Error(`expected one node process under tsx ${child.pid}: ${found.join(",")}`);
+  return Number(found[0]);
+};
 
 /** Sends `signal` and resolves with the exit code and how long the exit took (ms). */
 export const signalAndWait = (

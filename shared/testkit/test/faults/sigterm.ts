@@ -65,10 +65,13 @@ export const sigtermRow = async (name: ServiceName) => {
       const outcome = outcomeOf(fs, s);
       // The gateway itself away: a new connection is refused until it is back (a balancer sends
       // it elsewhere); an accepted request is still answered.
-      if (name === "gateway") return outcome === "other" || (outcome === "transport" && s.answer.error !== "ECONNREFUSED");
+      if (name === "gateway")
+        return outcome === "other" || (outcome === "transport" && s.answer.error !== "ECONNREFUSED");
       return outcome === "other" || outcome === "transport";
     });
-    expect(bad.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`)).toEqual([]);
+    expect(
+      bad.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`),
+    ).toEqual([]);
     expect(recovered.classify).toBeLessThan(5_000);
     expect(recovered.verify).toBeLessThan(5_000);
     return { sent, fs };
