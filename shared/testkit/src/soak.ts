@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
-import { SPAM_STANDARD } from "@sift/contracts";
+import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
 import { KeyStore } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { createPoster, quantile, scrapeFigures, type Answer, type ProcessFigures } from "./load.ts";
@@ -113,7 +113,9 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
         }
         case "verify-test": {
           const a = await poster.post("/verify", json({ secretKey: "test", solution: "ok" }));
-          return [[a, a.status === 200 && a.text === '{"ok":true,"message":"Test key"}']];
+          return [
+            [a, a.status === 200 && a.text === JSON.stringify({ ok: true, message: VerifyMessage.testKey })],
+          ];
         }
         case "challenge-verify": {
           const issued = await poster.post("/challenge", json({ siteKey }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatSoak, runSoak } from "../../src/soak.ts";
+import { formatSoak, runSoak } from "../src/soak.ts";
 
 /**
  * `pnpm soak` runs 10 minutes (docs/reliability.md); CI runs 30 seconds of the same code as a
