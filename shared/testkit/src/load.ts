@@ -11,6 +11,8 @@ export interface Answer {
   contentType: string;
   /** ECONNRESET, ECONNREFUSED, EPIPE, `timeout`, …; status is 0 then. */
   error?: string;
+  /** Sent on a kept-alive connection (false: on a connection opened for it). */
+  reused?: boolean;
   startedAt: number;
   endedAt: number;
 }
@@ -40,7 +42,7 @@ export const createPoster = (
         const done = (answer: Omit<Answer, "startedAt" | "endedAt">) => {
           if (settled) return;
           settled = true;
-          resolve({ ...answer, startedAt, endedAt: performance.now() });
+          resolve({ ...answer, reused: req.reusedSocket, startedAt, endedAt: performance.now() });
         };
         const req = request(
           {

@@ -251,7 +251,9 @@ export const outcomeOf = (fs: FaultStack, s: Sent): Outcome => {
 export const tally = (fs: FaultStack, sent: Sent[]) => {
   const counts: Record<string, number> = {};
   for (const s of sent) {
-    const key = `${s.kind} ${outcomeOf(fs, s)}${s.answer.error ? ` ${s.answer.error}` : ""}`;
+    const a = s.answer;
+    const where = a.reused === undefined ? "" : a.reused ? " (kept-alive connection)" : " (new connection)";
+    const key = `${s.kind} ${outcomeOf(fs, s)}${a.error ? ` ${a.error}${a.error === "ECONNREFUSED" ? "" : where}` : ""}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
