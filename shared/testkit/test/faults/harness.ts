@@ -142,7 +142,9 @@ export const startFaultStack = async (
     stop: async () => {
       poster.close();
       client.disconnect();
-      for (const child of stack.children.values()) if (child.exitCode === null) child.kill("SIGKILL");
+      // SIGTERM through tsx, which passes it on and exits with its child (each service exits
+      // within its 10 s deadline); a SIGKILL to tsx itself would leave the service running.
+      await stack.stop();
       await redis.stop();
       await nats.stop();
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { freePort, spawnService, waitForHttp } from "../../src/index.ts";
+import { freePort, spawnService, stopChild, waitForHttp } from "../../src/index.ts";
 import {
   commonChecks,
   nodeProcessOf,
@@ -37,7 +37,7 @@ describe("faults under load: model workers", () => {
       process.kill(nodeProcessOf(fs.stack.children.get("worker")!), "SIGKILL");
       await sleep(3_000);
       const sent = await load.stop();
-      second.kill("SIGTERM");
+      await stopChild(second);
       const checks = await commonChecks(fs, sent);
       const unavailable = sent.filter((s) => outcomeOf(fs, s) === "503");
       const recovered = recovery(fs, sent, faultAt).classify;
