@@ -10,6 +10,9 @@ import {
 import type { Answer } from "../../src/index.ts";
 import type { Endpoint } from "./requests.ts";
 
+/** classify's model time-out in startStack (its default, as in production). */
+const INFERENCE_TIMEOUT_MS = 1_500;
+
 /**
  * Whether an answer is one the spec (or, where it is silent, our documented decision in
  * @sift/contracts) allows for the endpoint: its status, its format and its exact text. Returns
@@ -60,6 +63,11 @@ export const judge = (endpoint: Endpoint, a: Answer): string | undefined => {
       if (a.status === 403) return errorOf([ClassifyMessage.classifyOff]);
       if (a.status === 413) return errorOf([ClassifyMessage.bodyTooLarge]);
       if (a.status === 429) return errorOf([ClassifyMessage.rateLimited, ClassifyMessage.quotaExceeded]);
+      // The spec's answer when the model times out, which a machine loaded enough can make it do
+      // (seen once in 10⁵); only after the time-out, so a worker failing on an input (an
+      // immediate 503) is still caught.
+      if (a.status === 503 && endpoint === "classify" && a.endedAt - a.startedAt >= INFERENCE_TIMEOUT_MS)
+        return errorOf([ClassifyMessage.unavailable]);
       return `${a.status} ${a.text.slice(0, 120)}`;
     }
     case "verify": {

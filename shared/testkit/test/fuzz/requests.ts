@@ -185,14 +185,17 @@ const fields = (endpoint: Endpoint, keys: Keys): fc.Arbitrary<Record<string, unk
   }
 };
 
+/** A form value: text as it is, anything else as JSON (objects may lack a toString). */
+const formValue = (v: unknown): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
+
 const formOf = (record: Record<string, unknown>): string => {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(record)) {
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       for (const [inner, v] of Object.entries(value as Record<string, unknown>))
-        params.append(inner === "" ? name : inner, String(v));
-    } else if (Array.isArray(value)) for (const v of value) params.append(name, String(v));
-    else params.append(name === "model" ? "_model" : name === "label" ? "_label" : name, String(value));
+        params.append(inner === "" ? name : inner, formValue(v));
+    } else if (Array.isArray(value)) for (const v of value) params.append(name, formValue(v));
+    else params.append(name === "model" ? "_model" : name === "label" ? "_label" : name, formValue(value));
   }
   return params.toString();
 };
