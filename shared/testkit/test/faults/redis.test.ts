@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { VerifyMessage } from "@sift/contracts";
-import {
-  commonChecks,
-  now,
-  outcomeOf,
-  recovery,
-  report,
-  sleep,
-  startFaultStack,
-  startLoad,
-  tally,
-  type FaultStack,
-} from "./harness.ts";
+import { now, report, sleep, startFaultStack, startLoad, type FaultStack } from "./harness.ts";
+import { commonChecks, outcomeOf, recovery, tally } from "./checks.ts";
 import { startDelayProxy, type DelayProxy } from "./delay-proxy.ts";
 
 /** REDIS_COMMAND_TIMEOUT_MS in the slow-Redis row. */

@@ -1,17 +1,7 @@
 import { expect } from "vitest";
 import type { Answer, ServiceName } from "../../src/index.ts";
-import {
-  commonChecks,
-  now,
-  outcomeOf,
-  recovery,
-  report,
-  signalAndWait,
-  sleep,
-  startFaultStack,
-  startLoad,
-  tally,
-} from "./harness.ts";
+import { now, report, signalAndWait, sleep, startFaultStack, startLoad } from "./harness.ts";
+import { commonChecks, outcomeOf, recovery, tally } from "./checks.ts";
 
 /**
  * A connection the gateway never took: refused once it stopped listening, or reset because it was

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { freePort, spawnService, stopChild, waitForHttp } from "../../src/index.ts";
-import {
-  commonChecks,
-  nodeProcessOf,
-  now,
-  outcomeOf,
-  recovery,
-  report,
-  sleep,
-  startFaultStack,
-  startLoad,
-  tally,
-} from "./harness.ts";
+import { nodeProcessOf, now, report, sleep, startFaultStack, startLoad } from "./harness.ts";
+import { commonChecks, outcomeOf, recovery, tally } from "./checks.ts";
 
 /** classify's model time-out in these rows (SIFT_INFERENCE_TIMEOUT_MS). */
 const TIMEOUT_MS = 1_000;
