@@ -1,11 +1,14 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: unit tests beside the code (pure logic, no servers) and integration tests under
- * each package's test/ folder, which start real Redis and NATS through @sift/testkit; then the
- * few integration tests that must run alone.
+ * Unit tests beside the code (pure logic, no servers) and integration tests under each package's
+ * test/ folder, which start real Redis and NATS through @sift/testkit; then the fault table
+ * (services as processes, each row with its own Redis and NATS); then the few integration tests
+ * that must run alone.
  */
 const ALONE = ["services/gateway/test/slow-senders.test.ts"];
+/** The fault table under load (`pnpm test:faults`): each row its own processes, Redis and NATS. */
+const FAULTS = ["shared/testkit/test/faults/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -22,13 +25,25 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["services/*/test/**/*.test.ts", "shared/*/test/**/*.test.ts"],
-          exclude: ALONE,
+          exclude: [...ALONE, ...FAULTS],
           globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Two cores: run files two at a time so timing-sensitive tests keep their margins.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // After the integration files, so their load is not in the rows' time-out bounds; two
+          // rows at a time (each row is six processes, mostly waiting on its fault).
+          name: "faults",
+          include: FAULTS,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -41,7 +56,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -1,6 +1,8 @@
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
-import { spawnLocalServer } from "@sift/testkit";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, spawnLocalServer } from "@sift/testkit";
 
 /** True when something accepts a TCP connection on host:port within 300 ms. */
 export const answers = (host: string, port: number): Promise<boolean> =>
@@ -41,6 +43,10 @@ export const ensureServer = async (
     );
   }
   const port = (await answers("127.0.0.1", defaultPort)) ? await pickPort() : defaultPort;
-  const child = await spawnLocalServer(kind, port);
+  // Redis as deployed (infra/config/redis.conf: append-only file, fsync every second), in .sift/redis,
+  // so keys, usage and spent challenges outlive a restart of the launcher as they do under compose.
+  const dataDir = join(ROOT, ".sift", "redis");
+  if (kind === "redis") mkdirSync(dataDir, { recursive: true });
+  const child = await spawnLocalServer(kind, port, kind === "redis" ? { durable: true, dataDir } : {});
   return { url: `${kind}://127.0.0.1:${port}`, child };
 };

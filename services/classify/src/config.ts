@@ -6,6 +6,12 @@ const Config = z.object({
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
   redisClusterNodes: z.string().optional(),
+  /**
+   * A Redis command not answered in this many ms fails the request (500 / `Internal server
+   * error`) rather than holding it: a command takes well under a millisecond, so 1 s is only
+   * reached when Redis is stalled (docs/reliability.md).
+   */
+  redisCommandTimeoutMs: z.coerce.number().int().positive().default(1_000),
   natsUrl: z.string().default("nats://127.0.0.1:4222"),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   /**
@@ -27,6 +33,7 @@ export const loadConfig = (env: Record<string, string | undefined>): ClassifyCon
       host: env["CLASSIFY_HOST"],
       redisUrl: env["REDIS_URL"],
       redisClusterNodes: env["REDIS_CLUSTER_NODES"],
+      redisCommandTimeoutMs: env["REDIS_COMMAND_TIMEOUT_MS"],
       natsUrl: env["NATS_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],

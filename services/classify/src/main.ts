@@ -17,7 +17,11 @@ import { createClassifyService } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("classify", config.logLevel);
 const redisTarget = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
-const redis = createRedis(redisTarget, "sift-classify", logger);
+const redis = createRedis(
+  { ...redisTarget, commandTimeoutMs: config.redisCommandTimeoutMs },
+  "sift-classify",
+  logger,
+);
 const jobsRedis = createJobsRedis(redisTarget, "sift-classify-jobs", logger);
 const nats = await connectNats(config.natsUrl, "sift-classify");
 const tracing = await startTracing({

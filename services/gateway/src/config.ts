@@ -11,6 +11,12 @@ const Config = z
     redisUrl: z.string().default("redis://127.0.0.1:6379"),
     /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
     redisClusterNodes: z.string().optional(),
+    /**
+     * A Redis command not answered in this many ms fails the request (500 / `Internal server
+     * error`) rather than holding it: a command takes well under a millisecond, so 1 s is only
+     * reached when Redis is stalled (docs/reliability.md).
+     */
+    redisCommandTimeoutMs: z.coerce.number().int().positive().default(1_000),
     natsUrl: z.string().default("nats://127.0.0.1:4222"),
     verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
     classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
@@ -41,6 +47,13 @@ const Config = z
      */
     headersTimeoutMs: z.coerce.number().int().positive().default(10_000),
     requestTimeoutMs: z.coerce.number().int().positive().default(30_000),
+    /**
+     * On SIGTERM, go on answering this long (every answer closing its connection) before the
+     * listener closes, so keep-alive clients move off without a reset (docs/reliability.md).
+     * Within the 10 s shutdown deadline; a balancer still sending new connections after it gets
+     * them refused.
+     */
+    shutdownDrainMs: z.coerce.number().int().min(0).max(5_000).default(1_000),
     /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
     maxConnections: z.coerce.number().int().positive().default(10_000),
   })
@@ -65,6 +78,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       host: env["SIFT_HOST"],
       redisUrl: env["REDIS_URL"],
       redisClusterNodes: env["REDIS_CLUSTER_NODES"],
+      redisCommandTimeoutMs: env["REDIS_COMMAND_TIMEOUT_MS"],
       natsUrl: env["NATS_URL"],
       verifyUrl: env["VERIFY_URL"],
       classifyUrl: env["CLASSIFY_URL"],
@@ -81,5 +95,6 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       headersTimeoutMs: env["SIFT_HEADERS_TIMEOUT_MS"],
       requestTimeoutMs: env["SIFT_REQUEST_TIMEOUT_MS"],
       maxConnections: env["SIFT_MAX_CONNECTIONS"],
+      shutdownDrainMs: env["SIFT_SHUTDOWN_DRAIN_MS"],
     }),
   );

@@ -20,7 +20,11 @@ const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
 const clock = systemClock;
 const redis = createRedis(
-  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  {
+    url: config.redisUrl,
+    clusterNodes: config.redisClusterNodes,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  },
   "sift-gateway",
   logger,
 );
@@ -62,7 +66,7 @@ const { server: metricsServer, port: metricsPort } = await serveHttp(
 logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [
-  ["http", () => closeServer(server)],
+  ["http", () => closeServer(server, config.shutdownDrainMs)],
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["redis", () => redis.quit()],

@@ -6,6 +6,12 @@ const Config = z.object({
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */
   redisClusterNodes: z.string().optional(),
+  /**
+   * A Redis command not answered in this many ms fails the request (500 / `Internal server
+   * error`) rather than holding it: a command takes well under a millisecond, so 1 s is only
+   * reached when Redis is stalled (docs/reliability.md).
+   */
+  redisCommandTimeoutMs: z.coerce.number().int().positive().default(1_000),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   logLevel: z.string().default("info"),
   /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
@@ -23,6 +29,7 @@ export const loadConfig = (env: Record<string, string | undefined>): VerifyConfi
       host: env["VERIFY_HOST"],
       redisUrl: env["REDIS_URL"],
       redisClusterNodes: env["REDIS_CLUSTER_NODES"],
+      redisCommandTimeoutMs: env["REDIS_COMMAND_TIMEOUT_MS"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       logLevel: env["LOG_LEVEL"],
       otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,

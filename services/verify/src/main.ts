@@ -16,7 +16,11 @@ import { createVerifyApp } from "./wiring.ts";
 const config = loadConfig(process.env);
 const logger = createLogger("verify", config.logLevel);
 const redis = createRedis(
-  { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+  {
+    url: config.redisUrl,
+    clusterNodes: config.redisClusterNodes,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  },
   "sift-verify",
   logger,
 );

@@ -1,3 +1,5 @@
+import { luaDeadlineCheck } from "@sift/runtime";
+
 /**
  * The Free-plan allowance (spec 3.1) as one Lua script, so the decision and the count happen
  * atomically: N concurrent calls at the edge of the allowance never over-count or skip the
@@ -11,11 +13,13 @@
  * paid plans reads long after the day counts have left the window.
  *
  * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals hash.
- * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek"), month.
+ * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek"), month,
+ * deadline (see luaDeadlineCheck: a reservation that reaches Redis after classify answered 500
+ * must not count a call that got no verdict).
  * Returns { state, used, reachedAt, retryAfterMs, reservedDay } with state 0 under, 1 grace,
  * 2 paused; on paused nothing is reserved (reservedDay -1).
  */
-export const ADMIT = `
+export const ADMIT = `${luaDeadlineCheck(9)}
 local now = tonumber(ARGV[1])
 local dayMs = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])

@@ -1,5 +1,5 @@
 import type { Result } from "ioredis";
-import { DAY, type Clock, type RedisClient } from "@sift/runtime";
+import { commandDeadline, DAY, type Clock, type RedisClient } from "@sift/runtime";
 import { keyLayout, type KeyLayout } from "./layout.ts";
 import { ADMIT, RELEASE } from "./usage-script.ts";
 import type { Plan } from "./types.ts";
@@ -117,6 +117,8 @@ export class RedisUsageMeter implements UsageMeter {
       plan,
       mode,
       monthOf(now),
+      // Only a reservation can come too late; a peek reads.
+      mode === "reserve" ? commandDeadline(this.#redis) : 0,
     );
   }
 
@@ -157,6 +159,7 @@ declare module "ioredis" {
       plan: Plan,
       mode: "reserve" | "peek",
       month: number,
+      deadline: number,
     ): Result<AdmitRow, Context>;
     siftUsageRelease(
       usage: string,

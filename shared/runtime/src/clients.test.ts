@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseClusterNodes } from "./clients.ts";
+import { isOutage, parseClusterNodes } from "./clients.ts";
 
 describe("REDIS_CLUSTER_NODES", () => {
   it("reads host:port entries separated by commas, spaces around them ignored", () => {
@@ -21,4 +21,24 @@ describe("REDIS_CLUSTER_NODES", () => {
       expect(() => parseClusterNodes(`a:1,${entry}`)).toThrow(JSON.stringify(entry));
     },
   );
+});
+
+describe("isOutage", () => {
+  it("names the failures a Redis or NATS outage causes, and nothing else", () => {
+    for (const message of [
+      "Command timed out",
+      "Connection is closed.",
+      "Stream isn't writeable and enableOfflineQueue options is false",
+      "SIFTLATE the command reached Redis after its caller had given up",
+      "connect ECONNREFUSED 127.0.0.1:6379",
+    ])
+      expect(isOutage(new Error(message))).toBe(true);
+    const retries = Object.assign(new Error("Reached the max retries per request limit"), {
+      name: "MaxRetriesPerRequestError",
+    });
+    expect(isOutage(retries)).toBe(true);
+    expect(isOutage(new TypeError("Cannot read properties of undefined"))).toBe(false);
+    expect(isOutage(new Error("ERR wrong number of arguments"))).toBe(false);
+    expect(isOutage("Command timed out")).toBe(false);
+  });
 });

@@ -13,6 +13,11 @@ export type RedisClient = Redis | Cluster;
 export interface RedisTarget {
   url: string;
   clusterNodes?: string | undefined;
+  /**
+   * Request paths only: a command not answered within this many ms is rejected (REDIS_COMMAND_TIMEOUT_MS),
+   * so a slow Redis is a 500 / `Internal server error` at the time-out, not a wait (docs/reliability.md).
+   */
+  commandTimeoutMs?: number | undefined;
 }
 
 export interface ClusterNode {
@@ -48,18 +53,20 @@ const reconnectDelay = (times: number): number => Math.min(times * 100, 2_000);
 export function createRedis(url: string, name: string, logger?: Logger): Redis;
 export function createRedis(target: RedisTarget, name: string, logger?: Logger): RedisClient;
 export function createRedis(target: string | RedisTarget, name: string, logger?: Logger): RedisClient {
-  const { url, clusterNodes } = typeof target === "string" ? { url: target } : target;
+  const { url, clusterNodes, commandTimeoutMs } = typeof target === "string" ? { url: target } : target;
   const nodes = parseClusterNodes(clusterNodes);
+  const timeout = commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs };
   const redis = nodes
     ? new Cluster(nodes, {
         enableOfflineQueue: false,
         clusterRetryStrategy: reconnectDelay,
-        redisOptions: { connectionName: name, maxRetriesPerRequest: 1 },
+        redisOptions: { connectionName: name, maxRetriesPerRequest: 1, ...timeout },
       })
     : new Redis(url, {
         connectionName: name,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
+        ...timeout,
         retryStrategy: reconnectDelay,
         lazyConnect: false,
       });
@@ -67,6 +74,53 @@ export function createRedis(target: string | RedisTarget, name: string, logger?:
   redis.on("error", (err: Error) => logger?.warn({ err: err.message, redis: name }, "redis"));
   return redis;
 }
+
+/** The command time-out a client was made with (createRedis), if any. */
+export const commandTimeoutOf = (redis: RedisClient): number | undefined =>
+  redis instanceof Cluster ? redis.options.redisOptions?.commandTimeout : redis.options.commandTimeout;
+
+/**
+ * The wall-clock moment (ms since epoch) after which a command sent now must not take effect:
+ * now plus the client's command time-out, since by then its caller was answered with a failure.
+ * 0 (no deadline) for a client without one. Scripts compare it with Redis's own clock (TIME),
+ * so this is `Date.now()`, never an injected clock that tests move by days; it assumes the
+ * hosts' clocks agree to well within the time-out (NTP keeps them within milliseconds).
+ */
+export const commandDeadline = (redis: RedisClient): number => {
+  const timeout = commandTimeoutOf(redis);
+  return timeout === undefined ? 0 : Date.now() + timeout;
+};
+
+/**
+ * Lua that refuses to run past ARGV[n] (a commandDeadline): a command that waited in a slow
+ * Redis until after its caller was answered must not spend a challenge or count a call.
+ */
+export const luaDeadlineCheck = (argIndex: number): string => `
+if tonumber(ARGV[${argIndex}]) > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[${argIndex}]) then
+    return redis.error_reply('SIFTLATE the command reached Redis after its caller had given up')
+  end
+end
+`;
+
+/**
+ * True for the failures of Redis or NATS that an outage causes (no connection, a time-out,
+ * a command past its deadline): expected, answered with the spec's 500 / 503 /
+ * `Internal server error`, and logged as warnings without a stack trace.
+ */
+export const isOutage = (err: unknown): boolean => {
+  if (!(err instanceof Error)) return false;
+  const name = err.name;
+  const message = err.message;
+  return (
+    name === "MaxRetriesPerRequestError" ||
+    /^(Command timed out|Connection is closed|Stream isn't writeable|SIFTLATE|CLUSTERDOWN|TRYAGAIN|LOADING)/.test(
+      message,
+    ) ||
+    /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/.test(message)
+  );
+};
 
 /**
  * Redis for BullMQ, which blocks on its connection and needs commands to wait out an outage

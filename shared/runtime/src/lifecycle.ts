@@ -1,4 +1,10 @@
-import { createServer, type RequestListener, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Logger } from "pino";
 
 export interface Stoppable {
@@ -42,12 +48,34 @@ export const onShutdown = (
   process.on("SIGINT", () => void shutdown("SIGINT"));
 };
 
-/** Stops accepting connections, lets in-flight requests finish, and closes idle keep-alives. */
-export const closeServer = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
+/**
+ * Stops accepting connections, lets in-flight requests finish, and closes idle keep-alives.
+ * Every answer given from then on says `Connection: close` and closes its connection: a
+ * keep-alive client under steady load (a balancer, a server calling us) never leaves its
+ * connection idle, so without this the server would keep answering on it until the shutdown
+ * deadline cut it off mid-request (found by the SIGTERM fault row, docs/reliability.md).
+ *
+ * With `drainMs`, the server first goes on listening and answering (each answer closing its
+ * connection) for that long: a client that sends on an idle keep-alive connection at the very
+ * moment the server closes it gets a reset, and a client busy enough to send within the drain is
+ * moved off by an answer instead. Connections still idle after it are closed then.
+ */
+export const closeServer = async (server: Server, drainMs = 0): Promise<void> => {
+  server.prependListener("request", closeAfterAnswer);
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+};
+
+const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
+  const setHeader = res.setHeader.bind(res);
+  setHeader("Connection", "close");
+  // A proxied answer copies the service's `Connection: keep-alive` over ours: keep ours.
+  res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+    name.toLowerCase() === "connection" ? res : setHeader(name, value)) as typeof res.setHeader;
+};
 
 export const listen = (server: Server, port: number, host = "0.0.0.0"): Promise<number> =>
   new Promise((resolve, reject) => {

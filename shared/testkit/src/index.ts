@@ -7,3 +7,4 @@ export * from "./processes.ts";
 export * from "./chromium.ts";
 export * from "./sift.ts";
 export * from "./otlp.ts";
+export * from "./load.ts";

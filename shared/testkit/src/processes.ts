@@ -13,25 +13,29 @@ export const SERVICE_ENTRIES = {
 } as const;
 export type ServiceName = keyof typeof SERVICE_ENTRIES;
 
+/** Receives each line a service process writes (its pino log on stdout, anything on stderr). */
+export type OutputSink = (name: ServiceName, line: string) => void;
+
 /**
  * Runs one service as its own process (as a container would), with its output prefixed by its
- * name, or dropped when `quiet`.
+ * name, or given to `output` (the fault tests read the logs), or dropped when `quiet`.
  */
 export const spawnService = (
   name: ServiceName,
   env: Record<string, string | undefined>,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; output?: OutputSink } = {},
 ): ChildProcess => {
+  const piped = !options.quiet || options.output !== undefined;
   const child = spawn(TSX, [SERVICE_ENTRIES[name]], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", options.quiet ? "ignore" : "pipe", options.quiet ? "ignore" : "pipe"],
+    stdio: ["ignore", piped ? "pipe" : "ignore", piped ? "pipe" : "ignore"],
   });
+  const sink: OutputSink =
+    options.output ?? ((service, line) => process.stdout.write(`${service.padEnd(8)} | ${line}\n`));
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
-    createInterface({ input: stream }).on("line", (line) =>
-      process.stdout.write(`${name.padEnd(8)} | ${line}\n`),
-    );
+    createInterface({ input: stream }).on("line", (line) => sink(name, line));
   }
   return child;
 };
@@ -101,17 +105,24 @@ export const stackEnv = (
   },
 });
 
-/** All four services as processes, quiet, resolved once the gateway and the worker are ready. */
+/**
+ * All four services as processes, quiet (or their output to `output`), resolved once the gateway
+ * and the worker are ready. `env` is each one's environment, to start it again on its port.
+ */
 export const spawnStack = async (
   common: Record<string, string>,
-  options: { extra?: Partial<Record<ServiceName, Record<string, string>>> } = {},
+  options: { extra?: Partial<Record<ServiceName, Record<string, string>>>; output?: OutputSink } = {},
 ) => {
   const ports = await freeStackPorts();
-  const env = stackEnv(ports, common);
+  const base = stackEnv(ports, common);
+  const env = Object.fromEntries(
+    (Object.keys(base) as ServiceName[]).map((name) => [name, { ...base[name], ...options.extra?.[name] }]),
+  ) as Record<ServiceName, Record<string, string>>;
+  const output = options.output ? { output: options.output } : {};
   const children = new Map<ServiceName, ChildProcess>(
     (["worker", "verify", "classify", "gateway"] as const).map((name) => [
       name,
-      spawnService(name, { ...env[name], ...options.extra?.[name] }, { quiet: true }),
+      spawnService(name, env[name], { quiet: true, ...output }),
     ]),
   );
   const baseUrl = `http://127.0.0.1:${ports.gateway}`;
@@ -119,6 +130,7 @@ export const spawnStack = async (
   await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
   return {
     ports,
+    env,
     children,
     baseUrl,
     stop: async () => void (await Promise.all([...children.values()].map(stopChild))),

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, existsSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort, waitForPort } from "./ports.ts";
 
@@ -20,8 +21,17 @@ export interface TestServer {
 
 export type ServerKind = "redis" | "nats";
 
-export const startServer = async (kind: ServerKind): Promise<TestServer> =>
-  (await dockerAnswers()) ? startContainer(kind) : startLocal(kind);
+export interface ServerOptions {
+  /**
+   * Redis only: persist as production does, with infra/config/redis.conf (append-only file,
+   * `appendfsync everysec`), in a folder kept across stop() and start(), so a hard restart shows
+   * what survives. Local binaries only.
+   */
+  durable?: boolean;
+}
+
+export const startServer = async (kind: ServerKind, options: ServerOptions = {}): Promise<TestServer> =>
+  !options.durable && (await dockerAnswers()) ? startContainer(kind) : startLocal(kind, options);
 
 let dockerAnswer: Promise<boolean> | undefined;
 
@@ -80,11 +90,16 @@ const startContainer = async (kind: ServerKind): Promise<TestServer> => {
  * beyond a temporary folder) and resolves once it accepts connections. The test servers and the
  * local launcher both start theirs here.
  */
-export const spawnLocalServer = async (kind: ServerKind, port: number): Promise<ChildProcess> => {
-  const dataDir = mkdtempSync(join(tmpdir(), `sift-${kind}-`));
+export const spawnLocalServer = async (
+  kind: ServerKind,
+  port: number,
+  options: { dataDir?: string; durable?: boolean } = {},
+): Promise<ChildProcess> => {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sift-${kind}-`));
+  const persistence = options.durable ? [REDIS_CONF, "--save", ""] : ["--save", "", "--appendonly", "no"];
   const args =
     kind === "redis"
-      ? ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dataDir]
+      ? [...persistence, "--port", String(port), "--bind", "127.0.0.1", "--dir", dataDir]
       : ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir];
   const binary = kind === "redis" ? "redis-server" : "nats-server";
   const child = spawn(binary, args, { stdio: "ignore" });
@@ -95,11 +110,18 @@ export const spawnLocalServer = async (kind: ServerKind, port: number): Promise<
   return child;
 };
 
-const startLocal = async (kind: ServerKind): Promise<TestServer> => {
+/** The production Redis settings (compose and Kubernetes mount the same file). */
+const REDIS_CONF = fileURLToPath(new URL("../../../infra/config/redis.conf", import.meta.url));
+
+const startLocal = async (kind: ServerKind, options: ServerOptions = {}): Promise<TestServer> => {
   const port = await freePort();
+  const dataDir = options.durable ? mkdtempSync(join(tmpdir(), `sift-${kind}-durable-`)) : undefined;
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = await spawnLocalServer(kind, port);
+    child = await spawnLocalServer(kind, port, {
+      ...(dataDir ? { dataDir } : {}),
+      durable: options.durable ?? false,
+    });
   };
   const stop = async () => {
     const running = child;

@@ -4,6 +4,7 @@ import { createModelWorker } from "@sift/model-worker/wiring";
 import {
   connectNats,
   createRedis,
+  redisReady,
   createRegistry,
   silentLogger,
   startTracing,
@@ -49,6 +50,10 @@ export const startModelWorker = async (
     metrics,
     tracing,
   });
+  // Connected to its state Redis before it takes requests, so a test's first request does not
+  // race the connection (it would get the base model's score, the fallback for a Redis it cannot
+  // reach); a Redis that is down does not hold the worker up beyond a few seconds.
+  if (redis) await redisReady(redis).catch(() => undefined);
   worker.start();
   // A round trip proves the subscription reached the server before anyone publishes.
   await nats.flush();

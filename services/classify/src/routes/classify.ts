@@ -4,6 +4,7 @@ import type { UsageMeter } from "@sift/keystore";
 import {
   Counter,
   identityOf,
+  logFailure,
   requestBody,
   sendError,
   traced,
@@ -85,7 +86,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       await deps.usage
         .release(admission.reservation, workspace.allowance)
         .catch((err: unknown) =>
-          deps.logger.error({ err, requestId: identity.requestId }, "usage release failed"),
+          logFailure(deps.logger, err, { requestId: identity.requestId }, "usage release failed"),
         );
       const reason = result?.reason ?? "error";
       refusals.inc({ reason: `model_${reason}` });

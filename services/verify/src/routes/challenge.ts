@@ -4,6 +4,7 @@ import type { KeyKind } from "@sift/contracts";
 import {
   bodyField,
   identityOf,
+  logFailure,
   requestBody,
   sendError,
   type Clock,
@@ -51,7 +52,7 @@ export const challengeRoute =
     try {
       config = await deps.keys.configBySiteKey(siteKey);
     } catch (err) {
-      deps.logger.error({ err }, "site key lookup failed");
+      logFailure(deps.logger, err, {}, "site key lookup failed");
       deps.issued.inc({ outcome: "internal" });
       return sendError(res, "internal");
     }

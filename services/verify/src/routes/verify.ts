@@ -4,6 +4,7 @@ import { VerifyMessage } from "@sift/contracts";
 import {
   bodyField,
   identityOf,
+  logFailure,
   requestBody,
   sendError,
   type Clock,
@@ -58,7 +59,7 @@ export const verifyRoute =
         );
       }
     } catch (err) {
-      deps.logger.error({ err, requestId }, "solution check failed");
+      logFailure(deps.logger, err, { requestId }, "solution check failed");
       deps.outcomes.inc({ outcome: "internal" });
       sendError(res, "internal");
     }

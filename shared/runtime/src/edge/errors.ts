@@ -9,6 +9,7 @@ import {
   type ErrorKind,
 } from "@sift/contracts";
 import type { Logger } from "pino";
+import { isOutage } from "../clients.ts";
 
 type Formatter = (res: Response, error: ApiError) => void;
 
@@ -60,6 +61,16 @@ export const sendError = (res: Response, kind: ErrorKind, message?: string): voi
   FORMATTERS[res.locals.errorFormat ?? "json"](res, apiError(kind, message));
 };
 
+/**
+ * Logs a failure that answers 500 / `Internal server error`: an outage of Redis or NATS (see
+ * isOutage) is expected and retried by callers, so it is a warning with its message only; anything
+ * else is an error with its stack.
+ */
+export const logFailure = (logger: Logger, err: unknown, fields: object, message: string): void => {
+  if (isOutage(err)) logger.warn({ ...fields, err: (err as Error).message, outage: true }, message);
+  else logger.error({ ...fields, err }, message);
+};
+
 export const notFound: RequestHandler = (_req, res) => sendError(res, "not_found");
 
 /**
@@ -71,7 +82,7 @@ export const errorHandler =
   (err: { type?: string; status?: number }, req, res, _next) => {
     if (res.headersSent) return void res.destroy();
     const kind = thrownKind(err);
-    if (kind === "internal") logger.error({ err, path: req.path }, "unexpected error");
+    if (kind === "internal") logFailure(logger, err, { path: req.path }, "request failed");
     sendError(res, kind);
   };
 

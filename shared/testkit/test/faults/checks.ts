@@ -1,0 +1,85 @@
+import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
+import type { FaultStack, Kind, Sent } from "./harness.ts";
+
+/**
+ * What a fault row judges: each answer's outcome against the spec, the counts, and the checks
+ * every row makes after its fault (usage, spends, logs, recovery).
+ */
+const CLASSIFY_500 = JSON.stringify({ ok: false, message: ClassifyMessage.internal });
+const CLASSIFY_503 = JSON.stringify({ ok: false, message: ClassifyMessage.unavailable });
+const VERIFY_OK = JSON.stringify({ ok: true });
+const VERIFY_500 = JSON.stringify({ ok: false, message: VerifyMessage.internal });
+
+export type Outcome = "good" | "500" | "503" | "internal" | "transport" | "other";
+
+/** What one answer was: a good one, one of the spec's fault answers, a transport failure, or other. */
+export const outcomeOf = (fs: FaultStack, s: Sent): Outcome => {
+  const a = s.answer;
+  if (a.error) return "transport";
+  if (!a.contentType.startsWith("application/json")) return "other";
+  if (s.kind === "classify") {
+    if (a.status === 200) {
+      const v = JSON.parse(a.text) as { label: string; score: number; model: string };
+      const score = fs.baseline[s.content]!;
+      const expected = { label: score >= 0.8 ? "spam" : "clean", score, model: SPAM_STANDARD };
+      return JSON.stringify(v) === JSON.stringify(expected) ? "good" : "other";
+    }
+    if (a.status === 500 && a.text === CLASSIFY_500) return "500";
+    if (a.status === 503 && a.text === CLASSIFY_503) return "503";
+    return "other";
+  }
+  if (a.status !== 200) return "other";
+  if (a.text === VERIFY_OK) return "good";
+  if (a.text === VERIFY_500) return "internal";
+  return "other";
+};
+
+export const tally = (fs: FaultStack, sent: Sent[]) => {
+  const counts: Record<string, number> = {};
+  for (const s of sent) {
+    const a = s.answer;
+    const where = a.reused === undefined ? "" : a.reused ? " (kept-alive connection)" : " (new connection)";
+    const key = `${s.kind} ${outcomeOf(fs, s)}${a.error ? ` ${a.error}${a.error === "ECONNREFUSED" ? "" : where}` : ""}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+};
+
+/**
+ * The checks every row makes: usage equals the verdicts answered; a solution that was not
+ * answered `ok: true` is still unspent (verified again now, it is accepted); no service logged an
+ * error-level line with a stack trace.
+ */
+export const commonChecks = async (fs: FaultStack, sent: Sent[]) => {
+  const verdicts = sent.filter((s) => s.kind === "classify" && outcomeOf(fs, s) === "good").length;
+  const usage = (await fs.usage()) - fs.countedBefore;
+  const notAccepted = sent.filter((s) => s.kind === "verify" && outcomeOf(fs, s) !== "good");
+  const respent: string[] = [];
+  for (const s of notAccepted) {
+    const again = await fs.poster.post(
+      "/verify",
+      JSON.stringify({ secretKey: fs.challengeSecret, solution: s.solution }),
+    );
+    if (again.text !== VERIFY_OK) respent.push(again.text);
+  }
+  const stackTraces = fs.logs
+    .filter(({ line }) => line.startsWith("{"))
+    .map(({ service, line }) => ({ service, entry: JSON.parse(line) as { level: number; msg: string } }))
+    .filter(({ entry }) => entry.level >= 50 && JSON.stringify(entry).includes('"stack"'))
+    .map(({ service, entry }) => `${service}: ${entry.msg}`);
+  return { verdicts, usage, notAccepted: notAccepted.length, respent, stackTraces };
+};
+
+/**
+ * Time from the fault's end to the first good answer of each kind that was sent after it ended
+ * (ms), or NaN when none came.
+ */
+export const recovery = (fs: FaultStack, sent: Sent[], faultEnd: number) => {
+  const first = (kind: Kind) => {
+    const goods = sent
+      .filter((s) => s.kind === kind && s.answer.startedAt >= faultEnd && outcomeOf(fs, s) === "good")
+      .map((s) => s.answer.endedAt);
+    return goods.length ? Math.min(...goods) - faultEnd : Number.NaN;
+  };
+  return { classify: first("classify"), verify: first("verify") };
+};

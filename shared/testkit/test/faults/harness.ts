@@ -1,0 +1,253 @@
+import { randomBytes } from "node:crypto";
+import { execFileSync, type ChildProcess } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { Redis } from "ioredis";
+import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
+import { SPAM_STANDARD } from "@sift/contracts";
+import { KeyStore, RedisUsageMeter } from "@sift/keystore";
+import { systemClock } from "@sift/runtime";
+import {
+  createPoster,
+  spawnService,
+  spawnStack,
+  startServer,
+  waitForHttp,
+  type Answer,
+  type Poster,
+  type ServiceName,
+  type TestServer,
+} from "../../src/index.ts";
+
+/**
+ * One row of the fault table: every service its own process (as in production) on a Redis and
+ * NATS of the row's own, real keys made through the key store, pre-solved challenges, and the
+ * services' log lines kept so the row can check what they logged.
+ */
+export interface FaultStack {
+  redis: TestServer;
+  nats: TestServer;
+  stack: Awaited<ReturnType<typeof spawnStack>>;
+  poster: Poster;
+  logs: Array<{ service: ServiceName; line: string }>;
+  classifyKey: string;
+  challengeSecret: string;
+  solutions: string[];
+  /** Each test content's score, read before the fault: every later verdict must equal it. */
+  baseline: number[];
+  /** Counted calls made before the load (the baseline). */
+  countedBefore: number;
+  usage(): Promise<number>;
+  /** Starts a service again on its port (after it exited), resolved once it is ready. */
+  restart(name: ServiceName): Promise<ChildProcess>;
+  stop(): Promise<void>;
+}
+
+export const CONTENTS = [
+  { name: "Sam", email: "sam@example.org", message: "Hello, is the flat still available next month?" },
+  { name: "Li", message: "Could you send me the invoice for order 4411 again? Thanks." },
+  { message: "BUY CHEAP WATCHES NOW!!! best replica deals http://cheap.example/watches" },
+  { name: "Ana", email: "ana@example.com", message: "Ich hätte gern einen Termin am Dienstag." },
+  "Quick question about your opening hours on public holidays.",
+  { message: "Earn $5000 a week from home, click here to claim your bonus today" },
+];
+
+export const classifyBody = (i: number) => JSON.stringify({ content: CONTENTS[i], model: SPAM_STANDARD });
+
+export const startFaultStack = async (
+  options: {
+    durableRedis?: boolean;
+    /** Each service's extra environment. */
+    extra?: Partial<Record<ServiceName, Record<string, string>>>;
+    /** Last changes to each service's extra environment, once Redis (at redisUrl) and NATS are up. */
+    beforeSpawn?: (
+      extra: Partial<Record<ServiceName, Record<string, string>>>,
+      redisUrl: string,
+    ) => Promise<void>;
+    solutions?: number;
+  } = {},
+): Promise<FaultStack> => {
+  const redis = await startServer("redis", { durable: options.durableRedis ?? false });
+  const nats = await startServer("nats");
+  const logs: FaultStack["logs"] = [];
+  const output = (service: ServiceName, line: string) => void logs.push({ service, line });
+  const extra: Partial<Record<ServiceName, Record<string, string>>> = {};
+  for (const name of ["gateway", "verify", "classify", "worker"] as const)
+    extra[name] = { ...options.extra?.[name] };
+  extra.gateway = {
+    // One client address sends everything here, so the per-address budgets are lifted.
+    SIFT_CHALLENGE_RATE: "1000000",
+    SIFT_CHALLENGE_BURST: "1000000",
+    ...extra.gateway,
+  };
+  await options.beforeSpawn?.(extra, redis.url);
+  const stack = await spawnStack(
+    {
+      REDIS_URL: redis.url,
+      NATS_URL: nats.url,
+      SIFT_INTERNAL_SECRET: randomBytes(32).toString("base64url"),
+      LOG_LEVEL: "info",
+    },
+    { extra, output },
+  );
+  const poster = createPoster(stack.baseUrl, { maxSockets: 64, timeoutMs: 20_000 });
+
+  const client = new Redis(redis.url);
+  const keys = new KeyStore({ redis: client, clock: systemClock });
+  const meter = new RedisUsageMeter({ redis: client, clock: systemClock });
+  const workspace = await keys.createWorkspace({ name: "faults", plan: "paid", allowance: 1e9 });
+  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+  const classifyKey = (await keys.createConfig(workspace.id, "classify"))!.secretKey;
+  const challenge = (await keys.createConfig(workspace.id, "challenge"))!;
+  // The smallest difficulty: the solver is the real one, and a row needs hundreds of solutions.
+  await keys.updateConfig(challenge.config.id, { difficulty: 1 });
+  const solutions: string[] = [];
+  const body = JSON.stringify({ siteKey: challenge.config.siteKey });
+  while (solutions.length < (options.solutions ?? 700)) {
+    const batch = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const issued = await poster.post("/challenge", body);
+        if (issued.status !== 200) throw new Error(`challenge: ${issued.status} ${issued.text}`);
+        return solveChallenge(JSON.parse(issued.text) as IssuedChallenge);
+      }),
+    );
+    solutions.push(...batch);
+  }
+  const baseline: number[] = [];
+  for (let i = 0; i < CONTENTS.length; i++) {
+    const a = await poster.post("/classify", classifyBody(i), { authorization: `Bearer ${classifyKey}` });
+    if (a.status !== 200) throw new Error(`baseline classify: ${a.status} ${a.text}`);
+    baseline.push((JSON.parse(a.text) as { score: number }).score);
+  }
+
+  const restart = async (name: ServiceName) => {
+    const child = spawnService(name, stack.env[name], { quiet: true, output });
+    stack.children.set(name, child);
+    const port = name === "gateway" ? stack.ports.gateway : stack.ports[name];
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000);
+    return child;
+  };
+  return {
+    redis,
+    nats,
+    stack,
+    poster,
+    logs,
+    classifyKey,
+    challengeSecret: challenge.secretKey,
+    solutions,
+    baseline,
+    countedBefore: CONTENTS.length,
+    usage: async () => (await meter.status({ id: workspace.id, plan: "paid", allowance: 1e9 })).used30d,
+    restart,
+    stop: async () => {
+      poster.close();
+      client.disconnect();
+      // SIGTERM through tsx, which passes it on and exits with its child (each service exits
+      // within its 10 s deadline); a SIGKILL to tsx itself would leave the service running.
+      await stack.stop();
+      await redis.stop();
+      await nats.stop();
+    },
+  };
+};
+
+export type Kind = "classify" | "verify";
+
+export interface Sent {
+  kind: Kind;
+  answer: Answer;
+  /** The content's index (classify) or the solution (verify). */
+  content: number;
+  solution?: string;
+}
+
+/**
+ * Steady mixed load: `classify` senders posting the test contents with the real key and `verify`
+ * senders each spending a fresh pre-solved solution, every sender one request at a time with a
+ * short pause, until stopped. `inFlight(kind)` is how many are outstanding right now.
+ */
+export const startLoad = (
+  fs: FaultStack,
+  options: { classify?: number; verify?: number; pauseMs?: number } = {},
+) => {
+  const sent: Sent[] = [];
+  let running = true;
+  const outstanding = { classify: 0, verify: 0 };
+  let n = 0;
+  // A failed answer gets a longer pause, as a caller backs off; a row outlasts its solutions otherwise.
+  const pause = (a: Answer) =>
+    new Promise((r) =>
+      setTimeout(r, a.status === 200 && !a.text.includes("false") ? (options.pauseMs ?? 10) : 50),
+    );
+  const classifySender = async () => {
+    while (running) {
+      const content = n++ % CONTENTS.length;
+      outstanding.classify++;
+      const answer = await fs.poster.post("/classify", classifyBody(content), {
+        authorization: `Bearer ${fs.classifyKey}`,
+      });
+      outstanding.classify--;
+      sent.push({ kind: "classify", answer, content });
+      await pause(answer);
+    }
+  };
+  const verifySender = async () => {
+    while (running) {
+      const solution = fs.solutions.pop();
+      // Out of solutions: this sender stops (the row's counts show it); the checks still hold.
+      if (!solution) return;
+      outstanding.verify++;
+      const answer = await fs.poster.post(
+        "/verify",
+        JSON.stringify({ secretKey: fs.challengeSecret, solution }),
+      );
+      outstanding.verify--;
+      sent.push({ kind: "verify", answer, content: -1, solution });
+      await pause(answer);
+    }
+  };
+  const senders = [
+    ...Array.from({ length: options.classify ?? 3 }, classifySender),
+    ...Array.from({ length: options.verify ?? 2 }, verifySender),
+  ];
+  return {
+    sent,
+    inFlight: (kind: Kind) => outstanding[kind],
+    stop: async () => {
+      running = false;
+      await Promise.all(senders);
+      return sent;
+    },
+  };
+};
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const now = () => performance.now();
+
+/**
+ * The service's own node process: spawnService starts it through tsx, which runs it as a child
+ * and passes SIGTERM on, but SIGKILL and SIGSTOP must reach the child itself.
+ */
+export const nodeProcessOf = (child: ChildProcess): number => {
+  const found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  if (found.length !== 1 || !found[0])
+    throw new Error(`expected one node process under tsx ${child.pid}: ${found.join(",")}`);
+  return Number(found[0]);
+};
+
+/** Sends `signal` and resolves with the exit code and how long the exit took (ms). */
+export const signalAndWait = (
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; ms: number }> =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    child.once("exit", (code) => resolve({ code, ms: performance.now() - started }));
+    child.kill(signal);
+  });
+
+/** One line per row, as docs/reliability.md quotes it. */
+export const report = (row: string, fields: Record<string, unknown>) =>
+  console.warn(`fault ${row}: ${JSON.stringify(fields)}`);

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { VerifyMessage } from "@sift/contracts";
+import { now, report, sleep, startFaultStack, startLoad, type FaultStack } from "./harness.ts";
+import { commonChecks, outcomeOf, recovery, tally } from "./checks.ts";
+import { startDelayProxy, type DelayProxy } from "./delay-proxy.ts";
+
+/** REDIS_COMMAND_TIMEOUT_MS in the slow-Redis row. */
+const COMMAND_TIMEOUT_MS = 500;
+
+describe("faults under load: Redis", () => {
+  it("slow (commands held 2 s for 3 s): classify 500 and verify Internal server error at the time-out, and the late commands neither count nor spend", async () => {
+    let proxy: DelayProxy | undefined;
+    const fs: FaultStack = await startFaultStack({
+      extra: Object.fromEntries(
+        (["gateway", "verify", "classify"] as const).map((s) => [
+          s,
+          { REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS) },
+        ]),
+      ),
+      // verify and classify reach Redis through the proxy (their spends and counts are what a late
+      // command could get wrong); the gateway directly, so requests get past it to them.
+      beforeSpawn: async (env, redisUrl) => {
+        proxy = await startDelayProxy({ host: "127.0.0.1", port: Number(new URL(redisUrl).port) });
+        for (const name of ["verify", "classify"] as const) env[name]!["REDIS_URL"] = proxy.url;
+      },
+    });
+    try {
+      const load = startLoad(fs);
+      await sleep(1_500);
+      const faultStart = now();
+      proxy!.delayMs = 2_000;
+      await sleep(3_000);
+      proxy!.delayMs = 0;
+      const faultEnd = now();
+      await sleep(3_000);
+      const sent = await load.stop();
+      // Every held command has reached Redis (and, past its deadline, been refused there).
+      await proxy!.drained();
+      await sleep(200);
+      const checks = await commonChecks(fs, sent);
+      const failed = sent.filter((s) => ["500", "internal"].includes(outcomeOf(fs, s)));
+      const latencies = failed.map((s) => s.answer.endedAt - s.answer.startedAt);
+      const recovered = recovery(fs, sent, faultEnd);
+      report("Redis slow (2 s per command for 3 s)", {
+        commandTimeoutMs: COMMAND_TIMEOUT_MS,
+        failed: failed.length,
+        failedLatencyMs: { min: Math.round(Math.min(...latencies)), max: Math.round(Math.max(...latencies)) },
+        recoveryMs: { classify: Math.round(recovered.classify), verify: Math.round(recovered.verify) },
+        counts: tally(fs, sent),
+        verdicts: checks.verdicts,
+        usage: checks.usage,
+        notAccepted: checks.notAccepted,
+        respent: checks.respent.length,
+        faultMs: Math.round(faultEnd - faultStart),
+      });
+      expect(failed.filter((s) => s.kind === "classify").length).toBeGreaterThan(0);
+      expect(failed.filter((s) => s.kind === "verify").length).toBeGreaterThan(0);
+      for (const ms of latencies) {
+        expect(ms).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 5);
+        expect(ms).toBeLessThan(COMMAND_TIMEOUT_MS + 750);
+      }
+      expect(sent.filter((s) => ["other", "transport", "503"].includes(outcomeOf(fs, s)))).toEqual([]);
+      expect(checks.usage).toBe(checks.verdicts);
+      expect(checks.respent).toEqual([]);
+      expect(checks.stackTraces).toEqual([]);
+    } finally {
+      await fs.stop();
+      await proxy?.stop();
+    }
+  }, 120_000);
+
+  it("restarted hard (SIGKILL) after verifies and counted calls, with the append-only file as deployed: spent markers and counts survive", async () => {
+    const fs = await startFaultStack({ durableRedis: true });
+    try {
+      const load = startLoad(fs);
+      await sleep(2_000);
+      const killAt = now();
+      const inFlight = { classify: load.inFlight("classify"), verify: load.inFlight("verify") };
+      await fs.redis.stop();
+      await sleep(1_000);
+      await fs.redis.start();
+      const faultEnd = now();
+      await sleep(3_000);
+      const sent = await load.stop();
+      const checks = await commonChecks(fs, sent);
+      // Accepted before the kill: each is spent still.
+      const acceptedBefore = sent.filter(
+        (s) => s.kind === "verify" && s.answer.endedAt < killAt && outcomeOf(fs, s) === "good",
+      );
+      const again = await Promise.all(
+        acceptedBefore.map((s) =>
+          fs.poster.post("/verify", JSON.stringify({ secretKey: fs.challengeSecret, solution: s.solution })),
+        ),
+      );
+      const recovered = recovery(fs, sent, faultEnd);
+      report("Redis SIGKILL and restart (AOF, appendfsync everysec)", {
+        inFlightAtKill: inFlight,
+        acceptedBeforeKill: acceptedBefore.length,
+        stillSpent: again.filter((a) => JSON.parse(a.text).message === VerifyMessage.spent).length,
+        recoveryMs: { classify: Math.round(recovered.classify), verify: Math.round(recovered.verify) },
+        counts: tally(fs, sent),
+        verdicts: checks.verdicts,
+        usage: checks.usage,
+        respent: checks.respent.length,
+      });
+      expect(acceptedBefore.length).toBeGreaterThan(10);
+      expect(again.map((a) => a.text)).toEqual(
+        again.map(() => JSON.stringify({ ok: false, message: VerifyMessage.spent })),
+      );
+      // A call Redis counted whose answer the kill cut off is counted without a verdict: at most
+      // the calls in flight at that moment.
+      expect(checks.usage).toBeGreaterThanOrEqual(checks.verdicts);
+      expect(checks.usage - checks.verdicts).toBeLessThanOrEqual(inFlight.classify);
+      expect(checks.respent.length).toBeLessThanOrEqual(inFlight.verify);
+      expect(sent.filter((s) => ["other", "transport", "503"].includes(outcomeOf(fs, s)))).toEqual([]);
+      expect(checks.stackTraces).toEqual([]);
+      expect(recovered.classify).toBeLessThan(10_000);
+      expect(recovered.verify).toBeLessThan(10_000);
+    } finally {
+      await fs.stop();
+    }
+  }, 120_000);
+});
