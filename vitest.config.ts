@@ -5,7 +5,11 @@ import { defineConfig } from "vitest/config";
  * each package's test/ folder, which start real Redis and NATS through @sift/testkit; then the
  * few integration tests that must run alone.
  */
-const ALONE = ["services/gateway/test/slow-senders.test.ts"];
+const ALONE = [
+  "services/gateway/test/slow-senders.test.ts",
+  // Loads every service at once (pnpm bench --smoke): alone, so it slows no other file.
+  "shared/testkit/test/bench-smoke.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -13,17 +13,35 @@ export const SERVICE_ENTRIES = {
 } as const;
 export type ServiceName = keyof typeof SERVICE_ENTRIES;
 
+/** Each service's package folder, where `pnpm build` writes dist/main.js. */
+export const SERVICE_FOLDERS: Record<ServiceName, string> = {
+  gateway: "services/gateway",
+  verify: "services/verify",
+  classify: "services/classify",
+  worker: "services/model-worker",
+};
+
+export interface SpawnOptions {
+  /** Drop the output instead of prefixing it with the service's name. */
+  quiet?: boolean;
+  /** `node dist/main.js` in the service's folder (after `pnpm build`), as the images run it. */
+  built?: boolean;
+}
+
 /**
- * Runs one service as its own process (as a container would), with its output prefixed by its
- * name, or dropped when `quiet`.
+ * Runs one service as its own process (as a container would), from its TypeScript sources with
+ * tsx or, `built`, from the bundle; its output prefixed by its name, or dropped when `quiet`.
  */
 export const spawnService = (
   name: ServiceName,
   env: Record<string, string | undefined>,
-  options: { quiet?: boolean } = {},
+  options: SpawnOptions = {},
 ): ChildProcess => {
-  const child = spawn(TSX, [SERVICE_ENTRIES[name]], {
-    cwd: ROOT,
+  const [command, args, cwd] = options.built
+    ? [process.execPath, ["dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
+    : [TSX, [SERVICE_ENTRIES[name]], ROOT];
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", options.quiet ? "ignore" : "pipe", options.quiet ? "ignore" : "pipe"],
   });
@@ -101,22 +119,37 @@ export const stackEnv = (
   },
 });
 
-/** All four services as processes, quiet, resolved once the gateway and the worker are ready. */
+/**
+ * All four services as processes, quiet, resolved once the gateway and the worker are ready;
+ * `built` runs the bundles (`pnpm build` first), `without` leaves services out (a bench puts
+ * its own worker in the model worker's place).
+ */
 export const spawnStack = async (
   common: Record<string, string>,
-  options: { extra?: Partial<Record<ServiceName, Record<string, string>>> } = {},
+  options: {
+    extra?: Partial<Record<ServiceName, Record<string, string>>>;
+    built?: boolean;
+    without?: ServiceName[];
+  } = {},
 ) => {
   const ports = await freeStackPorts();
   const env = stackEnv(ports, common);
+  const names = (["worker", "verify", "classify", "gateway"] as const).filter(
+    (name) => !options.without?.includes(name),
+  );
   const children = new Map<ServiceName, ChildProcess>(
-    (["worker", "verify", "classify", "gateway"] as const).map((name) => [
+    names.map((name) => [
       name,
-      spawnService(name, { ...env[name], ...options.extra?.[name] }, { quiet: true }),
+      spawnService(
+        name,
+        { ...env[name], ...options.extra?.[name] },
+        { quiet: true, built: options.built ?? false },
+      ),
     ]),
   );
   const baseUrl = `http://127.0.0.1:${ports.gateway}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
+  if (children.has("worker")) await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
+  if (children.has("gateway")) await waitForHttp(`${baseUrl}/readyz`);
   return {
     ports,
     children,

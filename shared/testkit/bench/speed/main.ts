@@ -1,0 +1,355 @@
+// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency]
+//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build]
+//
+// Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
+// twin (median of the rounds; min/median/max printed). Loopback only, every service its own
+// process from the compiled build (`pnpm build` first; --source runs the TypeScript with tsx).
+// The full run takes about seven minutes; --quick about three; --smoke (CI) a few seconds per
+// scenario. Only the whole set writes docs/benchmarks.md (--smoke and --only write nothing
+// unless --out is given).
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { connect } from "nats";
+import { KeyStore } from "@sift/keystore";
+import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
+import { ROOT } from "../../src/index.ts";
+import { startChains } from "./chains.ts";
+import { hopWindow, memoryOf, type HopFigure } from "./hops.ts";
+import { alternate, httpTarget, median, type Series, type Target } from "./load.ts";
+import { seedReports } from "./reports.ts";
+import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
+import { classifyBodies } from "./samples.ts";
+import { SolutionPool } from "./solutions.ts";
+import { natsTarget, rawTarget } from "./worker-load.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
+    only: { type: "string" },
+    out: { type: "string" },
+    json: { type: "string" },
+    source: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
+const mode = MODES[modeName];
+const only = new Set(values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency"]);
+const log = (line: string) => console.log(line);
+const startedAt = new Date();
+const loadBefore = (await import("node:os")).loadavg();
+
+if (!values.source && !values["no-build"]) {
+  log("building the services (pnpm build)…");
+  const build = spawnSync(
+    `${ROOT}node_modules/.bin/tsx`,
+    ["infra/build/build.ts", "gateway", "verify", "classify", "model-worker"],
+    { cwd: ROOT, stdio: "inherit" },
+  );
+  if (build.status !== 0) throw new Error("the build failed");
+}
+
+log(`starting the chains (${values.source ? "tsx sources" : "compiled build"})…`);
+const chains = await startChains({ built: !values.source });
+const redis = createRedis(chains.redisUrl, "sift-bench");
+await redisReady(redis);
+const keys = new KeyStore({ redis, clock: systemClock });
+const signer = new IdentitySigner(chains.internalSecret);
+const { sift, noop, bare } = chains;
+
+/** A paid workspace whose rate limit is far above any load here, with one key of `kind`. */
+const workspaceKey = async (kind: "classify" | "challenge") => {
+  const workspace = await keys.createWorkspace({ name: `bench ${kind}`, plan: "paid", allowance: 1e9 });
+  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+  const { config, secretKey } = (await keys.createConfig(workspace.id, kind))!;
+  const record = (await keys.resolve(secretKey))!;
+  return { workspaceId: workspace.id, configId: config.id, secretKey, record };
+};
+const classifyKey = await workspaceKey("classify");
+const heavyKey = await workspaceKey("classify");
+const challengeKey = await workspaceKey("challenge");
+// Verify's cost does not depend on the difficulty (it checks puzzles + 1 hashes whatever the
+// bits), so the configuration asks the least work, and the bench can solve tens of thousands.
+const CHALLENGE = { bits: 1, puzzles: 16, ttlMs: 30 * 60_000 };
+await keys.updateConfig(challengeKey.configId, {
+  difficulty: CHALLENGE.bits,
+  challengeTtlMs: CHALLENGE.ttlMs,
+});
+const pool = new SolutionPool({
+  internalSecret: chains.internalSecret,
+  configId: challengeKey.configId,
+  ...CHALLENGE,
+});
+
+const identity = (route: "classify" | "verify", record: typeof classifyKey.record) => () =>
+  signer.headers({
+    requestId: "bench",
+    iat: Date.now(),
+    route,
+    key: {
+      status: "valid",
+      keyId: record.keyId,
+      configId: record.configId,
+      workspaceId: record.workspaceId,
+      kind: record.kind,
+      plan: record.plan,
+      allowance: record.allowance,
+    },
+  });
+const bearer = (key: string) => () => ({ authorization: `Bearer ${key}` });
+const accepted = (status: number, body: string) => status === 200 && body === '{"ok":true}';
+const verdict = (status: number, body: string) => status === 200 && body.includes('"label":');
+const verifyBody = () => JSON.stringify({ solution: pool.next() });
+// Enough unspent solutions for the run, solved before it starts (never during a measurement).
+const ensureSolutions: Target["prepare"] = async ({ seconds, rate }, expected) =>
+  pool.ensure(Math.ceil((rate ?? expected) * seconds * 1.5) + 200);
+pool.ensure(1);
+const bareSolution = JSON.stringify({ solution: pool.next() });
+
+const T = {
+  verifyGateway: httpTarget({
+    id: "verify-gateway",
+    label: "verify through the gateway (real solutions)",
+    url: `${sift.baseUrl}/verify`,
+    headers: bearer(challengeKey.secretKey),
+    body: verifyBody,
+    accept: accepted,
+    prepare: ensureSolutions,
+  }),
+  verifyDirect: httpTarget({
+    id: "verify-direct",
+    label: "verify service alone (signed identity)",
+    url: `http://127.0.0.1:${sift.ports.verify}/verify`,
+    headers: identity("verify", challengeKey.record),
+    body: verifyBody,
+    accept: accepted,
+    prepare: ensureSolutions,
+  }),
+  verifyBare: httpTarget({
+    id: "verify-bare",
+    label: "bare chain, verify path",
+    url: `${bare.url}/verify`,
+    headers: bearer(challengeKey.secretKey),
+    body: () => bareSolution,
+    accept: accepted,
+  }),
+  classifyGateway: httpTarget({
+    id: "classify-gateway",
+    label: "classify through the gateway (real key, model)",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+  classifyDirect: httpTarget({
+    id: "classify-direct",
+    label: "classify service alone (signed identity, model)",
+    url: `http://127.0.0.1:${sift.ports.classify}/classify`,
+    headers: identity("classify", classifyKey.record),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+  classifyNoop: httpTarget({
+    id: "classify-noop-worker",
+    label: "Sift chain, worker that answers at once",
+    url: `${noop.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+  classifyBare: httpTarget({
+    id: "classify-bare",
+    label: "bare chain, classify path",
+    url: `${bare.url}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+  classifyHeavy: httpTarget({
+    id: "classify-reports",
+    label: "classify, workspace holding the reports",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(heavyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+  classifyLight: httpTarget({
+    id: "classify-no-reports",
+    label: "classify, workspace with none",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  }),
+};
+
+const groups: GroupResult[] = [];
+const runGroup = async (
+  id: string,
+  title: string,
+  targets: Target[],
+  options: { connections: number; seconds: number; rateOf?: (t: Target) => number | undefined },
+) => {
+  log(`\n${title}`);
+  const series = await alternate(
+    targets,
+    { ...options, rounds: mode.rounds, warmupSeconds: mode.warmupSeconds },
+    log,
+  );
+  groups.push({ id, title, connections: options.connections, series });
+  return series;
+};
+const peak = (series: Series[], id: string) =>
+  median(series.find((s) => s.target.id === id)?.runs.map((r) => r.rps) ?? [NaN]);
+
+let hops: HopFigure[] = [];
+let reportsSeeded: { applied: number; seconds: number } | undefined;
+const peaks = new Map<string, number>();
+try {
+  if (only.has("verify")) {
+    const s = await runGroup(
+      "verify",
+      `verify, ${mode.connections} connections`,
+      [T.verifyGateway, T.verifyBare, T.verifyDirect],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    for (const t of [T.verifyGateway, T.verifyBare]) peaks.set(t.id, peak(s, t.id));
+  }
+  if (only.has("classify")) {
+    const s = await runGroup(
+      "classify",
+      `classify, ${mode.connections} connections`,
+      [T.classifyGateway, T.classifyBare, T.classifyNoop, T.classifyDirect],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    for (const t of [T.classifyGateway, T.classifyBare]) peaks.set(t.id, peak(s, t.id));
+  }
+  if (only.has("worker")) {
+    const [main, one] = await Promise.all([
+      connect({ servers: chains.natsUrl.replace(/^nats:\/\//, "") }),
+      connect({ servers: chains.batchOneNatsUrl.replace(/^nats:\/\//, "") }),
+    ]);
+    const raw = await rawTarget(
+      "worker-raw",
+      `featurise + session.run, batch ${mode.workerConcurrency}, one process`,
+      mode.workerConcurrency,
+    );
+    try {
+      await runGroup(
+        "worker",
+        `model worker alone, ${mode.workerConcurrency} requests in flight over NATS`,
+        [
+          natsTarget(
+            "worker-batched",
+            "worker over NATS, batched (as deployed)",
+            main,
+            mode.workerConcurrency,
+          ),
+          natsTarget("worker-batch-1", "worker over NATS, batch 1", one, mode.workerConcurrency),
+          raw.target,
+        ],
+        { connections: mode.workerConcurrency, seconds: mode.seconds },
+      );
+    } finally {
+      await raw.close();
+      await Promise.all([main.close(), one.close()]);
+    }
+  }
+  if (only.has("reports")) {
+    log(`\nseeding ${mode.reports} reports through POST /feedback and the learner…`);
+    reportsSeeded = await seedReports({
+      gatewayUrl: sift.baseUrl,
+      secretKey: heavyKey.secretKey,
+      workspaceId: heavyKey.workspaceId,
+      redisUrl: chains.redisUrl,
+      count: mode.reports,
+      log,
+    });
+    await runGroup(
+      "reports",
+      `classify with ${mode.reports.toLocaleString("en-US")} reports against none, ${mode.connections} connections`,
+      [T.classifyLight, T.classifyHeavy],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+  }
+  if (only.has("latency")) {
+    // The per-hop breakdown is read around the classify runs at one connection, where each
+    // request's time is its own, not a queue's.
+    const window = await hopWindow(sift.ports);
+    const timedClassify: Target = {
+      ...T.classifyGateway,
+      id: "classify-gateway-1",
+      label: "classify through the gateway",
+    };
+    const oneConnection = [
+      timedClassify,
+      { ...T.classifyBare, id: "classify-bare-1" },
+      { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway" },
+      { ...T.verifyBare, id: "verify-bare-1" },
+    ];
+    const hopsBefore = window;
+    await runGroup("latency-1", "latency at 1 connection", oneConnection.slice(0, 2), {
+      connections: 1,
+      seconds: mode.latencySeconds,
+    });
+    hops = await hopsBefore.finish();
+    groups
+      .at(-1)!
+      .series.push(
+        ...(await alternate(
+          oneConnection.slice(2),
+          {
+            connections: 1,
+            seconds: mode.latencySeconds,
+            rounds: mode.rounds,
+            warmupSeconds: mode.warmupSeconds,
+          },
+          log,
+        )),
+      );
+    if (peaks.size) {
+      const half = new Map([...peaks].map(([id, rps]) => [`${id}-half`, rps / 2]));
+      const halfTargets = [T.classifyGateway, T.classifyBare, T.verifyGateway, T.verifyBare]
+        .filter((t) => peaks.has(t.id))
+        .map((t) => ({
+          ...t,
+          id: `${t.id}-half`,
+          label: `${t.label} at ${Math.round(peaks.get(t.id)! / 2)} req/s`,
+        }));
+      await runGroup(
+        "latency-half",
+        `latency at half of each path's peak, ${mode.connections} connections`,
+        halfTargets,
+        { connections: mode.connections, seconds: mode.latencySeconds, rateOf: (t) => half.get(t.id) },
+      );
+    }
+  }
+
+  const memory = Object.fromEntries(
+    await Promise.all(
+      Object.entries(chains.pids).map(async ([name, pid]) => [name, await memoryOf(pid)] as const),
+    ),
+  );
+  const results: Results = {
+    mode: modeName,
+    startedAt: startedAt.toISOString(),
+    loadBefore,
+    loadAfter: (await import("node:os")).loadavg(),
+    built: !values.source,
+    solutionsSpent: pool.handedOut,
+    reports: reportsSeeded ? { count: mode.reports, ...reportsSeeded } : undefined,
+    groups,
+    hops,
+    memory,
+  };
+  await writeResults(results, {
+    out: values.out ?? (modeName === "smoke" || values.only ? undefined : "docs/benchmarks.md"),
+    json: values.json,
+    log,
+  });
+} finally {
+  redis.disconnect();
+  await chains.stop();
+}
+process.exit(0);
