@@ -294,20 +294,18 @@ try {
       seconds: mode.latencySeconds,
     });
     hops = await hopsBefore.finish();
-    groups
-      .at(-1)!
-      .series.push(
-        ...(await alternate(
-          oneConnection.slice(2),
-          {
-            connections: 1,
-            seconds: mode.latencySeconds,
-            rounds: mode.rounds,
-            warmupSeconds: mode.warmupSeconds,
-          },
-          log,
-        )),
-      );
+    groups.at(-1)!.series.push(
+      ...(await alternate(
+        oneConnection.slice(2),
+        {
+          connections: 1,
+          seconds: mode.latencySeconds,
+          rounds: mode.rounds,
+          warmupSeconds: mode.warmupSeconds,
+        },
+        log,
+      )),
+    );
     if (peaks.size) {
       const half = new Map([...peaks].map(([id, rps]) => [`${id}-half`, rps / 2]));
       const halfTargets = [T.classifyGateway, T.classifyBare, T.verifyGateway, T.verifyBare]

@@ -223,14 +223,12 @@ export const writeResults = async (
   const chartRows = r.groups
     .filter((g) => !g.id.startsWith("latency"))
     .flatMap((g) =>
-      g.series
-        .map(summary)
-        .map((s) => ({
-          label: s.label,
-          rps: s.median,
-          p99: s.p99,
-          twin: !/gateway|batched|reports/.test(s.id),
-        })),
+      g.series.map(summary).map((s) => ({
+        label: s.label,
+        rps: s.median,
+        p99: s.p99,
+        twin: !/gateway|batched|reports/.test(s.id),
+      })),
     );
   writeFileSync(
     join(dirname(out), svgName),
