@@ -41,6 +41,11 @@ const Config = z
      */
     headersTimeoutMs: z.coerce.number().int().positive().default(10_000),
     requestTimeoutMs: z.coerce.number().int().positive().default(30_000),
+    /**
+     * How long a verify key's resolution is kept in the gateway (0: not at all). Reroll and
+     * workspace changes empty it at once (clients/key-cache.ts); this only bounds its life.
+     */
+    keyCacheMs: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
     maxConnections: z.coerce.number().int().positive().default(10_000),
   })
@@ -81,5 +86,6 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       headersTimeoutMs: env["SIFT_HEADERS_TIMEOUT_MS"],
       requestTimeoutMs: env["SIFT_REQUEST_TIMEOUT_MS"],
       maxConnections: env["SIFT_MAX_CONNECTIONS"],
+      keyCacheMs: env["SIFT_KEY_CACHE_MS"],
     }),
   );

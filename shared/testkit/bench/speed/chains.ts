@@ -72,6 +72,38 @@ export const startChains = async (options: { built: boolean }) => {
   );
   await waitForHttp(`http://127.0.0.1:${batchOnePort}/readyz`);
 
+  // The levers, each one process changed beside Sift's own, on the same services: a gateway
+  // without the key cache, and a gateway run from its TypeScript sources by tsx.
+  const leverGateway = async (env: Record<string, string>, leverBuilt: boolean) => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const child = spawnService(
+      "gateway",
+      {
+        ...common,
+        ...extra.gateway,
+        NATS_URL: nats.url,
+        SIFT_PORT: String(port),
+        SIFT_METRICS_PORT: String(metricsPort),
+        VERIFY_URL: `http://127.0.0.1:${sift.ports.verify}`,
+        CLASSIFY_URL: `http://127.0.0.1:${sift.ports.classify}`,
+        ...env,
+      },
+      { quiet: true, built: leverBuilt },
+    );
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+    return { child, url: `http://127.0.0.1:${port}` };
+  };
+  const noKeyCache = await leverGateway({ SIFT_KEY_CACHE_MS: "0" }, built);
+  const fromSources = await leverGateway({}, false);
+  // A classify service that sends one NATS request per submission, beside Sift's own.
+  const noCoalescePort = await freePort();
+  const noCoalesce = spawnService(
+    "classify",
+    { ...common, NATS_URL: nats.url, CLASSIFY_PORT: String(noCoalescePort), SIFT_INFERENCE_COALESCE: "off" },
+    { quiet: true, built },
+  );
+  await waitForHttp(`http://127.0.0.1:${noCoalescePort}/healthz`);
+
   return {
     redisUrl: redis.url,
     natsUrl: nats.url,
@@ -80,13 +112,20 @@ export const startChains = async (options: { built: boolean }) => {
     sift,
     noop,
     bare: { url: `http://127.0.0.1:${bareGatewayPort}` },
+    levers: {
+      noKeyCache: noKeyCache.url,
+      fromSources: fromSources.url,
+      noCoalesce: `http://127.0.0.1:${noCoalescePort}`,
+    },
     /** The processes whose memory the report shows: Sift's four services. */
     pids: Object.fromEntries([...sift.children].map(([name, child]) => [name, child.pid!])),
     stop: async () => {
       await Promise.all([
         sift.stop(),
         noop.stop(),
-        ...[noopWorker, bareService, bareGateway, batchOne].map(stopChild),
+        ...[noopWorker, bareService, bareGateway, batchOne, noKeyCache.child, fromSources.child].map(
+          stopChild,
+        ),
       ]);
       await Promise.all(servers.map((s) => s.stop()));
     },

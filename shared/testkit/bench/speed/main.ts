@@ -15,7 +15,7 @@ import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runt
 import { ROOT } from "../../src/index.ts";
 import { startChains } from "./chains.ts";
 import { hopWindow, memoryOf, type HopFigure } from "./hops.ts";
-import { alternate, httpTarget, median, type Series, type Target } from "./load.ts";
+import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
 import { seedReports } from "./reports.ts";
 import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
 import { classifyBodies } from "./samples.ts";
@@ -35,7 +35,9 @@ const { values } = parseArgs({
 });
 const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
 const mode = MODES[modeName];
-const only = new Set(values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency"]);
+const only = new Set(
+  values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers"],
+);
 const log = (line: string) => console.log(line);
 const startedAt = new Date();
 const loadBefore = (await import("node:os")).loadavg();
@@ -107,8 +109,10 @@ const ensureSolutions: Target["prepare"] = async ({ seconds, rate }, expected) =
 pool.ensure(1);
 const bareSolution = JSON.stringify({ solution: pool.next() });
 
-const T = {
-  verifyGateway: httpTarget({
+/** Keeps the names of the specs while checking each is an HttpTarget. */
+const httpSpecs = <K extends string>(specs: Record<K, HttpTarget>) => specs;
+const specs = httpSpecs({
+  verifyGateway: {
     id: "verify-gateway",
     label: "verify through the gateway (real solutions)",
     url: `${sift.baseUrl}/verify`,
@@ -116,8 +120,8 @@ const T = {
     body: verifyBody,
     accept: accepted,
     prepare: ensureSolutions,
-  }),
-  verifyDirect: httpTarget({
+  },
+  verifyDirect: {
     id: "verify-direct",
     label: "verify service alone (signed identity)",
     url: `http://127.0.0.1:${sift.ports.verify}/verify`,
@@ -125,62 +129,94 @@ const T = {
     body: verifyBody,
     accept: accepted,
     prepare: ensureSolutions,
-  }),
-  verifyBare: httpTarget({
+  },
+  verifyBare: {
     id: "verify-bare",
     label: "bare chain, verify path",
     url: `${bare.url}/verify`,
     headers: bearer(challengeKey.secretKey),
     body: () => bareSolution,
     accept: accepted,
-  }),
-  classifyGateway: httpTarget({
+  },
+  classifyGateway: {
     id: "classify-gateway",
     label: "classify through the gateway (real key, model)",
     url: `${sift.baseUrl}/classify`,
     headers: bearer(classifyKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
-  }),
-  classifyDirect: httpTarget({
+  },
+  classifyDirect: {
     id: "classify-direct",
     label: "classify service alone (signed identity, model)",
     url: `http://127.0.0.1:${sift.ports.classify}/classify`,
     headers: identity("classify", classifyKey.record),
     body: classifyBodies(),
     accept: verdict,
-  }),
-  classifyNoop: httpTarget({
+  },
+  classifyNoop: {
     id: "classify-noop-worker",
     label: "Sift chain, worker that answers at once",
     url: `${noop.baseUrl}/classify`,
     headers: bearer(classifyKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
-  }),
-  classifyBare: httpTarget({
+  },
+  classifyBare: {
     id: "classify-bare",
     label: "bare chain, classify path",
     url: `${bare.url}/classify`,
     headers: bearer(classifyKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
-  }),
-  classifyHeavy: httpTarget({
+  },
+  classifyHeavy: {
     id: "classify-reports",
     label: "classify, workspace holding the reports",
     url: `${sift.baseUrl}/classify`,
     headers: bearer(heavyKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
-  }),
-  classifyLight: httpTarget({
+  },
+  classifyLight: {
     id: "classify-no-reports",
     label: "classify, workspace with none",
     url: `${sift.baseUrl}/classify`,
     headers: bearer(classifyKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
+  },
+});
+const T = Object.fromEntries(Object.entries(specs).map(([k, spec]) => [k, httpTarget(spec)])) as Record<
+  keyof typeof specs,
+  Target
+>;
+
+// The levers of issue 19 that can be switched per process, each against Sift as deployed.
+const L = {
+  verifyNoKeyCache: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-no-key-cache",
+    label: "verify, gateway without its key cache",
+    url: `${chains.levers.noKeyCache}/verify`,
+  }),
+  verifyFromSources: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-tsx",
+    label: "verify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/verify`,
+  }),
+  classifyNoCoalesce: httpTarget({
+    ...specs.classifyDirect,
+    id: "lever-classify-no-coalesce",
+    label: "classify service alone, one NATS request per submission",
+    url: `${chains.levers.noCoalesce}/classify`,
+  }),
+  classifyFromSources: httpTarget({
+    ...specs.classifyGateway,
+    id: "lever-classify-tsx",
+    label: "classify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/classify`,
   }),
 };
 
@@ -322,6 +358,21 @@ try {
         { connections: mode.connections, seconds: mode.latencySeconds, rateOf: (t) => half.get(t.id) },
       );
     }
+  }
+
+  if (only.has("levers")) {
+    await runGroup(
+      "levers-verify",
+      `levers on the verify path, ${mode.connections} connections`,
+      [T.verifyGateway, L.verifyNoKeyCache, L.verifyFromSources],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    await runGroup(
+      "levers-classify",
+      `levers on the classify path, ${mode.connections} connections`,
+      [T.classifyGateway, L.classifyFromSources, T.classifyDirect, L.classifyNoCoalesce],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
   }
 
   const memory = Object.fromEntries(
