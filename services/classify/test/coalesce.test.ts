@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INFERENCE_SUBJECT, InferenceRequest, SPAM_STANDARD, type NormalizedField } from "@sift/contracts";
 import { startModelWorker, startServer, type RunningModelWorker, type TestServer } from "@sift/testkit";
-import { NatsInferenceClient } from "../src/clients/inference.ts";
+import { NatsInferenceClient, type InferenceResult } from "../src/clients/inference.ts";
 
 /**
  * NATS request coalescing in the classify service, against a real worker on a NATS of its own:
@@ -46,7 +46,7 @@ const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe("coalescing inference requests", () => {
   it("sends submissions made together in one request and gives each its own verdict", async () => {
-    const alone = [];
+    const alone: InferenceResult[] = [];
     for (const fields of SUBMISSIONS) alone.push(await client(false).score(SPAM_STANDARD, fields, "r"));
     await settle();
     requests = [];
