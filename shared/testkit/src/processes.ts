@@ -70,10 +70,15 @@ export const waitForHttp = async (url: string, timeoutMs = 60_000): Promise<void
   throw new Error(`${url} did not answer in ${timeoutMs} ms`);
 };
 
-export const stopChild = (child: ChildProcess): Promise<void> =>
+/** SIGTERM, then SIGKILL if the process is still there after `deadlineMs` (services stop within 10 s). */
+export const stopChild = (child: ChildProcess, deadlineMs = 15_000): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
+    const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 

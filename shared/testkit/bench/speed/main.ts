@@ -54,6 +54,10 @@ if (!values.source && !values["no-build"]) {
 
 log(`starting the chains (${values.source ? "tsx sources" : "compiled build"})…`);
 const chains = await startChains({ built: !values.source });
+// Ctrl-C or a kill still stops every process the bench started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void chains.stop().finally(() => process.exit(130)));
+}
 const redis = createRedis(chains.redisUrl, "sift-bench");
 await redisReady(redis);
 const keys = new KeyStore({ redis, clock: systemClock });

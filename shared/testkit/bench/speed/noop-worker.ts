@@ -7,16 +7,29 @@ import { INFERENCE_QUEUE, INFERENCE_SUBJECT, InferenceReply, SPAM_STANDARD } fro
 
 const url = process.argv[2] ?? "nats://127.0.0.1:4222";
 const nats = await connect({ servers: url.replace(/^nats:\/\//, "") });
-// The classify service sends one submission per request and checks the reply has one score.
-const reply = new TextEncoder().encode(
-  JSON.stringify(InferenceReply.parse({ ok: true, model: SPAM_STANDARD, version: "noop", scores: [0.01] })),
-);
+// The classify service checks the reply holds one score per submission it sent (it coalesces
+// several into one request under load), so the request's items are counted; nothing else is read.
+const encoder = new TextEncoder();
+const replies = new Map<number, Uint8Array>();
+const replyFor = (items: number) => {
+  let reply = replies.get(items);
+  if (!reply) {
+    const scores = Array.from({ length: items }, () => 0.01);
+    reply = encoder.encode(
+      JSON.stringify(InferenceReply.parse({ ok: true, model: SPAM_STANDARD, version: "noop", scores })),
+    );
+    replies.set(items, reply);
+  }
+  return reply;
+};
+const decoder = new TextDecoder();
 nats.subscribe(INFERENCE_SUBJECT, {
   queue: INFERENCE_QUEUE,
   callback: (err, msg) => {
-    if (!err) msg.respond(reply);
+    if (!err)
+      msg.respond(replyFor((JSON.parse(decoder.decode(msg.data)) as { items: unknown[] }).items.length));
   },
 });
 await nats.flush();
 console.log("ready");
-process.on("SIGTERM", () => void nats.drain().then(() => process.exit(0)));
+process.on("SIGTERM", () => process.exit(0));
