@@ -79,6 +79,7 @@ export class NatsInferenceClient implements InferenceClient {
   readonly #tracing: Tracing | undefined;
   readonly #duration: Histogram<"outcome">;
   readonly #failures: Counter<"reason">;
+  readonly #perRequest: Histogram;
   readonly #coalescer: Coalescer<Submission, InferenceResult> | undefined;
 
   constructor(deps: {
@@ -103,6 +104,12 @@ export class NatsInferenceClient implements InferenceClient {
       name: "sift_inference_failures_total",
       help: "Submissions that got no verdict, by reason (timeout, no_worker, worker_error, bad_reply)",
       labelNames: ["reason"],
+      registers,
+    });
+    this.#perRequest = new Histogram({
+      name: "sift_inference_submissions_per_request",
+      help: "Submissions one NATS request carried (above 1 when concurrent ones were coalesced)",
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers,
     });
     this.#coalescer = deps.coalesce
@@ -164,6 +171,7 @@ export class NatsInferenceClient implements InferenceClient {
   /** One request for submissions of the same model, workspace and explain flag: one result each. */
   async #send(items: Submission[], headers: ReturnType<typeof natsHeaders>): Promise<InferenceResult[]> {
     const first = items[0]!;
+    this.#perRequest.observe(items.length);
     // Request ids never contain a comma (the gateway's SAFE_ID), so the list reads back.
     headers.set(REQUEST_ID_HEADER, items.map((i) => i.requestId).join(","));
     const body =

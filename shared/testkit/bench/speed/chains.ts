@@ -1,5 +1,6 @@
 // Every process the bench loads, each on its own: Sift (four services from the compiled build),
-// the same Sift chain with a worker that answers at once, the bare chain, and a batch-1 worker.
+// the same Sift chain with a worker that answers at once, the bare chain, a batch-1 worker, and
+// the lever processes (one setting changed beside Sift's own, on the same services).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -11,7 +12,7 @@ import {
   startServer,
   stopChild,
   waitForHttp,
-  type TestServer,
+  type ServiceName,
 } from "../../src/index.ts";
 
 const TSX = `${ROOT}node_modules/.bin/tsx`;
@@ -29,54 +30,67 @@ const spawnScript = async (file: string, args: string[]): Promise<ChildProcess> 
   return child;
 };
 
+/** One service process, resolved once `probe` (a path on `port`) answers. */
+const spawnReady = async (
+  name: ServiceName,
+  env: Record<string, string>,
+  port: number,
+  probe: string,
+  built: boolean,
+) => {
+  const child = spawnService(name, env, { quiet: true, built });
+  await waitForHttp(`http://127.0.0.1:${port}${probe}`);
+  return child;
+};
+
 export type Chains = Awaited<ReturnType<typeof startChains>>;
 
 export const startChains = async (options: { built: boolean }) => {
-  const servers: TestServer[] = [];
-  const server = async (kind: "redis" | "nats") => {
-    const s = await startServer(kind);
-    servers.push(s);
-    return s;
-  };
-  const redis = await server("redis");
-  const [nats, noopNats, batchOneNats] = await Promise.all([server("nats"), server("nats"), server("nats")]);
+  const built = options.built;
+  const [redis, nats, noopNats, batchOneNats] = await Promise.all([
+    startServer("redis"),
+    startServer("nats"),
+    startServer("nats"),
+    startServer("nats"),
+  ]);
   const internalSecret = randomBytes(32).toString("base64url");
   const common = { REDIS_URL: redis.url, SIFT_INTERNAL_SECRET: internalSecret };
   // Budgets far above any load here: the bench measures the path, not the limiter's refusals
   // (the limiter still runs on every call: a workspace's limit is raised, not switched off).
   const extra = { gateway: { SIFT_TEST_KEY_RATE: "1000000", SIFT_TEST_KEY_BURST: "1000000" } };
-  const built = options.built;
-  const [sift, noop] = await Promise.all([
+  const ports = {
+    bare: await freePort(),
+    bareGateway: await freePort(),
+    batchOne: await freePort(),
+    noKeyCache: [await freePort(), await freePort()],
+    fromSources: [await freePort(), await freePort()],
+    noCoalesce: await freePort(),
+  };
+  const [sift, noop, noopWorker, bareService, bareGateway, batchOne] = await Promise.all([
     spawnStack({ ...common, NATS_URL: nats.url }, { built, extra }),
     spawnStack({ ...common, NATS_URL: noopNats.url }, { built, extra, without: ["worker"] }),
+    spawnScript("noop-worker.ts", [noopNats.url]),
+    spawnScript("bare.ts", ["service", String(ports.bare)]),
+    spawnScript("bare.ts", ["gateway", String(ports.bareGateway), `http://127.0.0.1:${ports.bare}`]),
+    spawnReady(
+      "worker",
+      {
+        NATS_URL: batchOneNats.url,
+        REDIS_URL: redis.url,
+        MODEL_WORKER_PORT: String(ports.batchOne),
+        SIFT_BATCH_WINDOW_MS: "0",
+        SIFT_BATCH_MAX_ITEMS: "1",
+      },
+      ports.batchOne,
+      "/readyz",
+      built,
+    ),
   ]);
-  const noopWorker = await spawnScript("noop-worker.ts", [noopNats.url]);
 
-  const [barePort, bareGatewayPort, batchOnePort] = [await freePort(), await freePort(), await freePort()];
-  const bareService = await spawnScript("bare.ts", ["service", String(barePort)]);
-  const bareGateway = await spawnScript("bare.ts", [
-    "gateway",
-    String(bareGatewayPort),
-    `http://127.0.0.1:${barePort}`,
-  ]);
-  const batchOne = spawnService(
-    "worker",
-    {
-      NATS_URL: batchOneNats.url,
-      REDIS_URL: redis.url,
-      MODEL_WORKER_PORT: String(batchOnePort),
-      SIFT_BATCH_WINDOW_MS: "0",
-      SIFT_BATCH_MAX_ITEMS: "1",
-    },
-    { quiet: true, built },
-  );
-  await waitForHttp(`http://127.0.0.1:${batchOnePort}/readyz`);
-
-  // The levers, each one process changed beside Sift's own, on the same services: a gateway
-  // without the key cache, and a gateway run from its TypeScript sources by tsx.
-  const leverGateway = async (env: Record<string, string>, leverBuilt: boolean) => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    const child = spawnService(
+  // The levers: a gateway without the key cache, a gateway run from its TypeScript sources by
+  // tsx, and a classify service that sends one NATS request per submission.
+  const leverGateway = ([port, metricsPort]: number[], env: Record<string, string>, leverBuilt: boolean) =>
+    spawnReady(
       "gateway",
       {
         ...common,
@@ -88,46 +102,48 @@ export const startChains = async (options: { built: boolean }) => {
         CLASSIFY_URL: `http://127.0.0.1:${sift.ports.classify}`,
         ...env,
       },
-      { quiet: true, built: leverBuilt },
+      port!,
+      "/readyz",
+      leverBuilt,
     );
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-    return { child, url: `http://127.0.0.1:${port}` };
-  };
-  const noKeyCache = await leverGateway({ SIFT_KEY_CACHE_MS: "0" }, built);
-  const fromSources = await leverGateway({}, false);
-  // A classify service that sends one NATS request per submission, beside Sift's own.
-  const noCoalescePort = await freePort();
-  const noCoalesce = spawnService(
-    "classify",
-    { ...common, NATS_URL: nats.url, CLASSIFY_PORT: String(noCoalescePort), SIFT_INFERENCE_COALESCE: "off" },
-    { quiet: true, built },
-  );
-  await waitForHttp(`http://127.0.0.1:${noCoalescePort}/healthz`);
+  const levers = await Promise.all([
+    leverGateway(ports.noKeyCache, { SIFT_KEY_CACHE_MS: "0" }, built),
+    leverGateway(ports.fromSources, {}, false),
+    spawnReady(
+      "classify",
+      {
+        ...common,
+        NATS_URL: nats.url,
+        CLASSIFY_PORT: String(ports.noCoalesce),
+        SIFT_INFERENCE_COALESCE: "off",
+      },
+      ports.noCoalesce,
+      "/healthz",
+      built,
+    ),
+  ]);
 
+  const url = (port: number | undefined) => `http://127.0.0.1:${port}`;
   return {
     redisUrl: redis.url,
     natsUrl: nats.url,
     batchOneNatsUrl: batchOneNats.url,
+    noopNatsUrl: noopNats.url,
     internalSecret,
     sift,
     noop,
-    bare: { url: `http://127.0.0.1:${bareGatewayPort}` },
+    bare: { url: url(ports.bareGateway), serviceUrl: url(ports.bare) },
     levers: {
-      noKeyCache: noKeyCache.url,
-      fromSources: fromSources.url,
-      noCoalesce: `http://127.0.0.1:${noCoalescePort}`,
+      noKeyCache: url(ports.noKeyCache[0]),
+      fromSources: url(ports.fromSources[0]),
+      noCoalesce: url(ports.noCoalesce),
     },
     /** The processes whose memory the report shows: Sift's four services. */
     pids: Object.fromEntries([...sift.children].map(([name, child]) => [name, child.pid!])),
     stop: async () => {
-      await Promise.all([
-        sift.stop(),
-        noop.stop(),
-        ...[noopWorker, bareService, bareGateway, batchOne, noKeyCache.child, fromSources.child].map(
-          stopChild,
-        ),
-      ]);
-      await Promise.all(servers.map((s) => s.stop()));
+      const children = [noopWorker, bareService, bareGateway, batchOne, ...levers];
+      await Promise.all([sift.stop(), noop.stop(), ...children.map((c) => stopChild(c))]);
+      await Promise.all([redis, nats, noopNats, batchOneNats].map((s) => s.stop()));
     },
   };
 };

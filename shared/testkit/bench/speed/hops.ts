@@ -29,33 +29,55 @@ export interface HopFigure {
 }
 
 /** Reads every probe's _sum and _count now; `finish()` reads them again and returns the means. */
-export const hopWindow = async (ports: { metrics: number; classify: number; worker: number }) => {
-  const probes: Probe[] = [
+export const hopWindow = async (ports: { metrics: number; classify: number; worker: number }) =>
+  metricWindow(hopProbes(ports));
+
+/** How much one NATS request and one model run carry under load. */
+export const batchingWindow = async (ports: { classify: number; worker: number }) =>
+  metricWindow([
     {
-      hop: "gateway: request in → answer out (its whole handling, the classify hop included)",
-      url: `http://127.0.0.1:${ports.metrics}/metrics`,
-      metric: "sift_http_request_duration_seconds",
-      labels: { route: "classify", status: "200" },
-    },
-    {
-      hop: "classify service: request in → answer out (the NATS request included)",
+      hop: "submissions per NATS request (classify's coalescing)",
       url: `http://127.0.0.1:${ports.classify}/metrics`,
-      metric: "sift_http_request_duration_seconds",
-      labels: { route: "classify", status: "200" },
-    },
-    {
-      hop: "classify → NATS → worker → classify (request to validated reply)",
-      url: `http://127.0.0.1:${ports.classify}/metrics`,
-      metric: "sift_inference_request_duration_seconds",
-      labels: { outcome: "ok" },
-    },
-    {
-      hop: "worker: one model run (one batch, featurised input to scores)",
-      url: `http://127.0.0.1:${ports.worker}/metrics`,
-      metric: "sift_model_inference_duration_seconds",
+      metric: "sift_inference_submissions_per_request",
       labels: {},
     },
-  ];
+    {
+      hop: "submissions per model run (the worker's batching)",
+      url: `http://127.0.0.1:${ports.worker}/metrics`,
+      metric: "sift_model_batch_size",
+      labels: {},
+    },
+  ]);
+
+const hopProbes = (ports: { metrics: number; classify: number; worker: number }): Probe[] => [
+  {
+    hop: "gateway: request in → answer out (its whole handling, the classify hop included)",
+    url: `http://127.0.0.1:${ports.metrics}/metrics`,
+    metric: "sift_http_request_duration_seconds",
+    labels: { route: "classify", status: "200" },
+  },
+  {
+    hop: "classify service: request in → answer out (the NATS request included)",
+    url: `http://127.0.0.1:${ports.classify}/metrics`,
+    metric: "sift_http_request_duration_seconds",
+    labels: { route: "classify", status: "200" },
+  },
+  {
+    hop: "classify → NATS → worker → classify (request to validated reply)",
+    url: `http://127.0.0.1:${ports.classify}/metrics`,
+    metric: "sift_inference_request_duration_seconds",
+    labels: { outcome: "ok" },
+  },
+  {
+    hop: "worker: one model run (one batch, featurised input to scores)",
+    url: `http://127.0.0.1:${ports.worker}/metrics`,
+    metric: "sift_model_inference_duration_seconds",
+    labels: {},
+  },
+];
+
+/** Means of `_sum / _count` over a window, per probe (for the size histograms, not milliseconds). */
+const metricWindow = async (probes: Probe[]) => {
   const read = async () =>
     Promise.all(
       probes.map(async (p) => {
@@ -72,7 +94,8 @@ export const hopWindow = async (ports: { metrics: number; classify: number; work
       const after = await read();
       return probes.map((p, i) => {
         const count = after[i]!.count - before[i]!.count;
-        return { hop: p.hop, count, meanMs: count ? ((after[i]!.sum - before[i]!.sum) / count) * 1000 : NaN };
+        const mean = count ? (after[i]!.sum - before[i]!.sum) / count : NaN;
+        return { hop: p.hop, count, meanMs: p.metric.endsWith("_seconds") ? mean * 1000 : mean };
       });
     },
   };
@@ -84,4 +107,46 @@ export const memoryOf = async (pid: number): Promise<{ rssMb: number; peakMb: nu
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+};
+
+/**
+ * The floor under each hop, measured from the bench's process one at a time: a Redis round trip
+ * (PING, and the gateway's resolve-and-take script on a key record), and a NATS request to the
+ * worker that answers at once.
+ */
+export const floors = async (options: {
+  redisUrl: string;
+  noopNatsUrl: string;
+  secretKey: string;
+  count: number;
+}): Promise<HopFigure[]> => {
+  const { createRedis, redisReady, systemClock } = await import("@sift/runtime");
+  const { KeyStore } = await import("@sift/keystore");
+  const { connect } = await import("nats");
+  const { INFERENCE_SUBJECT, SPAM_STANDARD } = await import("@sift/contracts");
+  const time = async (hop: string, once: () => Promise<unknown>): Promise<HopFigure> => {
+    for (let i = 0; i < Math.min(200, options.count); i++) await once();
+    const started = performance.now();
+    for (let i = 0; i < options.count; i++) await once();
+    return { hop, meanMs: (performance.now() - started) / options.count, count: options.count };
+  };
+  const redis = createRedis(options.redisUrl, "sift-bench-floor");
+  await redisReady(redis);
+  const keys = new KeyStore({ redis, clock: systemClock });
+  const nats = await connect({ servers: options.noopNatsUrl.replace(/^nats:\/\//, "") });
+  const body = JSON.stringify({ model: SPAM_STANDARD, items: [[["message", "hello"]]] });
+  try {
+    return [
+      await time("floor: Redis round trip (PING, ioredis, one in flight)", () => redis.ping()),
+      await time("floor: the gateway's key script (resolve + rate limit, one Lua call)", () =>
+        keys.resolveAndTake(options.secretKey),
+      ),
+      await time("floor: NATS request/reply to a worker that answers at once", () =>
+        nats.request(INFERENCE_SUBJECT, body, { timeout: 5_000 }),
+      ),
+    ];
+  } finally {
+    redis.disconnect();
+    await nats.close();
+  }
 };

@@ -14,7 +14,7 @@ import { KeyStore } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "../../src/index.ts";
 import { startChains } from "./chains.ts";
-import { hopWindow, memoryOf, type HopFigure } from "./hops.ts";
+import { batchingWindow, floors, hopWindow, memoryOf, type HopFigure } from "./hops.ts";
 import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
 import { seedReports } from "./reports.ts";
 import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
@@ -40,6 +40,7 @@ const only = new Set(
 );
 const log = (line: string) => console.log(line);
 const startedAt = new Date();
+const benchStarted = performance.now();
 const loadBefore = (await import("node:os")).loadavg();
 
 if (!values.source && !values["no-build"]) {
@@ -52,7 +53,9 @@ if (!values.source && !values["no-build"]) {
   if (build.status !== 0) throw new Error("the build failed");
 }
 
-log(`starting the chains (${values.source ? "tsx sources" : "compiled build"})…`);
+log(
+  `starting the chains (${values.source ? "tsx sources" : "compiled build"}) at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s…`,
+);
 const chains = await startChains({ built: !values.source });
 // Ctrl-C or a kill still stops every process the bench started.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -174,6 +177,14 @@ const specs = httpSpecs({
     body: classifyBodies(),
     accept: verdict,
   },
+  classifyBareService: {
+    id: "classify-bare-service",
+    label: "bare service alone (one HTTP hop, no gateway)",
+    url: `${bare.serviceUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
   classifyHeavy: {
     id: "classify-reports",
     label: "classify, workspace holding the reports",
@@ -224,6 +235,11 @@ const L = {
   }),
 };
 
+const idleMemory = Object.fromEntries(
+  await Promise.all(
+    Object.entries(chains.pids).map(async ([name, pid]) => [name, await memoryOf(pid)] as const),
+  ),
+);
 const groups: GroupResult[] = [];
 const runGroup = async (
   id: string,
@@ -231,7 +247,7 @@ const runGroup = async (
   targets: Target[],
   options: { connections: number; seconds: number; rateOf?: (t: Target) => number | undefined },
 ) => {
-  log(`\n${title}`);
+  log(`\n${title} (at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s)`);
   const series = await alternate(
     targets,
     { ...options, rounds: mode.rounds, warmupSeconds: mode.warmupSeconds },
@@ -244,6 +260,7 @@ const peak = (series: Series[], id: string) =>
   median(series.find((s) => s.target.id === id)?.runs.map((r) => r.rps) ?? [NaN]);
 
 let hops: HopFigure[] = [];
+let batching: HopFigure[] = [];
 let reportsSeeded: { applied: number; seconds: number } | undefined;
 const peaks = new Map<string, number>();
 try {
@@ -257,12 +274,14 @@ try {
     for (const t of [T.verifyGateway, T.verifyBare]) peaks.set(t.id, peak(s, t.id));
   }
   if (only.has("classify")) {
+    const window = await batchingWindow(sift.ports);
     const s = await runGroup(
       "classify",
       `classify, ${mode.connections} connections`,
       [T.classifyGateway, T.classifyBare, T.classifyNoop, T.classifyDirect],
       { connections: mode.connections, seconds: mode.seconds },
     );
+    batching = await window.finish();
     for (const t of [T.classifyGateway, T.classifyBare]) peaks.set(t.id, peak(s, t.id));
   }
   if (only.has("worker")) {
@@ -317,34 +336,33 @@ try {
     // The per-hop breakdown is read around the classify runs at one connection, where each
     // request's time is its own, not a queue's.
     const window = await hopWindow(sift.ports);
-    const timedClassify: Target = {
-      ...T.classifyGateway,
-      id: "classify-gateway-1",
-      label: "classify through the gateway",
-    };
-    const oneConnection = [
-      timedClassify,
-      { ...T.classifyBare, id: "classify-bare-1" },
-      { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway" },
-      { ...T.verifyBare, id: "verify-bare-1" },
-    ];
-    const hopsBefore = window;
-    await runGroup("latency-1", "latency at 1 connection", oneConnection.slice(0, 2), {
-      connections: 1,
-      seconds: mode.latencySeconds,
-    });
-    hops = await hopsBefore.finish();
-    groups.at(-1)!.series.push(
-      ...(await alternate(
-        oneConnection.slice(2),
-        {
-          connections: 1,
-          seconds: mode.latencySeconds,
-          rounds: mode.rounds,
-          warmupSeconds: mode.warmupSeconds,
-        },
-        log,
-      )),
+    await runGroup(
+      "latency-1-classify",
+      "classify latency at 1 connection",
+      [
+        { ...T.classifyGateway, id: "classify-gateway-1", label: "classify through the gateway" },
+        { ...T.classifyBare, id: "classify-bare-1" },
+        { ...T.classifyBareService, id: "classify-bare-service-1" },
+      ],
+      { connections: 1, seconds: mode.latencySeconds },
+    );
+    hops = await window.finish();
+    hops.push(
+      ...(await floors({
+        redisUrl: chains.redisUrl,
+        noopNatsUrl: chains.noopNatsUrl,
+        secretKey: classifyKey.secretKey,
+        count: mode.floorCount,
+      })),
+    );
+    await runGroup(
+      "latency-1-verify",
+      "verify latency at 1 connection",
+      [
+        { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway" },
+        { ...T.verifyBare, id: "verify-bare-1" },
+      ],
+      { connections: 1, seconds: mode.latencySeconds },
     );
     if (peaks.size) {
       const half = new Map([...peaks].map(([id, rps]) => [`${id}-half`, rps / 2]));
@@ -381,7 +399,9 @@ try {
 
   const memory = Object.fromEntries(
     await Promise.all(
-      Object.entries(chains.pids).map(async ([name, pid]) => [name, await memoryOf(pid)] as const),
+      Object.entries(chains.pids).map(
+        async ([name, pid]) => [name, { ...(await memoryOf(pid)), idleMb: idleMemory[name]!.rssMb }] as const,
+      ),
     ),
   );
   const results: Results = {
@@ -394,6 +414,7 @@ try {
     reports: reportsSeeded ? { count: mode.reports, ...reportsSeeded } : undefined,
     groups,
     hops,
+    batching,
     memory,
   };
   await writeResults(results, {

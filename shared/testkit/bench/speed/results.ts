@@ -18,6 +18,7 @@ export const MODES = {
     connections: 16,
     workerConcurrency: 32,
     reports: 10_000,
+    floorCount: 3_000,
   },
   quick: {
     seconds: 2,
@@ -27,6 +28,7 @@ export const MODES = {
     connections: 16,
     workerConcurrency: 32,
     reports: 2_000,
+    floorCount: 2_000,
   },
   smoke: {
     seconds: 1,
@@ -36,6 +38,7 @@ export const MODES = {
     connections: 8,
     workerConcurrency: 16,
     reports: 50,
+    floorCount: 200,
   },
 } as const;
 
@@ -56,7 +59,9 @@ export interface Results {
   reports: { count: number; applied: number; seconds: number } | undefined;
   groups: GroupResult[];
   hops: HopFigure[];
-  memory: Record<string, { rssMb: number; peakMb: number }>;
+  /** Submissions per NATS request and per model run, over the classify runs at full load. */
+  batching: HopFigure[];
+  memory: Record<string, { rssMb: number; peakMb: number; idleMb: number }>;
 }
 
 /** Marks the end of what the script writes: everything after it in docs/benchmarks.md is kept. */
@@ -130,6 +135,38 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
   ];
 };
 
+/** Each hop's own share: a hop's time less the hop inside it, and the client's view less the gateway's. */
+const derivedHops = (hops: HopFigure[], client: Summary | undefined): HopFigure[] => {
+  const [gateway, service, nats, model] = hops.map((h) => h.meanMs);
+  if (gateway === undefined || service === undefined || nats === undefined || model === undefined) return [];
+  return [
+    ...(client
+      ? [
+          {
+            hop: "= client → gateway and back, outside the gateway's handler (loopback, HTTP parsing, autocannon)",
+            meanMs: client.mean - gateway,
+            count: 0,
+          },
+        ]
+      : []),
+    {
+      hop: "= the gateway's own work (body, key script, signing, proxy hop)",
+      meanMs: gateway - service,
+      count: 0,
+    },
+    {
+      hop: "= the classify service's own work (parse, content rules, usage script)",
+      meanMs: service - nats,
+      count: 0,
+    },
+    {
+      hop: "= NATS both ways and the worker outside the model run (parse, featurise, reply)",
+      meanMs: nats - model,
+      count: 0,
+    },
+  ];
+};
+
 const fmt = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "-");
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "-");
 const mark = (met: boolean | undefined) => (met === undefined ? "not run" : met ? "met" : "**not met**");
@@ -196,22 +233,33 @@ export const writeResults = async (
     "| --- | --- | --- |",
     ...goalRows.map((g) => `| ${g.goal} | ${g.figure} | ${mark(g.met)} |`),
   ];
+  const derived = derivedHops(r.hops, find("classify-gateway-1"));
   const hopTable = r.hops.length
     ? [
         "| hop | mean ms | observations |",
         "| --- | ---: | ---: |",
-        ...r.hops.map((h) => `| ${h.hop} | ${h.meanMs.toFixed(3)} | ${h.count} |`),
+        ...[...r.hops, ...derived].map((h) => `| ${h.hop} | ${h.meanMs.toFixed(3)} | ${h.count || ""} |`),
+      ]
+    : ["(not run)"];
+  const batchingTable = r.batching.length
+    ? [
+        "| at full load | mean | observations |",
+        "| --- | ---: | ---: |",
+        ...r.batching.map((h) => `| ${h.hop} | ${h.meanMs.toFixed(2)} | ${h.count} |`),
       ]
     : ["(not run)"];
   const memoryTable = [
-    "| service | RSS after the run MB | peak RSS MB |",
-    "| --- | ---: | ---: |",
-    ...Object.entries(r.memory).map(([n, m]) => `| ${n} | ${m.rssMb.toFixed(0)} | ${m.peakMb.toFixed(0)} |`),
+    "| service | RSS started, idle MB | RSS after the run MB | peak RSS MB |",
+    "| --- | ---: | ---: | ---: |",
+    ...Object.entries(r.memory).map(
+      ([n, m]) => `| ${n} | ${m.idleMb.toFixed(0)} | ${m.rssMb.toFixed(0)} | ${m.peakMb.toFixed(0)} |`,
+    ),
   ];
 
   options.log(lines.join("\n"));
   options.log(`\n### goals\n\n${goalTable.join("\n")}`);
   options.log(`\n### where one classify's time goes (1 connection)\n\n${hopTable.join("\n")}`);
+  options.log(`\n### coalescing and batching (classify, full load)\n\n${batchingTable.join("\n")}`);
   options.log(`\n### memory\n\n${memoryTable.join("\n")}`);
 
   if (options.json)
@@ -285,6 +333,11 @@ ${lines.join("\n")}
 From the services' own histograms (\`_sum\` / \`_count\` across the one-connection classify runs):
 
 ${hopTable.join("\n")}
+
+How much one NATS request and one model run carried during the classify runs at
+${mode.connections} connections:
+
+${batchingTable.join("\n")}
 
 ## Memory
 
