@@ -150,3 +150,45 @@ export const floors = async (options: {
     await nats.close();
   }
 };
+
+/**
+ * `count` requests one after another on one keep-alive connection, each answer read whole before
+ * the next is sent: every request the services' histograms see is one the client timed, and
+ * none is cut off at the end of a run. Returns the client's mean.
+ */
+export const sequentialPosts = async (options: {
+  url: string;
+  headers: Record<string, string>;
+  body: () => string;
+  count: number;
+}): Promise<HopFigure> => {
+  const { Agent, request } = await import("node:http");
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(
+        options.url,
+        { method: "POST", agent, headers: { "content-type": "application/json", ...options.headers } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  let total = 0;
+  for (let i = 0; i < options.count; i++) {
+    const body = options.body();
+    const started = performance.now();
+    const status = await post(body);
+    total += performance.now() - started;
+    if (status !== 200) throw new Error(`${options.url} answered ${status}`);
+  }
+  agent.destroy();
+  return {
+    hop: "client: request sent → answer read (one at a time, keep-alive)",
+    meanMs: total / options.count,
+    count: options.count,
+  };
+};

@@ -4,7 +4,7 @@
 // Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
 // twin (median of the rounds; min/median/max printed). Loopback only, every service its own
 // process from the compiled build (`pnpm build` first; --source runs the TypeScript with tsx).
-// The full run takes about seven minutes; --quick about three; --smoke (CI) a few seconds per
+// The full run takes about eight minutes on a loaded 2-core machine; --quick about four; --smoke (CI) a few seconds per
 // scenario. Only the whole set writes docs/benchmarks.md (--smoke and --only write nothing
 // unless --out is given).
 import { spawnSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { KeyStore } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "../../src/index.ts";
 import { startChains } from "./chains.ts";
-import { batchingWindow, floors, hopWindow, memoryOf, type HopFigure } from "./hops.ts";
+import { batchingWindow, floors, hopWindow, memoryOf, sequentialPosts, type HopFigure } from "./hops.ts";
 import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
 import { seedReports } from "./reports.ts";
 import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
@@ -333,9 +333,6 @@ try {
     );
   }
   if (only.has("latency")) {
-    // The per-hop breakdown is read around the classify runs at one connection, where each
-    // request's time is its own, not a queue's.
-    const window = await hopWindow(sift.ports);
     await runGroup(
       "latency-1-classify",
       "classify latency at 1 connection",
@@ -346,7 +343,17 @@ try {
       ],
       { connections: 1, seconds: mode.latencySeconds },
     );
-    hops = await window.finish();
+    // The per-hop breakdown: requests one at a time, none cut off at the end (autocannon closes
+    // its connections with a request in flight), read against the services' histograms.
+    log(`\nper-hop breakdown: ${mode.floorCount} classify calls one at a time`);
+    const window = await hopWindow(sift.ports);
+    const client = await sequentialPosts({
+      url: `${sift.baseUrl}/classify`,
+      headers: bearer(classifyKey.secretKey)(),
+      body: classifyBodies(),
+      count: mode.floorCount,
+    });
+    hops = [client, ...(await window.finish())];
     hops.push(
       ...(await floors({
         redisUrl: chains.redisUrl,

@@ -11,7 +11,7 @@ import { median, type Series } from "./load.ts";
 
 export const MODES = {
   full: {
-    seconds: 5,
+    seconds: 4,
     latencySeconds: 3,
     rounds: 3,
     warmupSeconds: 1,
@@ -135,35 +135,62 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
   ];
 };
 
+/**
+ * Each goal's gap split between the hops, from the twins of the same run: the gateway's share
+ * (the service alone against through the gateway), Sift's plumbing without the model (the chain
+ * with a worker that answers at once against the bare chain), the model worker's share (the
+ * real chain against that one), and the levers against the processes without them.
+ */
+const gaps = (r: Results, find: (id: string) => Summary | undefined, derived: HopFigure[]): string[] => {
+  const q = (a: string, b: string) => {
+    const x = find(a)?.median;
+    const y = find(b)?.median;
+    return x && y ? x / y : NaN;
+  };
+  const x = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "(not run)");
+  const out = [
+    `verify: through the gateway Sift keeps ${x(q("verify-gateway", "verify-direct"))} of the verify service alone, while the ` +
+      `bare chain (a no-op service behind a no-op proxy) keeps ${x(q("verify-bare", "verify-direct"))} of it: the second process ` +
+      `and its proxy hop cost most of the gap, the gateway's own work (body, key lookup, signing) the rest.`,
+    `classify: Sift's chain with a worker that answers at once runs at ${x(q("classify-noop-worker", "classify-bare"))} of the bare chain ` +
+      `(the gateway's key script and signing, the classify service's parsing, content rules and usage script, one NATS round trip); ` +
+      `the real worker takes it to ${x(q("classify-gateway", "classify-noop-worker"))} of that; ` +
+      `the gateway keeps ${x(q("classify-gateway", "classify-direct"))} of the classify service alone.`,
+    `levers: verify without the gateway's key cache runs at ${x(q("lever-verify-no-key-cache", "verify-gateway"))} of verify with it; ` +
+      `the gateway run by tsx instead of the build at ${x(q("lever-verify-tsx", "verify-gateway"))} (verify) and ` +
+      `${x(q("lever-classify-tsx", "classify-gateway"))} (classify); the classify service with one NATS request per submission at ` +
+      `${x(q("lever-classify-no-coalesce", "classify-direct"))} of the one that coalesces.`,
+    `model worker: batched runs at ${x(q("worker-batched", "worker-batch-1"))} of batch 1 and at ${x(q("worker-batched", "worker-raw"))} ` +
+      `of featurising and running the model in one process with no transport.`,
+  ];
+  if (derived.length) {
+    out.push(
+      `one classify at 1 connection (ms): ${derived.map((d) => `${d.hop.replace(/^= /, "")} ${d.meanMs.toFixed(3)}`).join("; ")}; ` +
+        `the model run itself ${r.hops[4]?.meanMs.toFixed(3) ?? "-"}.`,
+    );
+  }
+  const floorsOf = r.hops.filter((h) => h.hop.startsWith("floor"));
+  if (floorsOf.length)
+    out.push(
+      `floors, one at a time (ms): ${floorsOf.map((f) => `${f.hop.replace(/^floor: /, "")} ${f.meanMs.toFixed(3)}`).join("; ")}.`,
+    );
+  return out;
+};
+
 /** Each hop's own share: a hop's time less the hop inside it, and the client's view less the gateway's. */
-const derivedHops = (hops: HopFigure[], client: Summary | undefined): HopFigure[] => {
-  const [gateway, service, nats, model] = hops.map((h) => h.meanMs);
-  if (gateway === undefined || service === undefined || nats === undefined || model === undefined) return [];
+const derivedHops = (hops: HopFigure[]): HopFigure[] => {
+  const [client, gateway, service, nats, model] = hops.map((h) => h.meanMs);
+  if ([client, gateway, service, nats, model].some((v) => v === undefined)) return [];
+  const share = (hop: string, a: number, b: number): HopFigure => ({ hop, meanMs: a - b, count: 0 });
   return [
-    ...(client
-      ? [
-          {
-            hop: "= client → gateway and back, outside the gateway's handler (loopback, HTTP parsing, autocannon)",
-            meanMs: client.mean - gateway,
-            count: 0,
-          },
-        ]
-      : []),
-    {
-      hop: "= the gateway's own work (body, key script, signing, proxy hop)",
-      meanMs: gateway - service,
-      count: 0,
-    },
-    {
-      hop: "= the classify service's own work (parse, content rules, usage script)",
-      meanMs: service - nats,
-      count: 0,
-    },
-    {
-      hop: "= NATS both ways and the worker outside the model run (parse, featurise, reply)",
-      meanMs: nats - model,
-      count: 0,
-    },
+    share(
+      "= client → gateway → client outside the gateway's handler (loopback, HTTP parsing)",
+      client!,
+      gateway!,
+    ),
+    share("= the gateway's own work (body, key script, signing, proxy hop to classify)", gateway!, service!),
+    share("= the classify service's own work (parse, content rules, usage script)", service!, nats!),
+    share("= NATS both ways and the worker outside the model run (parse, featurise, reply)", nats!, model!),
   ];
 };
 
@@ -233,7 +260,7 @@ export const writeResults = async (
     "| --- | --- | --- |",
     ...goalRows.map((g) => `| ${g.goal} | ${g.figure} | ${mark(g.met)} |`),
   ];
-  const derived = derivedHops(r.hops, find("classify-gateway-1"));
+  const derived = derivedHops(r.hops);
   const hopTable = r.hops.length
     ? [
         "| hop | mean ms | observations |",
@@ -323,6 +350,12 @@ that run.
 
 ${goalTable.join("\n")}
 
+### Where each gap comes from (computed from this run)
+
+${gaps(r, find, derived)
+  .map((g) => `- ${g}`)
+  .join("\n")}
+
 ## Figures
 
 ![throughput and p99 per target](${svgName})
@@ -330,7 +363,10 @@ ${lines.join("\n")}
 
 ## Where one classify's time goes
 
-From the services' own histograms (\`_sum\` / \`_count\` across the one-connection classify runs):
+${mode.floorCount.toLocaleString("en-US")} classify calls through the gateway one after another on one connection, read against
+the services' own histograms (the change of \`_sum\` / \`_count\` over those calls); the rows
+starting with = are the differences, each hop's own share; the floors are single operations
+timed from the bench's process:
 
 ${hopTable.join("\n")}
 
