@@ -58,6 +58,10 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
       "verify-gateway-1",
       "classify-gateway-half",
       "verify-gateway-half",
+      "lever-verify-no-key-cache",
+      "lever-verify-tsx",
+      "lever-classify-tsx",
+      "lever-classify-no-coalesce",
     ]),
   );
   for (const s of results.summaries) {

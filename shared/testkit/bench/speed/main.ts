@@ -393,13 +393,18 @@ try {
     await runGroup(
       "levers-verify",
       `levers on the verify path, ${mode.connections} connections`,
-      [T.verifyGateway, L.verifyNoKeyCache, L.verifyFromSources],
+      [{ ...T.verifyGateway, id: "lever-verify-gateway" }, L.verifyNoKeyCache, L.verifyFromSources],
       { connections: mode.connections, seconds: mode.seconds },
     );
     await runGroup(
       "levers-classify",
       `levers on the classify path, ${mode.connections} connections`,
-      [T.classifyGateway, L.classifyFromSources, T.classifyDirect, L.classifyNoCoalesce],
+      [
+        { ...T.classifyGateway, id: "lever-classify-gateway" },
+        L.classifyFromSources,
+        { ...T.classifyDirect, id: "lever-classify-direct" },
+        L.classifyNoCoalesce,
+      ],
       { connections: mode.connections, seconds: mode.seconds },
     );
   }

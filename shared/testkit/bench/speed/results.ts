@@ -156,10 +156,10 @@ const gaps = (r: Results, find: (id: string) => Summary | undefined, derived: Ho
       `(the gateway's key script and signing, the classify service's parsing, content rules and usage script, one NATS round trip); ` +
       `the real worker takes it to ${x(q("classify-gateway", "classify-noop-worker"))} of that; ` +
       `the gateway keeps ${x(q("classify-gateway", "classify-direct"))} of the classify service alone.`,
-    `levers: verify without the gateway's key cache runs at ${x(q("lever-verify-no-key-cache", "verify-gateway"))} of verify with it; ` +
-      `the gateway run by tsx instead of the build at ${x(q("lever-verify-tsx", "verify-gateway"))} (verify) and ` +
-      `${x(q("lever-classify-tsx", "classify-gateway"))} (classify); the classify service with one NATS request per submission at ` +
-      `${x(q("lever-classify-no-coalesce", "classify-direct"))} of the one that coalesces.`,
+    `levers (each against the process as deployed, in the same table): verify without the gateway's key cache runs at ${x(q("lever-verify-no-key-cache", "lever-verify-gateway"))} of verify with it; ` +
+      `the gateway run by tsx instead of the build at ${x(q("lever-verify-tsx", "lever-verify-gateway"))} (verify) and ` +
+      `${x(q("lever-classify-tsx", "lever-classify-gateway"))} (classify); the classify service with one NATS request per submission at ` +
+      `${x(q("lever-classify-no-coalesce", "lever-classify-direct"))} of the one that coalesces.`,
     `model worker: batched runs at ${x(q("worker-batched", "worker-batch-1"))} of batch 1 and at ${x(q("worker-batched", "worker-raw"))} ` +
       `of featurising and running the model in one process with no transport.`,
   ];
