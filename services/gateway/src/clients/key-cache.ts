@@ -69,9 +69,13 @@ export class CachedKeyResolver implements KeyResolver {
     if (this.#subscriber.status === "ready") subscribe();
   }
 
+  /**
+   * Closes the subscriber at once: it holds nothing to flush, and a QUIT sent while Redis is
+   * down or the connection is between retries could wait on a reply that never comes.
+   */
   async stop(): Promise<void> {
     this.#lose();
-    await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
+    this.#subscriber.disconnect();
   }
 
   async resolve(secretKey: string): Promise<ResolvedKeyRecord | null> {
