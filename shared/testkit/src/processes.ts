@@ -70,15 +70,10 @@ export const waitForHttp = async (url: string, timeoutMs = 60_000): Promise<void
   throw new Error(`${url} did not answer in ${timeoutMs} ms`);
 };
 
-/** SIGTERM, then SIGKILL if the process is still there after `deadlineMs` (services stop within 10 s). */
-export const stopChild = (child: ChildProcess, deadlineMs = 15_000): Promise<void> =>
+export const stopChild = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
 
