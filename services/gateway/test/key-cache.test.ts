@@ -118,7 +118,7 @@ describe("the gateway's key cache", () => {
     expect(await everywhere(fresh!)).toEqual([KNOWN, KNOWN]);
   });
 
-  it("sees a workspace change in every cache as soon as the announcement arrives", async () => {
+  it("sees a workspace change in every cache once its announcement arrives, with no entry expiring", async () => {
     const third = createKeyCache({ redis: stack.redis, clock, logger: silentLogger(), ttlMs: TTL_MS });
     third.start();
     try {
@@ -130,10 +130,9 @@ describe("the gateway's key cache", () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       await stack.keys.updateWorkspace(key.workspaceId, { plan: "paid" });
-      // Redis writes the announcement to the subscribers before it answers the update; this
-      // round trip is the turn a caller's next request would take to reach a gateway.
-      await stack.redis.ping();
-      expect(await plans()).toEqual(["paid", "paid"]);
+      // The announcement is the update's last step, so it may reach the caches a moment after the
+      // update returns; the clock stands still, so only the announcement can change what they hold.
+      await expect.poll(plans, { timeout: 2_000, interval: 5 }).toEqual(["paid", "paid"]);
     } finally {
       await third.stop();
     }
