@@ -1,15 +1,13 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: unit tests beside the code (pure logic, no servers) and integration tests under
+ * Unit tests beside the code (pure logic, no servers) and integration tests under
  * each package's test/ folder, which start real Redis and NATS through @sift/testkit; then the
- * few integration tests that must run alone.
+ * few integration tests that must run alone, and last the smoke run of `pnpm bench`.
  */
-const ALONE = [
-  "services/gateway/test/slow-senders.test.ts",
-  // Loads every service at once (pnpm bench --smoke): alone, so it slows no other file.
-  "shared/testkit/test/bench-smoke.test.ts",
-];
+const ALONE = ["services/gateway/test/slow-senders.test.ts"];
+/** `pnpm bench --smoke` loads a dozen processes at once: last, so it slows no other file. */
+const BENCH = ["shared/testkit/test/bench-smoke.test.ts"];
 
 export default defineConfig({
   test: {
@@ -26,7 +24,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["services/*/test/**/*.test.ts", "shared/*/test/**/*.test.ts"],
-          exclude: ALONE,
+          exclude: [...ALONE, ...BENCH],
           globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -46,6 +44,15 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: "bench",
+          include: BENCH,
+          testTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],
