@@ -4,11 +4,13 @@ import { defineConfig } from "vitest/config";
  * Unit tests beside the code (pure logic, no servers) and integration tests under each package's
  * test/ folder, which start real Redis and NATS through @sift/testkit; then the fault table
  * (services as processes, each row with its own Redis and NATS); then the few integration tests
- * that must run alone.
+ * that must run alone, and last the smoke run of `pnpm bench`.
  */
 const ALONE = ["services/gateway/test/slow-senders.test.ts"];
 /** The fault table under load (`pnpm test:faults`): each row its own processes, Redis and NATS. */
 const FAULTS = ["shared/testkit/test/faults/**/*.test.ts"];
+/** `pnpm bench --smoke` loads a dozen processes at once: last, so it slows no other file. */
+const BENCH = ["shared/testkit/test/bench-smoke.test.ts"];
 
 export default defineConfig({
   test: {
@@ -25,7 +27,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["services/*/test/**/*.test.ts", "shared/*/test/**/*.test.ts"],
-          exclude: [...ALONE, ...FAULTS],
+          exclude: [...ALONE, ...FAULTS, ...BENCH],
           globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -57,6 +59,15 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: 1,
           sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        test: {
+          name: "bench",
+          include: BENCH,
+          testTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -4,10 +4,8 @@
 // `pnpm start` runs the TypeScript sources (tsx: no build step, an edit shows at the next
 // start); `pnpm start --built` runs `pnpm build` first and then node dist/main.js, as the
 // images do.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { spawnSync } from "node:child_process";
-import { createInterface } from "node:readline";
 import { SPAM_STANDARD } from "@sift/contracts";
 import {
   freePort,
@@ -29,27 +27,6 @@ let stopping = false;
 const log = (line: string) => console.warn(`[sift] ${line}`);
 
 const built = process.argv.includes("--built");
-const FOLDERS: Record<ServiceName, string> = {
-  gateway: "services/gateway",
-  verify: "services/verify",
-  classify: "services/classify",
-  worker: "services/model-worker",
-};
-
-/** node dist/main.js in the service's folder, its output prefixed like spawnService's. */
-const spawnBuilt = (name: ServiceName, env: Record<string, string>): ChildProcess => {
-  const child = spawn(process.execPath, ["dist/main.js"], {
-    cwd: `${ROOT}${FOLDERS[name]}`,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on("line", (line) =>
-      process.stdout.write(`${name.padEnd(8)} | ${line}\n`),
-    );
-  }
-  return child;
-};
 
 const start = async () => {
   const redis = await ensureServer("redis", process.env["REDIS_URL"], freePort);
@@ -79,7 +56,7 @@ const start = async () => {
     SIFT_INTERNAL_SECRET: process.env["SIFT_INTERNAL_SECRET"] ?? randomBytes(32).toString("base64url"),
   };
   const run = (name: ServiceName, env: Record<string, string>) => {
-    const child = built ? spawnBuilt(name, env) : spawnService(name, env);
+    const child = spawnService(name, env, { built });
     child.on("exit", (code, signal) => {
       services.delete(name);
       if (stopping) return;

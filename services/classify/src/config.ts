@@ -19,6 +19,14 @@ const Config = z.object({
    * for a batch queue under load yet answers 503 well inside callers' usual 5-10 s time-outs.
    */
   inferenceTimeoutMs: z.coerce.number().int().positive().default(1_500),
+  /**
+   * Submissions that arrive together share one NATS request to the workers (fewer messages per
+   * verdict under load; an idle request waits no timer). Off: one request per submission.
+   */
+  inferenceCoalesce: z
+    .enum(["1", "0", "true", "false", "on", "off"])
+    .default("on")
+    .transform((v) => v === "1" || v === "true" || v === "on"),
   logLevel: z.string().default("info"),
   /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
   otlpEndpoint: z.string().url().optional(),
@@ -37,6 +45,7 @@ export const loadConfig = (env: Record<string, string | undefined>): ClassifyCon
       natsUrl: env["NATS_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],
+      inferenceCoalesce: env["SIFT_INFERENCE_COALESCE"] || undefined,
       logLevel: env["LOG_LEVEL"],
       otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
       otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,

@@ -39,6 +39,7 @@ const { app, jobs } = await createClassifyService({
   logger,
   signer: new IdentitySigner(config.internalSecret),
   inferenceTimeoutMs: config.inferenceTimeoutMs,
+  inferenceCoalesce: config.inferenceCoalesce,
   metrics: createRegistry("classify", { processMetrics: true }),
   tracing,
 });

@@ -30,6 +30,8 @@ export const createClassifyService = async (deps: {
   logger: Logger;
   signer: IdentitySigner;
   inferenceTimeoutMs: number;
+  /** Concurrent submissions share NATS requests (clients/inference.ts); default on. */
+  inferenceCoalesce?: boolean;
   metrics?: Registry;
   tracing?: Tracing | undefined;
 }) => {
@@ -43,6 +45,7 @@ export const createClassifyService = async (deps: {
     inference: new NatsInferenceClient({
       nats: deps.nats,
       timeoutMs: deps.inferenceTimeoutMs,
+      coalesce: deps.inferenceCoalesce ?? true,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
       ...(deps.tracing ? { tracing: deps.tracing } : {}),
     }),

@@ -17,6 +17,7 @@ import {
   type Registry,
   type Tracing,
 } from "@sift/runtime";
+import type { KeyResolver } from "./clients/key-cache.ts";
 import type { RateLimiter } from "./clients/rate-limiter.ts";
 import { forwardTo } from "./clients/service-proxy.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -39,6 +40,8 @@ export interface GatewayDeps {
     | "trustProxy"
   >;
   keys: KeyStore;
+  /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
+  keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;
   signer: IdentitySigner;
   clock: Clock;

@@ -54,6 +54,11 @@ const Config = z
      * them refused.
      */
     shutdownDrainMs: z.coerce.number().int().min(0).max(5_000).default(1_000),
+    /**
+     * How long a verify key's resolution is kept in the gateway (0: not at all). Reroll and
+     * workspace changes empty it at once (clients/key-cache.ts); this only bounds its life.
+     */
+    keyCacheMs: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
     maxConnections: z.coerce.number().int().positive().default(10_000),
   })
@@ -96,5 +101,6 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       requestTimeoutMs: env["SIFT_REQUEST_TIMEOUT_MS"],
       maxConnections: env["SIFT_MAX_CONNECTIONS"],
       shutdownDrainMs: env["SIFT_SHUTDOWN_DRAIN_MS"],
+      keyCacheMs: env["SIFT_KEY_CACHE_MS"],
     }),
   );

@@ -14,7 +14,7 @@ import {
   systemClock,
 } from "@sift/runtime";
 import { httpLimits, loadConfig } from "./config.ts";
-import { createGateway } from "./wiring.ts";
+import { createGateway, createKeyCache } from "./wiring.ts";
 
 const config = loadConfig(process.env);
 const logger = createLogger("gateway", config.logLevel);
@@ -38,7 +38,11 @@ const tracing = await startTracing({
 });
 
 const metrics = createRegistry("gateway", { processMetrics: true });
+const keyCache =
+  config.keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: config.keyCacheMs }) : undefined;
+keyCache?.start();
 const app = createGateway({
+  keyCache,
   config,
   metrics,
   tracing,
@@ -69,6 +73,7 @@ onShutdown(logger, [
   ["http", () => closeServer(server, config.shutdownDrainMs)],
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
+  ["key cache", async () => keyCache?.stop()],
   ["redis", () => redis.quit()],
   ["tracing", async () => tracing?.shutdown()],
 ]);

@@ -36,6 +36,10 @@ export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "diff
  * key record of each of its configurations (SYNC_KEY, which only ever moves a record forward
  * and never recreates a deleted one); whoever writes a key record reads the workspace again
  * afterwards and syncs, so an update racing a key's creation or reroll is never lost.
+ *
+ * Whoever caches key records (the gateway: clients/key-cache.ts) hears every change on the
+ * `keyChanges` channel: `key:<hash>` for each rerolled-away secret once its record is deleted,
+ * `ws:<id>` once a workspace update reached all its key records.
  */
 export class KeyStore {
   readonly #redis: RedisClient;
@@ -105,6 +109,7 @@ export class KeyStore {
         if (secretHash) await this.#syncKey(secretHash, rev, fields);
       }),
     );
+    await this.#redis.publish(this.#keys.keyChanges, keyChange.workspace(id));
     return next;
   }
 
@@ -188,6 +193,7 @@ export class KeyStore {
     if (retired.length > 0) {
       // One DEL per key: the records live on different slots.
       await Promise.all(retired.map((old) => this.#redis.del(this.#keys.key(old))));
+      await Promise.all(retired.map((old) => this.#redis.publish(this.#keys.keyChanges, keyChange.key(old))));
       await this.#redis.srem(this.#keys.retiredSecrets(configId), ...retired);
     }
     await this.#catchUp(hash, config.workspaceId);
@@ -196,8 +202,18 @@ export class KeyStore {
 
   /** One round trip: the key's configuration and workspace, or null for an unknown key. */
   async resolve(secretKey: string): Promise<ResolvedKeyRecord | null> {
-    const row = await this.#redis.hmget(this.#keys.key(hashSecret(secretKey)), ...KEY_RECORD_FIELDS);
+    return this.resolveHash(hashSecret(secretKey));
+  }
+
+  /** `resolve` for a secret already hashed (hashSecret). */
+  async resolveHash(secretHash: string): Promise<ResolvedKeyRecord | null> {
+    const row = await this.#redis.hmget(this.#keys.key(secretHash), ...KEY_RECORD_FIELDS);
     return row.every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
+  }
+
+  /** The channel `keyChange` messages are published on (for a subscriber of this store's prefix). */
+  get changesChannel(): string {
+    return this.#keys.keyChanges;
   }
 
   /**
@@ -224,6 +240,12 @@ export class KeyStore {
     await this.#redis.siftSyncKey(this.#keys.key(secretHash), rev, ...workspaceFields(workspace));
   }
 }
+
+/** The messages on the key-changes channel: a secret's record is gone, or a workspace changed. */
+export const keyChange = {
+  key: (secretHash: string) => `key:${secretHash}`,
+  workspace: (workspaceId: string) => `ws:${workspaceId}`,
+};
 
 /** A key record: what the gateway needs, from the configuration and the workspace hash. */
 const keyRecord = (

@@ -28,6 +28,8 @@ export const keyLayout = (prefix = "sift:") => ({
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
   site: (siteKey: string) => `${prefix}site:${siteKey}`,
   notices: `${prefix}notices`,
+  /** Pub/sub channel: `key:<hash>` or `ws:<id>` whenever a key record stops or changes. */
+  keyChanges: `${prefix}key-changes`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

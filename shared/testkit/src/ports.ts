@@ -1,7 +1,24 @@
 import { createServer } from "node:net";
 
-/** Asks the kernel for a free TCP port on loopback. */
-export const freePort = (): Promise<number> =>
+/**
+ * Ports this process has handed out: the kernel may give a closed port again at once, and a
+ * caller that picks several before starting what binds them (the bench's dozen processes) must
+ * not get one twice.
+ */
+const handedOut = new Set<number>();
+
+/** Asks the kernel for a free TCP port on loopback, never one this process was already given. */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await kernelPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("no free port that was not already handed out");
+};
+
+const kernelPort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -16,18 +16,39 @@ export type ServiceName = keyof typeof SERVICE_ENTRIES;
 /** Receives each line a service process writes (its pino log on stdout, anything on stderr). */
 export type OutputSink = (name: ServiceName, line: string) => void;
 
+/** Each service's package folder, where `pnpm build` writes dist/main.js. */
+export const SERVICE_FOLDERS: Record<ServiceName, string> = {
+  gateway: "services/gateway",
+  verify: "services/verify",
+  classify: "services/classify",
+  worker: "services/model-worker",
+};
+
+export interface SpawnOptions {
+  /** Drop the output instead of prefixing it with the service's name (unless `output` takes it). */
+  quiet?: boolean;
+  /** Each output line goes here instead (the fault tests read the logs). */
+  output?: OutputSink;
+  /** `node dist/main.js` in the service's folder (after `pnpm build`), as the images run it. */
+  built?: boolean;
+}
+
 /**
- * Runs one service as its own process (as a container would), with its output prefixed by its
- * name, or given to `output` (the fault tests read the logs), or dropped when `quiet`.
+ * Runs one service as its own process (as a container would), from its TypeScript sources with
+ * tsx or, `built`, from the bundle; its output prefixed by its name, or given to `output`, or
+ * dropped when `quiet`.
  */
 export const spawnService = (
   name: ServiceName,
   env: Record<string, string | undefined>,
-  options: { quiet?: boolean; output?: OutputSink } = {},
+  options: SpawnOptions = {},
 ): ChildProcess => {
   const piped = !options.quiet || options.output !== undefined;
-  const child = spawn(TSX, [SERVICE_ENTRIES[name]], {
-    cwd: ROOT,
+  const [command, args, cwd] = options.built
+    ? [process.execPath, ["dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
+    : [TSX, [SERVICE_ENTRIES[name]], ROOT];
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", piped ? "pipe" : "ignore", piped ? "pipe" : "ignore"],
   });
@@ -107,11 +128,18 @@ export const stackEnv = (
 
 /**
  * All four services as processes, quiet (or their output to `output`), resolved once the gateway
- * and the worker are ready. `env` is each one's environment, to start it again on its port.
+ * and the worker are ready. `env` is each one's environment, to start it again on its port;
+ * `built` runs the bundles (`pnpm build` first), `without` leaves services out (a bench puts its
+ * own worker in the model worker's place).
  */
 export const spawnStack = async (
   common: Record<string, string>,
-  options: { extra?: Partial<Record<ServiceName, Record<string, string>>>; output?: OutputSink } = {},
+  options: {
+    extra?: Partial<Record<ServiceName, Record<string, string>>>;
+    output?: OutputSink;
+    built?: boolean;
+    without?: ServiceName[];
+  } = {},
 ) => {
   const ports = await freeStackPorts();
   const base = stackEnv(ports, common);
@@ -119,15 +147,18 @@ export const spawnStack = async (
     (Object.keys(base) as ServiceName[]).map((name) => [name, { ...base[name], ...options.extra?.[name] }]),
   ) as Record<ServiceName, Record<string, string>>;
   const output = options.output ? { output: options.output } : {};
+  const names = (["worker", "verify", "classify", "gateway"] as const).filter(
+    (name) => !options.without?.includes(name),
+  );
   const children = new Map<ServiceName, ChildProcess>(
-    (["worker", "verify", "classify", "gateway"] as const).map((name) => [
+    names.map((name) => [
       name,
-      spawnService(name, env[name], { quiet: true, ...output }),
+      spawnService(name, env[name], { quiet: true, built: options.built ?? false, ...output }),
     ]),
   );
   const baseUrl = `http://127.0.0.1:${ports.gateway}`;
-  await waitForHttp(`${baseUrl}/readyz`);
-  await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
+  if (children.has("worker")) await waitForHttp(`http://127.0.0.1:${ports.worker}/readyz`);
+  if (children.has("gateway")) await waitForHttp(`${baseUrl}/readyz`);
   return {
     ports,
     env,

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
-import { createGateway } from "@sift/gateway/wiring";
+import { createGateway, createKeyCache } from "@sift/gateway/wiring";
 import type { KeyKind } from "@sift/contracts";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
@@ -50,6 +50,8 @@ export interface StackOptions {
   gatewayLimits?: HttpLimits;
   /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
   trustProxy?: number;
+  /** The gateway's key cache life (main.ts's default, 5 s; 0: no cache). */
+  keyCacheMs?: number;
 }
 
 export interface Stack {
@@ -133,8 +135,12 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     tracing: tracing.classify,
   });
   const classify = await serve(classifyService.app);
+  const keyCacheMs = options.keyCacheMs ?? 5_000;
+  const keyCache = keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: keyCacheMs }) : undefined;
+  keyCache?.start();
   const gateway = await serve(
     createGateway({
+      keyCache,
       config: {
         verifyUrl: verify.url,
         classifyUrl: classify.url,
@@ -173,6 +179,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     startService: (name) => services[name].start(),
     stop: async () => {
       await Promise.all(Object.values(services).map((s) => s.stop()));
+      await keyCache?.stop();
       await classifyService.jobs.stop();
       await nats.close();
       redis.disconnect();

@@ -4,11 +4,11 @@ import {
   INFERENCE_SUBJECT,
   InferenceReply,
   REQUEST_ID_HEADER,
-  type InferenceRequest,
   type ModelName,
   type NormalizedField,
   type Reason,
 } from "@sift/contracts";
+import { Coalescer } from "../domain/coalesce.ts";
 import {
   Counter,
   endSpan,
@@ -48,11 +48,30 @@ export interface InferenceClient {
 const INFERENCE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
- * Sends one submission to the model workers' queue group and validates the reply. Every
- * failure is a value: the route turns it into 503 and counts nothing. Each request is timed by
- * outcome, each failure counted by reason (`timeout` is a NATS time-out, `no_worker` no
- * subscriber at all), and, with tracing on, is a CLIENT span whose context rides in the NATS
- * headers to the worker.
+ * Coalescing bounds: the workers batch up to 64 by default, and a NATS message's payload is at
+ * most 1 MiB by default (one submission is at most 20,000 characters, ~80 KB of UTF-8).
+ */
+const COALESCE_MAX_ITEMS = 64;
+const COALESCE_MAX_BYTES = 256 * 1024;
+
+/** One submission waiting for its verdict. */
+interface Submission {
+  model: ModelName;
+  workspaceId: string | undefined;
+  explain: boolean;
+  requestId: string;
+  /** Its fields as JSON, made once: the request is assembled from these. */
+  json: string;
+}
+
+/**
+ * Sends submissions to the model workers' queue group and validates the replies. Concurrent
+ * submissions for the same model, workspace and explain flag travel in one request when
+ * `coalesce` is on (domain/coalesce.ts), except with tracing on, where each request goes alone
+ * so that its trace is whole. Every failure is a value: the route turns it into 503 and counts
+ * nothing. Each submission is timed by outcome, each failure counted by reason (`timeout` is a
+ * NATS time-out, `no_worker` no subscriber at all), and, with tracing on, is a CLIENT span whose
+ * context rides in the NATS headers to the worker.
  */
 export class NatsInferenceClient implements InferenceClient {
   readonly #nats: NatsConnection;
@@ -60,25 +79,47 @@ export class NatsInferenceClient implements InferenceClient {
   readonly #tracing: Tracing | undefined;
   readonly #duration: Histogram<"outcome">;
   readonly #failures: Counter<"reason">;
+  readonly #perRequest: Histogram;
+  readonly #coalescer: Coalescer<Submission, InferenceResult> | undefined;
 
-  constructor(deps: { nats: NatsConnection; timeoutMs: number; metrics?: Registry; tracing?: Tracing }) {
+  constructor(deps: {
+    nats: NatsConnection;
+    timeoutMs: number;
+    metrics?: Registry;
+    tracing?: Tracing;
+    coalesce?: boolean;
+  }) {
     this.#nats = deps.nats;
     this.#timeoutMs = deps.timeoutMs;
     this.#tracing = deps.tracing;
     const registers = deps.metrics ? [deps.metrics] : [];
     this.#duration = new Histogram({
       name: "sift_inference_request_duration_seconds",
-      help: "Time from NATS request to validated reply (or failure), by outcome",
+      help: "Time from a submission's NATS request to its validated reply (or failure), by outcome",
       labelNames: ["outcome"],
       buckets: INFERENCE_BUCKETS,
       registers,
     });
     this.#failures = new Counter({
       name: "sift_inference_failures_total",
-      help: "Inference requests that got no verdict, by reason (timeout, no_worker, worker_error, bad_reply)",
+      help: "Submissions that got no verdict, by reason (timeout, no_worker, worker_error, bad_reply)",
       labelNames: ["reason"],
       registers,
     });
+    this.#perRequest = new Histogram({
+      name: "sift_inference_submissions_per_request",
+      help: "Submissions one NATS request carried (above 1 when concurrent ones were coalesced)",
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers,
+    });
+    this.#coalescer = deps.coalesce
+      ? new Coalescer({
+          send: (_key, items) => this.#send(items, natsHeaders()),
+          maxItems: COALESCE_MAX_ITEMS,
+          maxBytes: COALESCE_MAX_BYTES,
+          sizeOf: (item) => Buffer.byteLength(item.json),
+        })
+      : undefined;
   }
 
   async score(
@@ -87,69 +128,79 @@ export class NatsInferenceClient implements InferenceClient {
     requestId: string,
     options: ScoreOptions = {},
   ): Promise<InferenceResult> {
-    const request: InferenceRequest = {
+    const submission: Submission = {
       model,
-      items: [fields],
-      ...(options.workspaceId ? { workspace: options.workspaceId } : {}),
-      ...(options.explain ? { explain: true } : {}),
+      workspaceId: options.workspaceId,
+      explain: options.explain ?? false,
+      requestId,
+      json: JSON.stringify(fields),
     };
     const trace = options.trace;
-    const headers = natsHeaders();
-    headers.set(REQUEST_ID_HEADER, requestId);
     const tracing = this.#tracing;
-    const span =
-      tracing && trace
-        ? tracing.tracer.startSpan(
-            `send ${INFERENCE_SUBJECT}`,
-            {
-              kind: SpanKind.CLIENT,
-              attributes: {
-                "messaging.system": "nats",
-                "messaging.destination.name": INFERENCE_SUBJECT,
-                "sift.model": model,
-              },
-            },
-            trace,
-          )
-        : undefined;
-    if (span) tracing!.inject(withSpan(trace!, span), headers, natsHeaderSetter);
-
     const started = performance.now();
-    const result = await this.#request(request, headers);
+    let result: InferenceResult;
+    if (tracing && trace) {
+      const headers = natsHeaders();
+      const span = tracing.tracer.startSpan(
+        `send ${INFERENCE_SUBJECT}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            "messaging.system": "nats",
+            "messaging.destination.name": INFERENCE_SUBJECT,
+            "sift.model": model,
+          },
+        },
+        trace,
+      );
+      tracing.inject(withSpan(trace, span), headers, natsHeaderSetter);
+      [result] = (await this.#send([submission], headers)) as [InferenceResult];
+      endSpan(span, result.ok ? undefined : result.reason);
+    } else if (this.#coalescer) {
+      const key = `${model}\n${submission.workspaceId ?? ""}\n${submission.explain ? 1 : 0}`;
+      result = await this.#coalescer.add(key, submission);
+    } else {
+      [result] = (await this.#send([submission], natsHeaders())) as [InferenceResult];
+    }
     const outcome = result.ok ? "ok" : result.reason;
     this.#duration.observe({ outcome }, (performance.now() - started) / 1000);
     if (!result.ok) this.#failures.inc({ reason: result.reason });
-    if (span) endSpan(span, result.ok ? undefined : result.reason);
     return result;
   }
 
-  async #request(
-    request: InferenceRequest,
-    headers: ReturnType<typeof natsHeaders>,
-  ): Promise<InferenceResult> {
+  /** One request for submissions of the same model, workspace and explain flag: one result each. */
+  async #send(items: Submission[], headers: ReturnType<typeof natsHeaders>): Promise<InferenceResult[]> {
+    const first = items[0]!;
+    this.#perRequest.observe(items.length);
+    // Request ids never contain a comma (the gateway's SAFE_ID), so the list reads back.
+    headers.set(REQUEST_ID_HEADER, items.map((i) => i.requestId).join(","));
+    const body =
+      `{"model":${JSON.stringify(first.model)},"items":[${items.map((i) => i.json).join(",")}]` +
+      (first.workspaceId ? `,"workspace":${JSON.stringify(first.workspaceId)}` : "") +
+      (first.explain ? `,"explain":true` : "") +
+      "}";
+    const fail = (reason: InferenceFailure) => items.map((): InferenceResult => ({ ok: false, reason }));
     let data: Uint8Array;
     try {
-      const reply = await this.#nats.request(INFERENCE_SUBJECT, JSON.stringify(request), {
-        timeout: this.#timeoutMs,
-        headers,
-      });
+      const reply = await this.#nats.request(INFERENCE_SUBJECT, body, { timeout: this.#timeoutMs, headers });
       data = reply.data;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      return { ok: false, reason: code === "503" ? "no_worker" : "timeout" };
+      return fail(code === "503" ? "no_worker" : "timeout");
     }
     let parsed;
     try {
       parsed = InferenceReply.safeParse(JSON.parse(new TextDecoder().decode(data)));
     } catch {
-      return { ok: false, reason: "bad_reply" };
+      return fail("bad_reply");
     }
-    if (!parsed.success) return { ok: false, reason: "bad_reply" };
+    if (!parsed.success) return fail("bad_reply");
     const reply = parsed.data;
-    if (!reply.ok) return { ok: false, reason: "worker_error" };
-    const score = reply.scores[0];
-    if (score === undefined || reply.scores.length !== 1) return { ok: false, reason: "bad_reply" };
-    const reasons = reply.reasons?.[0];
-    return { ok: true, score, model: reply.model, version: reply.version, ...(reasons ? { reasons } : {}) };
+    if (!reply.ok) return fail("worker_error");
+    if (reply.scores.length !== items.length) return fail("bad_reply");
+    return reply.scores.map((score, i): InferenceResult => {
+      const reasons = reply.reasons?.[i];
+      return { ok: true, score, model: reply.model, version: reply.version, ...(reasons ? { reasons } : {}) };
+    });
   }
 }

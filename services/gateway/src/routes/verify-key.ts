@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { TEST_KEY, type Identity, type Route } from "@sift/contracts";
-import type { KeyStore } from "@sift/keystore";
 import { bodyField, rawBody, requestBody, type Clock } from "@sift/runtime";
+import type { KeyResolver } from "../clients/key-cache.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
 
@@ -10,14 +10,17 @@ import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
  * owns the whole message order (a missing solution is reported before an invalid key).
  */
 export const verifyKeyAccess =
-  (deps: { keys: KeyStore; clock: Clock }, route: Route): RequestHandler =>
+  (
+    deps: { keys: KeyResolver; keyCache?: KeyResolver | undefined; clock: Clock },
+    route: Route,
+  ): RequestHandler =>
   async (req, res, next) => {
     const choice = verifyKey({
       authorization: req.headers.authorization,
       apiKey: req.headers["x-api-key"],
       body: bodyField(requestBody(req), "secretKey"),
     });
-    const key = await keyStatus(deps.keys, choice);
+    const key = await keyStatus(deps.keyCache ?? deps.keys, choice);
     res.locals.forward = {
       identity: identityFor(route, res.locals.requestId!, deps.clock.now(), key),
       raw: rawBody(req),
@@ -25,7 +28,7 @@ export const verifyKeyAccess =
     next();
   };
 
-const keyStatus = async (keys: KeyStore, choice: KeyChoice): Promise<Identity["key"]> => {
+const keyStatus = async (keys: KeyResolver, choice: KeyChoice): Promise<Identity["key"]> => {
   if (choice.kind !== "key") return { status: choice.kind };
   if (choice.key === TEST_KEY) return { status: "test" };
   const record = await keys.resolve(choice.key);

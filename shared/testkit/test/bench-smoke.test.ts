@@ -1,0 +1,85 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { ROOT } from "@sift/testkit";
+
+/**
+ * `pnpm bench --smoke`: a second of each scenario, so CI knows the harness still works. It
+ * asserts the harness, never a timing: every scenario produced figures, every answer had the
+ * expected status, every real solution was accepted, every report was applied.
+ */
+interface Summary {
+  id: string;
+  median: number;
+  count: number;
+  errors: number;
+  refused: number;
+  statuses: Record<string, number>;
+}
+
+it("runs every scenario of pnpm bench and each produces figures from correct answers", () => {
+  const json = join(mkdtempSync(join(tmpdir(), "sift-bench-")), "results.json");
+  const run = spawnSync(
+    join(ROOT, "node_modules/.bin/tsx"),
+    ["shared/testkit/bench/speed/main.ts", "--smoke", "--json", json],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 110_000,
+    },
+  );
+  expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
+  const results = JSON.parse(readFileSync(json, "utf8")) as {
+    summaries: Summary[];
+    goals: Array<{ goal: string; figure: string }>;
+    hops: Array<{ hop: string; count: number; meanMs: number }>;
+    memory: Record<string, { peakMb: number }>;
+    reports: { count: number; applied: number };
+    solutionsSpent: number;
+  };
+  const ids = results.summaries.map((s) => s.id);
+  expect(ids).toEqual(
+    expect.arrayContaining([
+      "verify-gateway",
+      "verify-bare",
+      "verify-direct",
+      "classify-gateway",
+      "classify-bare",
+      "classify-noop-worker",
+      "classify-direct",
+      "worker-batched",
+      "worker-batch-1",
+      "worker-raw",
+      "classify-no-reports",
+      "classify-reports",
+      "classify-gateway-1",
+      "verify-gateway-1",
+      "classify-gateway-half",
+      "verify-gateway-half",
+      "lever-verify-no-key-cache",
+      "lever-verify-tsx",
+      "lever-classify-tsx",
+      "lever-classify-no-coalesce",
+    ]),
+  );
+  for (const s of results.summaries) {
+    expect(s.count, s.id).toBeGreaterThan(0);
+    expect(s.median, s.id).toBeGreaterThan(0);
+    // No transport error, no wrong answer (a verify not accepted, a missing verdict, a worker error).
+    expect([s.id, s.errors, s.refused]).toEqual([s.id, 0, 0]);
+    // HTTP targets: only 200s; the NATS and in-process targets have no statuses.
+    for (const status of Object.keys(s.statuses)) expect([s.id, status]).toEqual([s.id, "200"]);
+    if (!s.id.startsWith("worker")) expect(s.statuses["200"], s.id).toBe(s.count);
+  }
+  // Verify's real solutions: each spent once, each accepted (refused is 0 above).
+  const verifies = results.summaries.filter(
+    (s) => s.id.startsWith("verify-") && !s.id.startsWith("verify-bare"),
+  );
+  expect(results.solutionsSpent).toBeGreaterThanOrEqual(verifies.reduce((a, s) => a + s.count, 0));
+  expect(results.reports.applied).toBeGreaterThanOrEqual(results.reports.count);
+  for (const hop of results.hops) expect(hop.count, hop.hop).toBeGreaterThan(0);
+  expect(Object.keys(results.memory).sort()).toEqual(["classify", "gateway", "verify", "worker"]);
+  for (const goal of results.goals) expect(goal.figure, goal.goal).not.toBe("not run");
+}, 120_000);
