@@ -1,21 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ManualClock } from "@sift/runtime";
-import { createKey, post, startStack, type Stack } from "@sift/testkit";
+import { createKey, post, startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
 
-/** The browser-facing /challenge: CORS preflight and the per-address limit. The clock stands still. */
+/**
+ * The browser-facing /challenge: CORS preflight and the per-address limit. The clock stands still,
+ * so the test has a Redis of its own: per-address buckets are named by the address alone, and a
+ * stack on the shared Redis with a running clock (any test that asks 127.0.0.1 for a challenge)
+ * rewrites this address's bucket with its own time and expiry.
+ */
+let redis: TestServer;
 let stack: Stack;
 const clock = new ManualClock(Date.UTC(2026, 4, 1, 12));
 
 beforeAll(async () => {
+  redis = await startServer("redis");
   stack = await startStack({
-    redisUrl: inject("redisUrl"),
+    redisUrl: redis.url,
     natsUrl: inject("natsUrl"),
     clock,
     challengeRate: 2,
     challengeBurst: 3,
   });
 });
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await redis?.stop();
+});
 
 describe("POST /challenge", () => {
   it("answers a CORS preflight from any origin", async () => {
