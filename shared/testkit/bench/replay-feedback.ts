@@ -37,6 +37,7 @@ import {
   startStack,
   type RunningModelWorker,
 } from "../src/index.ts";
+import { at08, auc } from "./replay-sim.ts";
 
 const { values } = parseArgs({
   options: {
@@ -66,37 +67,7 @@ const corpus = loadCorpus(dataDir, { trainableOnly: true });
 const wanted = values.sources?.split(",") as SourceName[] | undefined;
 const families = [...new Set(trainableSources().map((s) => SOURCES[s].family))];
 
-// --- metrics ---------------------------------------------------------------------------
-interface Scored {
-  score: number;
-  label: 0 | 1;
-}
-const auc = (items: Scored[]): number => {
-  const sorted = [...items].sort((a, b) => a.score - b.score);
-  let rankSum = 0;
-  let positives = 0;
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
-    const rank = (i + j + 1) / 2; // average rank of ties, 1-based
-    for (let k = i; k < j; k++) {
-      if (sorted[k]!.label !== 1) continue;
-      rankSum += rank;
-      positives++;
-    }
-    i = j;
-  }
-  const negatives = sorted.length - positives;
-  return positives && negatives
-    ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives)
-    : NaN;
-};
-const at08 = (items: Scored[]) => {
-  const flagged = items.filter((i) => i.score >= 0.8);
-  const tp = flagged.filter((i) => i.label === 1).length;
-  const positives = items.filter((i) => i.label === 1).length;
-  return { recall: positives ? tp / positives : NaN, precision: flagged.length ? tp / flagged.length : NaN };
-};
+// --- metrics (the in-process sweep's, so both report the same figures) ------------------
 const mean = (xs: number[]) =>
   xs.filter(Number.isFinite).reduce((a, b) => a + b, 0) / xs.filter(Number.isFinite).length;
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
