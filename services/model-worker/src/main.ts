@@ -5,6 +5,7 @@ import {
   createRedis,
   createRegistry,
   onShutdown,
+  redisReady,
   serveHttp,
   startTracing,
 } from "@sift/runtime";
@@ -34,6 +35,13 @@ const { scorer, worker, app } = await createModelWorker({
   metrics: createRegistry("model-worker", { processMetrics: true }),
   tracing,
 });
+// Connected to the learned state before taking requests, so a workspace's first calls after a
+// start are not scored by the base model while the connection is still opening; a Redis that
+// does not answer holds the start back at most 2 s (the worker's start-up budget), then the base
+// model scores until it does.
+await redisReady(redis, 2_000).catch(() =>
+  logger.warn("learned-state Redis not ready; scoring with the base model until it is"),
+);
 worker.start();
 // Only the probes and metrics listen here; inference goes over NATS.
 const { server, port } = await serveHttp(app, config.httpPort, config.httpHost);
