@@ -55,4 +55,15 @@ describe("Coalescer", () => {
     expect(sent).toEqual([{ key: "w", items: ["alone"] }]);
     expect(await pending).toBe("w:alone");
   });
+
+  it("rejects every caller of a group whose send fails, so none of them hangs", async () => {
+    const coalescer = new Coalescer<string, string>({
+      send: () => Promise.reject(new Error("send broke")),
+      maxItems: 64,
+      maxBytes: 1_000,
+      sizeOf: (item) => item.length,
+    });
+    const outcomes = await Promise.allSettled([coalescer.add("w", "a"), coalescer.add("w", "b")]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+  });
 });

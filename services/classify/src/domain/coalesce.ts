@@ -5,7 +5,10 @@
  * waits no timer. A group is sent early when it reaches `maxItems` or `maxBytes`.
  */
 export interface CoalescerOptions<I, R> {
-  /** Sends one group; resolves to one result per item, in order, and never rejects. */
+  /**
+   * Sends one group; resolves to one result per item, in order. It should not reject: a
+   * rejection (a bug) is passed to every caller of the group, so none of them hangs.
+   */
   send: (key: string, items: I[]) => Promise<R[]>;
   maxItems: number;
   /** Bound on the summed `sizeOf` of a group (a NATS message has a payload limit). */
@@ -16,7 +19,7 @@ export interface CoalescerOptions<I, R> {
 interface Group<I, R> {
   items: I[];
   bytes: number;
-  waiters: Array<(result: R) => void>;
+  waiters: Array<{ resolve: (result: R) => void; reject: (err: unknown) => void }>;
 }
 
 export class Coalescer<I, R> {
@@ -45,14 +48,15 @@ export class Coalescer<I, R> {
     }
     group.items.push(item);
     group.bytes += size;
-    return new Promise<R>((resolve) => group.waiters.push(resolve));
+    return new Promise<R>((resolve, reject) => group.waiters.push({ resolve, reject }));
   }
 
   #send(key: string, group: Group<I, R>): void {
     if (this.#open.get(key) !== group) return; // already sent (full before its turn came)
     this.#open.delete(key);
-    void this.#options.send(key, group.items).then((results) => {
-      group.waiters.forEach((resolve, i) => resolve(results[i]!));
-    });
+    this.#options.send(key, group.items).then(
+      (results) => group.waiters.forEach(({ resolve }, i) => resolve(results[i]!)),
+      (err: unknown) => group.waiters.forEach(({ reject }) => reject(err)),
+    );
   }
 }
