@@ -107,14 +107,29 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
     if (!x) return { goal, figure: "not run", met: undefined };
     return { goal, figure: `${pick} ${x[pick].toFixed(2)} ms`, met: x[pick] <= max };
   };
+  /**
+   * At one connection the requests run strictly one after another, so 1000 / req/s is the mean
+   * round trip as the client sees it. autocannon keeps whole milliseconds, which reads a
+   * sub-millisecond answer as 0 and pulls its mean down; its figure is shown beside.
+   */
+  const sequentialMean = (goal: string, id: string, max: number): Goal => {
+    const x = find(id);
+    if (!x) return { goal, figure: "not run", met: undefined };
+    const mean = 1000 / x.median;
+    return {
+      goal,
+      figure: `mean ${mean.toFixed(2)} ms (1000 / ${fmt(x.median)} req/s; autocannon's whole-ms mean ${x.mean.toFixed(2)})`,
+      met: mean <= max,
+    };
+  };
   const memory = Object.entries(r.memory);
   return [
     ratio("verify through the gateway ≥ 0.8 × the bare chain", "verify-gateway", "verify-bare", 0.8),
     ratio("classify through the gateway ≥ 0.5 × the bare chain", "classify-gateway", "classify-bare", 0.5),
     ratio("gateway in front of classify ≥ 0.7 × classify alone", "classify-gateway", "classify-direct", 0.7),
     ratio("gateway in front of verify ≥ 0.7 × verify alone", "verify-gateway", "verify-direct", 0.7),
-    atMost("classify at 1 connection, mean ≤ 1.2 ms", "classify-gateway-1", "mean", 1.2),
-    atMost("verify at 1 connection, mean ≤ 0.8 ms", "verify-gateway-1", "mean", 0.8),
+    sequentialMean("classify at 1 connection, mean ≤ 1.2 ms", "classify-gateway-1", 1.2),
+    sequentialMean("verify at 1 connection, mean ≤ 0.8 ms", "verify-gateway-1", 0.8),
     atMost("classify at half of peak, p99 ≤ 10 ms", "classify-gateway-half", "p99", 10),
     atMost("verify at half of peak, p99 ≤ 10 ms", "verify-gateway-half", "p99", 10),
     ratio("model worker batched ≥ 3 × batch 1 over NATS", "worker-batched", "worker-batch-1", 3),
