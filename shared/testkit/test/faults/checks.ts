@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
 import type { FaultStack, Kind, Sent } from "./harness.ts";
 
@@ -68,6 +69,16 @@ export const commonChecks = async (fs: FaultStack, sent: Sent[]) => {
     .filter(({ entry }) => entry.level >= 50 && JSON.stringify(entry).includes('"stack"'))
     .map(({ service, entry }) => `${service}: ${entry.msg}`);
   return { verdicts, usage, notAccepted: notAccepted.length, respent, stackTraces };
+};
+
+/**
+ * The common checks as every row asserts them where nothing was in flight on a lost Redis: usage
+ * equals the verdicts, no refused solution was spent, no stack trace at error level.
+ */
+export const expectCommonChecks = (checks: Awaited<ReturnType<typeof commonChecks>>): void => {
+  expect(checks.usage).toBe(checks.verdicts);
+  expect(checks.respent).toEqual([]);
+  expect(checks.stackTraces).toEqual([]);
 };
 
 /**
