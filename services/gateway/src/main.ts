@@ -41,6 +41,11 @@ const metrics = createRegistry("gateway", { processMetrics: true });
 const keyCache =
   config.keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: config.keyCacheMs }) : undefined;
 keyCache?.start();
+/**
+ * Set when SIGTERM arrives: /readyz answers 503 for the whole drain, so a balancer that probes
+ * it stops sending new connections while the answers already under way still go out.
+ */
+let stopping = false;
 const app = createGateway({
   keyCache,
   config,
@@ -58,6 +63,9 @@ const app = createGateway({
     },
     verify: () => httpHealthy(config.verifyUrl),
     classify: () => httpHealthy(config.classifyUrl),
+    serving: () => {
+      if (stopping) throw new Error("shutting down");
+    },
   },
 });
 
@@ -70,7 +78,13 @@ const { server: metricsServer, port: metricsPort } = await serveHttp(
 logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [
-  ["http", () => closeServer(server, config.shutdownDrainMs)],
+  [
+    "http",
+    () => {
+      stopping = true;
+      return closeServer(server, config.shutdownDrainMs);
+    },
+  ],
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["key cache", async () => keyCache?.stop()],
