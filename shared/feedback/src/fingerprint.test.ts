@@ -36,12 +36,25 @@ describe("fingerprint", () => {
 
 describe("NearDuplicateIndex", () => {
   it("finds the most similar report at or above the threshold, the latest on a tie", () => {
-    const index = new NearDuplicateIndex();
-    index.add(text(PITCH), "spam");
-    index.add(text(PITCH), "clean");
+    const index = new NearDuplicateIndex([text(PITCH), text(PITCH)], ["spam", "clean"]);
     expect(index.find(text(PITCH.replace("premium", "special")))).toMatchObject({ label: "clean" });
     expect(index.find(text("Where is my parcel? It was due on Friday."))).toBeNull();
     expect(index.size).toBe(2);
+  });
+
+  it("finds a near-copy among thousands of unrelated reports, and nothing for an unrelated text", () => {
+    const words = ["order", "parcel", "invoice", "garden", "ticket", "refund", "sofa", "train", "lesson"];
+    const reports = Array.from({ length: 3_000 }, (_, i) =>
+      text(
+        `Note ${words[i % 9]} ${words[(i * 7) % 9]} ${i.toString(36)}x${(i * 7919).toString(36)} ${words[(i * 5) % 9]}`,
+      ),
+    );
+    const labels = reports.map((): "clean" => "clean");
+    const index = new NearDuplicateIndex([...reports, text(PITCH)], [...labels, "spam"]);
+    expect(index.find(text(PITCH.replace("first month", "the first month")))).toMatchObject({
+      label: "spam",
+    });
+    expect(index.find(text("Where is my parcel? It was due on Friday."))).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { endianness } from "node:os";
 import { SIGNATURE_SIZE } from "./fingerprint.ts";
 import { NearDuplicateIndex, type ReportLabel } from "./near-duplicates.ts";
 
@@ -54,7 +55,7 @@ export class ReportLayer {
   /** Marks buckets already counted in the current call, by call number: no Set per request. */
   readonly #seen = new Uint32Array(LAYER_BUCKETS);
   #call = 0;
-  readonly index = new NearDuplicateIndex();
+  readonly index: NearDuplicateIndex;
 
   constructor(snapshot: LayerSnapshot) {
     const { spam, clean } = snapshot;
@@ -77,15 +78,7 @@ export class ReportLayer {
         this.#table[b] = (ratio * (s + h)) / (s + h + BUCKET_PRIOR);
       }
     }
-    const log = snapshot.fingerprints;
-    if (log) {
-      for (let at = 0; at + FINGERPRINT_RECORD_BYTES <= log.length; at += FINGERPRINT_RECORD_BYTES) {
-        const label: ReportLabel = log[at] === 1 ? "spam" : "clean";
-        const words = new Uint32Array(SIGNATURE_SIZE);
-        for (let i = 0; i < SIGNATURE_SIZE; i++) words[i] = log.readUInt32LE(at + 1 + 4 * i);
-        this.index.add(words, label);
-      }
-    }
+    this.index = indexOf(snapshot.fingerprints);
   }
 
   /** The layer's adjustment to a submission's log-odds, from its feature ids. */
@@ -108,3 +101,24 @@ export class ReportLayer {
     return (this.#scale * sum) / Math.sqrt(distinct);
   }
 }
+
+/** Signatures are stored little-endian; on such a machine a record's words are copied whole. */
+const LITTLE_ENDIAN = endianness() === "LE";
+
+/** The stored fingerprint log as an index: one typed array holds every signature. */
+const indexOf = (log: Buffer | null): NearDuplicateIndex => {
+  const count = log ? Math.floor(log.length / FINGERPRINT_RECORD_BYTES) : 0;
+  const words = new Uint32Array(count * SIGNATURE_SIZE);
+  const bytes = new Uint8Array(words.buffer);
+  const signatures: Uint32Array[] = [];
+  const labels: ReportLabel[] = [];
+  for (let k = 0; k < count; k++) {
+    const at = k * FINGERPRINT_RECORD_BYTES;
+    const first = k * SIGNATURE_SIZE;
+    labels.push(log![at] === 1 ? "spam" : "clean");
+    if (LITTLE_ENDIAN) log!.copy(bytes, 4 * first, at + 1, at + FINGERPRINT_RECORD_BYTES);
+    else for (let i = 0; i < SIGNATURE_SIZE; i++) words[first + i] = log!.readUInt32LE(at + 1 + 4 * i);
+    signatures.push(words.subarray(first, first + SIGNATURE_SIZE));
+  }
+  return new NearDuplicateIndex(signatures, labels);
+};
