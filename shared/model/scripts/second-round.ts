@@ -8,6 +8,7 @@ import { BUCKETS } from "../src/features/featurize.ts";
 import { precisionThreshold, type Scored } from "../src/train/calibrate.ts";
 import { logit, trainLinear, type LinearModel } from "../src/train/linear.ts";
 import { DEFAULT_OPTIONS, weighExamples } from "../src/train/pipeline.ts";
+import { runConsensus } from "./consensus/run.ts";
 import { DENSE_NAMES, denseOf } from "./stack/dense.ts";
 import {
   DEFAULT_STACKER,
@@ -18,14 +19,15 @@ import {
 } from "./stack/mlp.ts";
 
 /**
- * The model card's second-round measurements (issue 16), for variants that did not ship:
+ * The model card's second- and third-round measurements (issue 16), for variants that did not ship:
  *
- *   tsx shared/model/scripts/second-round.ts --data ../shared/data --run settings|stack|threshold
+ *   tsx shared/model/scripts/second-round.ts --data ../shared/data --run settings|stack|threshold|consensus
  *
  * Ranking only, on raw logits of linear models trained with 3 epochs and no calibration:
  * leave-one-source-out ROC AUC per source, its mean, the pooled AUC of the held-out logits, and
  * the unseen sets scored by a model on every trainable source. `stack` adds the second stage
- * (stack/) trained on out-of-domain logits; `threshold` places 0.8 nested as the evaluation does.
+ * (stack/) trained on out-of-domain logits; `threshold` places 0.8 nested as the evaluation does;
+ * `consensus` combines one model per source family (consensus/, the third round).
  * `--signals-only` hides the structure and length inputs from the second stage.
  */
 const { values } = parseArgs({
@@ -35,7 +37,7 @@ const { values } = parseArgs({
     "signals-only": { type: "boolean", default: false },
   },
 });
-const RUNS = ["settings", "stack", "threshold"];
+const RUNS = ["settings", "stack", "threshold", "consensus"];
 if (!RUNS.includes(values.run!)) {
   console.error(`unknown --run ${values.run}: ${RUNS.join(", ")}`);
   process.exit(2);
@@ -244,4 +246,14 @@ const runThreshold = (): void => {
 
 if (values.run === "settings") runSettings();
 else if (values.run === "stack") runStack();
+else if (values.run === "consensus")
+  runConsensus({
+    all,
+    families,
+    familyOf,
+    options: { ...DEFAULT_OPTIONS, ...QUICK },
+    without: models({}),
+    report,
+    log,
+  });
 else runThreshold();
