@@ -1,5 +1,13 @@
 import type { RequestHandler } from "express";
-import { identityOf, requestBody, sendError, type Clock, type Logger } from "@sift/runtime";
+import {
+  Counter,
+  identityOf,
+  requestBody,
+  sendError,
+  type Clock,
+  type Logger,
+  type Registry,
+} from "@sift/runtime";
 import type { ReportQueue } from "../clients/feedback-queue.ts";
 import { toReport } from "../domain/report.ts";
 import { readFeedbackRequest } from "../domain/request.ts";
@@ -8,19 +16,32 @@ export interface FeedbackRouteDeps {
   reports: ReportQueue;
   clock: Clock;
   logger: Logger;
+  metrics?: Registry;
 }
 
 /**
  * POST /feedback after the gateway (key, 403, rate limit): 400 label → 400 content rules →
  * test key (accepted, nothing stored) → queued for the learner → 200. Never counted as usage.
  */
-export const feedbackRoute =
-  (deps: FeedbackRouteDeps): RequestHandler =>
-  async (req, res) => {
+export const feedbackRoute = (deps: FeedbackRouteDeps): RequestHandler => {
+  const reports = new Counter({
+    name: "sift_feedback_reports_total",
+    help: "Reports answered, by outcome: queued for the learner, test (accepted, not stored), invalid, failed",
+    labelNames: ["outcome", "label"],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
+
+  return async (req, res) => {
     const { key, requestId } = identityOf(res);
     const input = readFeedbackRequest(requestBody(req));
-    if (!input.ok) return sendError(res, "invalid_request", input.message);
-    if (key.status === "test") return void res.json({ ok: true });
+    if (!input.ok) {
+      reports.inc({ outcome: "invalid" });
+      return sendError(res, "invalid_request", input.message);
+    }
+    if (key.status === "test") {
+      reports.inc({ outcome: "test", label: input.label });
+      return void res.json({ ok: true });
+    }
     // The gateway only forwards test or resolved classify keys; anything else is a bug there.
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
     const report = toReport({
@@ -32,8 +53,11 @@ export const feedbackRoute =
     try {
       await deps.reports.add(report);
     } catch (err) {
+      reports.inc({ outcome: "failed", label: input.label });
       deps.logger.error({ err, requestId }, "report not queued");
       return sendError(res, "internal");
     }
+    reports.inc({ outcome: "queued", label: input.label });
     res.json({ ok: true });
   };
+};
