@@ -24,7 +24,24 @@ describe("ReportLayer", () => {
     const l = layer([...many(20, "spam", [1, 2, 3]), ...many(20, "clean", [7, 8, 9])]);
     expect(l.adjustment([1, 2, 3])).toBeGreaterThan(0);
     expect(l.adjustment([7, 8, 9])).toBeLessThan(0);
-    expect(l.adjustment([100, 200])).toBe(0);
+    expect(l.adjustment([100, 200])).toBeCloseTo(0, 12);
+  });
+
+  it("does not move everything toward the label whose reports are longer", () => {
+    // Long spam reports and short clean ones (Instagram's comments): nearly every bucket is more
+    // frequent among the spam, so the summed buckets alone lean every submission toward spam.
+    const spamBuckets = Array.from({ length: 12 }, (_, i) => 100 + i);
+    const reports = [...many(40, "spam", [...spamBuckets, 1]), ...many(40, "clean", [2, 1])];
+    const l = layer(reports);
+    const mean = (label: "spam" | "clean") =>
+      reports.filter((r) => r.label === label).reduce((sum, r) => sum + l.adjustment(r.buckets), 0) / 40;
+    // The reports' own adjustments sit around a midpoint moved toward 0, by a constant that also
+    // applies to what the reports never held.
+    expect(l.adjustment([5000])).toBeLessThan(0);
+    expect(mean("spam")).toBeGreaterThan(0);
+    expect(mean("clean")).toBeLessThan(0);
+    const symmetric = layer([...many(40, "spam", [7, 8]), ...many(40, "clean", [9, 10])]);
+    expect(symmetric.adjustment([5000])).toBeCloseTo(0, 12);
   });
 
   it("moves little on ten reports and a lot on a hundred", () => {

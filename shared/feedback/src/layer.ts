@@ -41,43 +41,40 @@ export interface LayerSnapshot {
  *   reports: ten reports give a sixth of the full weight, a hundred two thirds.
  * The adjustment is the sum over the submission's distinct buckets divided by the square root of
  * their number (a long text is not more certain just for being long), in log-odds, times GAIN.
- * Values measured with `pnpm replay:feedback` (docs/feedback.md).
+ *
+ * Summing only the buckets a submission holds leans toward the label whose reports are longer:
+ * nearly every bucket is more frequent among long reports, so where a site's spam is long and its
+ * clean messages short, everything moves up (Instagram comments in the replay: 685 of 900 rows
+ * flagged, precision 0.50). The layer therefore also adds a constant that moves the midpoint
+ * between the mean adjustments of its spam and of its clean reports INTERCEPT_SHARE of the way
+ * to 0 (estimated from the counts alone: each label's reports as if all had that label's mean
+ * number of buckets). A site with one label has no midpoint, and no constant.
+ * Values measured with `pnpm replay:feedback:sweep` and `tsx
+ * shared/testkit/bench/replay-feedback-tried.ts` (docs/feedback.md).
  */
 const POOLED_PRIOR = 10;
 const BUCKET_PRIOR = 3;
 const LAYER_PRIOR = 50;
 const GAIN = 0.6;
+const INTERCEPT_SHARE = 0.1;
 
 export class ReportLayer {
   readonly reports: number;
   readonly #table: Float32Array;
   readonly #scale: number;
+  /** Added to every adjustment (see INTERCEPT_SHARE), in log-odds. */
+  readonly #intercept: number;
   /** Marks buckets already counted in the current call, by call number: no Set per request. */
   readonly #seen = new Uint32Array(LAYER_BUCKETS);
   #call = 0;
   readonly index: NearDuplicateIndex;
 
   constructor(snapshot: LayerSnapshot) {
-    const { spam, clean } = snapshot;
-    this.reports = spam + clean;
+    this.reports = snapshot.spam + snapshot.clean;
     this.#scale = (GAIN * this.reports) / (this.reports + LAYER_PRIOR);
-    this.#table = new Float32Array(LAYER_BUCKETS);
-    const counts = snapshot.counts;
-    if (counts && this.reports > 0) {
-      const view = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
-      const read = (i: number) => (4 * i + 4 <= counts.byteLength ? view.getUint32(4 * i, false) : 0);
-      for (let b = 0; b < LAYER_BUCKETS; b++) {
-        const s = read(b);
-        const h = read(LAYER_BUCKETS + b);
-        if (s + h === 0) continue;
-        // Unsmoothed: with no clean reports (or no spam) both frequencies equal it, the ratio 0.
-        const pooled = (s + h) / (spam + clean);
-        const ratio =
-          Math.log((s + POOLED_PRIOR * pooled) / (spam + POOLED_PRIOR)) -
-          Math.log((h + POOLED_PRIOR * pooled) / (clean + POOLED_PRIOR));
-        this.#table[b] = (ratio * (s + h)) / (s + h + BUCKET_PRIOR);
-      }
-    }
+    const { table, midpoint } = weightsOf(snapshot);
+    this.#table = table;
+    this.#intercept = -INTERCEPT_SHARE * this.#scale * midpoint;
     this.index = indexOf(snapshot.fingerprints);
   }
 
@@ -98,9 +95,46 @@ export class ReportLayer {
       sum += this.#table[b]!;
       distinct++;
     }
-    return (this.#scale * sum) / Math.sqrt(distinct);
+    return this.#intercept + (this.#scale * sum) / Math.sqrt(distinct);
   }
 }
+
+/**
+ * Each bucket's weight (the smoothed, shrunk log-likelihood ratio above), and the midpoint
+ * between the mean unscaled adjustments of the spam and of the clean reports (0 with one label).
+ */
+const weightsOf = (snapshot: LayerSnapshot): { table: Float32Array; midpoint: number } => {
+  const { spam, clean, counts } = snapshot;
+  const table = new Float32Array(LAYER_BUCKETS);
+  if (!counts || spam + clean === 0) return { table, midpoint: 0 };
+  const view = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
+  const read = (i: number) => (4 * i + 4 <= counts.byteLength ? view.getUint32(4 * i, false) : 0);
+  let spamSum = 0;
+  let spamBuckets = 0;
+  let cleanSum = 0;
+  let cleanBuckets = 0;
+  for (let b = 0; b < LAYER_BUCKETS; b++) {
+    const s = read(b);
+    const h = read(LAYER_BUCKETS + b);
+    if (s + h === 0) continue;
+    // Unsmoothed: with no clean reports (or no spam) both frequencies equal it, the ratio 0.
+    const pooled = (s + h) / (spam + clean);
+    const ratio =
+      Math.log((s + POOLED_PRIOR * pooled) / (spam + POOLED_PRIOR)) -
+      Math.log((h + POOLED_PRIOR * pooled) / (clean + POOLED_PRIOR));
+    const weight = (ratio * (s + h)) / (s + h + BUCKET_PRIOR);
+    table[b] = weight;
+    spamSum += s * weight;
+    spamBuckets += s;
+    cleanSum += h * weight;
+    cleanBuckets += h;
+  }
+  if (spamBuckets === 0 || cleanBuckets === 0) return { table, midpoint: 0 };
+  // A label's mean adjustment: Σ count × weight over its reports, each over √(its mean buckets).
+  const meanSpam = spamSum / spam / Math.sqrt(spamBuckets / spam);
+  const meanClean = cleanSum / clean / Math.sqrt(cleanBuckets / clean);
+  return { table, midpoint: (meanSpam + meanClean) / 2 };
+};
 
 /** Signatures are stored little-endian; on such a machine a record's words are copied whole. */
 const LITTLE_ENDIAN = endianness() === "LE";
