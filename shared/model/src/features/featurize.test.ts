@@ -1,11 +1,67 @@
+import { createHash } from "node:crypto";
+import type { NormalizedField } from "@sift/contracts";
 import { describe, expect, it } from "vitest";
-import { BUCKETS, featurize, MAX_FEATURES, SIGNAL_VALUE } from "./featurize.ts";
+import { BUCKETS, FEATURIZER_VERSION, featurize, MAX_FEATURES, SIGNAL_VALUE } from "./featurize.ts";
 import { fnv1a } from "./hash.ts";
 import { canonicalText } from "./text.ts";
+
+const WORDS = ["order", "parcel", "refund", "cheap", "visit", "garden", "price", "hello", "seo", "loan"];
+/** 3,000 words: more distinct features than the bag starts with, and past MAX_FEATURES. */
+const LONG = Array.from({ length: 3_000 }, (_, i) => `${WORDS[(i * 7) % 10]}${i % 97}`).join(" ");
+
+/**
+ * Submissions whose features are pinned by a digest in this file: plain ASCII, tabs and
+ * line breaks, fancy fonts, Latin marks, other scripts, emoji (surrogate pairs), links, addresses,
+ * numbers, and a text long enough to be capped.
+ */
+const PINNED: NormalizedField[][] = [
+  [["message", "Hello, is the room still free for the weekend of 14 June? We are two adults."]],
+  [
+    ["your-name", "Marie"],
+    ["your-email", "marie.dupont@gmail.com"],
+    ["your-message", "Bonjour, je voudrais savoir si vous livrez à Lyon. Merci beaucoup !"],
+  ],
+  [
+    ["comment_author", "QuickBooks Support"],
+    ["comment_author_email", "help4you@mailinator.com"],
+    [
+      "comment_content",
+      "Great post! Call +1-800-555-0199 now\tfor instant help.\nVisit https://bit.ly/x?utm=1",
+    ],
+  ],
+  [
+    [
+      "message",
+      'Ｆｒｅｅ 𝐟𝐫𝐞𝐞 money!!!!!! h̶ā̶ź 😀😀 [url=http://a.example.xyz]x[/url] <a href="http://b.top">b</a>',
+    ],
+  ],
+  [
+    ["message", "สวัสดีครับ ส่วนลด 50% วันนี้เท่านั้น"],
+    ["name", "Иван ivan"],
+  ],
+  [
+    ["website", "https://seo-agency.example/services"],
+    ["message", "We can rank your website on Google's first page."],
+  ],
+  [["message", LONG]],
+];
 
 const norm = (vals: Float32Array) => Math.sqrt(vals.reduce((s, v) => s + v * v, 0));
 
 describe("featurize", () => {
+  it("gives exactly featuriser 3's features (if this changes, bump FEATURIZER_VERSION and retrain)", () => {
+    // The committed model was trained on these features: a faster featuriser must hash the same
+    // ids with the same values, bit for bit, or the worker scores with the wrong weights.
+    const digest = createHash("sha256");
+    for (const fields of PINNED) {
+      const { ids, vals } = featurize(fields);
+      digest.update(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
+      digest.update(new Uint8Array(vals.buffer, vals.byteOffset, vals.byteLength));
+    }
+    expect(FEATURIZER_VERSION).toBe(3);
+    expect(digest.digest("hex")).toBe("b87217c3ba7c3b539076ea3dc02155b0bbf5bbb0d85b8c5a302fef8622769f72");
+  });
+
   it("is deterministic, L2-normalised and inside the bucket range", () => {
     // No form signal fires on these two fields, so all features are normalised n-grams.
     const fields = [

@@ -51,23 +51,96 @@ const roleOf = (name: string, value: string): Role => {
   return "text";
 };
 
+/**
+ * Hashed features and their counts, in first-seen order: an open-addressing table over typed
+ * arrays (a Map here cost a fifth of the featuriser's time). A slot holds an id's position in
+ * `ids` plus one, and is in use only when its stamp is the current call's, so `reset` clears
+ * nothing; the table doubles when half full.
+ */
 class Bag {
-  readonly counts = new Map<number, number>();
+  ids = new Int32Array(1024);
+  counts = new Int32Array(1024);
+  size = 0;
+  #positions = new Int32Array(2048);
+  #stamps = new Uint32Array(2048);
+  #stamp = 1;
+
+  /** Empty again for the next submission. */
+  reset(): void {
+    this.size = 0;
+    if (this.#stamp === 0xffffffff) {
+      this.#stamps.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp++;
+  }
+
   add(feature: string): void {
     this.addId(fnv1a(feature));
   }
+
   addId(hash: number): void {
     const id = hash & (BUCKETS - 1);
-    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    const at = this.#find(id);
+    if (this.#stamps[at] === this.#stamp) {
+      this.counts[this.#positions[at]!]!++;
+      return;
+    }
+    if (this.size === this.ids.length) this.#grow();
+    this.ids[this.size] = id;
+    this.counts[this.size] = 1;
+    this.#stamps[at] = this.#stamp;
+    this.#positions[at] = this.size;
+    this.size++;
+    if (2 * this.size > this.#positions.length) this.#rehash(2 * this.#positions.length);
+  }
+
+  has(id: number): boolean {
+    return this.#stamps[this.#find(id)] === this.#stamp;
+  }
+
+  /** The slot holding `id`, or the free slot where it would go (linear probing). */
+  #find(id: number): number {
+    const mask = this.#positions.length - 1;
+    let at = (Math.imul(id, 0x9e3779b1) >>> 0) & mask;
+    while (this.#stamps[at] === this.#stamp && this.ids[this.#positions[at]!] !== id) at = (at + 1) & mask;
+    return at;
+  }
+
+  #grow(): void {
+    const ids = new Int32Array(2 * this.ids.length);
+    ids.set(this.ids);
+    this.ids = ids;
+    const counts = new Int32Array(2 * this.counts.length);
+    counts.set(this.counts);
+    this.counts = counts;
+  }
+
+  #rehash(capacity: number): void {
+    this.#positions = new Int32Array(capacity);
+    this.#stamps = new Uint32Array(capacity);
+    for (let k = 0; k < this.size; k++) {
+      const at = this.#find(this.ids[k]!);
+      this.#stamps[at] = this.#stamp;
+      this.#positions[at] = k;
+    }
   }
 }
+
+/**
+ * One bag for every call: `featurize` runs to the end without yielding, so no two calls share it
+ * at once, and allocating its tables per call cost more than the rest of a short submission's
+ * featurising. It keeps nothing from one call to the next (see `reset`).
+ */
+const scratch = new Bag();
 
 /**
  * Turns a submission's normalised fields into sparse hashed features. The same function runs in
  * the trainer and in the worker, so the model only ever sees what the service will send.
  */
 export const featurize = (fields: readonly NormalizedField[]): Features => {
-  const bag = new Bag();
+  const bag = scratch;
+  bag.reset();
   const signals: string[] = [];
   const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
   bag.add(`nf:${Math.min(fields.length, 6)}`);
@@ -135,6 +208,7 @@ const addText = (bag: Bag, value: string, signals: string[]): void => {
 };
 
 const LETTER_RUN = /[\p{L}\p{M}]+/gu;
+const SURROGATE = /[\ud800-\udfff]/;
 const PICTOGRAPH = /[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu;
 
 /**
@@ -156,6 +230,18 @@ const addShape = (bag: Bag, text: string, links: number): void => {
  */
 const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: number): void => {
   const padded = ` ${text} `;
+  const seed = fnv1a(`${prefix}:`);
+  if (!SURROGATE.test(padded)) {
+    // Every unit is a code point (the common case): the same hashes without the starts table.
+    for (let s = 0; s + min <= padded.length; s++) {
+      let hash = seed;
+      for (let n = 1; n <= max && s + n <= padded.length; n++) {
+        hash = Math.imul(hash ^ padded.charCodeAt(s + n - 1), 0x01000193) >>> 0;
+        if (n >= min) bag.addId(hash);
+      }
+    }
+    return;
+  }
   const starts: number[] = [];
   for (let i = 0; i < padded.length; i++) {
     const unit = padded.charCodeAt(i);
@@ -163,7 +249,6 @@ const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: num
     if (unit < 0xdc00 || unit > 0xdfff) starts.push(i);
   }
   starts.push(padded.length);
-  const seed = fnv1a(`${prefix}:`);
   for (let s = 0; s + min < starts.length; s++) {
     let hash = seed;
     for (let n = 1; n <= max && s + n < starts.length; n++) {
@@ -182,25 +267,23 @@ const addNgrams = (bag: Bag, prefix: string, text: string, min: number, max: num
  */
 const finish = (bag: Bag, signals: ReadonlySet<string>): Features => {
   const signalIds = [...signals].map((s) => fnv1a(`x:${s}`) & (BUCKETS - 1));
-  const size = Math.min(bag.counts.size, MAX_FEATURES - signalIds.length);
+  const size = Math.min(bag.size, MAX_FEATURES - signalIds.length);
   const ids = new Int32Array(size + signalIds.length);
   // Doubles until the end, so each value is rounded to float32 once (the trained model's features).
   const vals = new Float64Array(size + signalIds.length);
   let norm = 0;
   let k = 0;
-  for (const [id, count] of bag.counts) {
-    if (k === size) break;
-    const weight = 1 + Math.log(count);
-    ids[k] = id;
+  for (; k < size; k++) {
+    const weight = 1 + Math.log(bag.counts[k]!);
+    ids[k] = bag.ids[k]!;
     vals[k] = weight;
     norm += weight * weight;
-    k++;
   }
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
   for (let i = 0; i < k; i++) vals[i] = vals[i]! * scale;
   for (const id of signalIds) {
     // Collisions are rare: only a bucket the bag holds can already be among the ids.
-    const at = bag.counts.has(id) ? ids.subarray(0, k).indexOf(id) : -1;
+    const at = bag.has(id) ? ids.subarray(0, k).indexOf(id) : -1;
     if (at === -1) {
       ids[k] = id;
       vals[k] = SIGNAL_VALUE;

@@ -15,17 +15,21 @@ const DIGIT_RUN = /\p{Nd}+/gu;
 const LONG_REPEAT = /(.)\1{3,}/gu;
 const SPACES = /\s+/gu;
 
+/**
+ * Printable ASCII, tabs and line breaks are already in every normal form and carry no marks: most
+ * form text skips the three normalisation passes (anything else takes them, as before).
+ */
+const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+
 export const canonicalText = (text: string): string =>
-  text
-    .normalize("NFKC")
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(LATIN_WITH_MARKS, "$1")
-    .normalize("NFC")
+  (NOT_PLAIN.test(text) ? unicodeFolded(text) : text.toLowerCase())
     .replace(DIGIT_RUN, digitClass)
     .replace(LONG_REPEAT, "$1$1$1")
     .replace(SPACES, " ")
     .trim();
+
+const unicodeFolded = (text: string): string =>
+  text.normalize("NFKC").toLowerCase().normalize("NFD").replace(LATIN_WITH_MARKS, "$1").normalize("NFC");
 
 const digitClass = (run: string): string => {
   const n = [...run].length;
