@@ -28,6 +28,11 @@ const Config = z.object({
     .default("on")
     .transform((v) => v === "1" || v === "true" || v === "on"),
   logLevel: z.string().default("info"),
+  /**
+   * On SIGTERM, go on answering this long (every answer closing its connection, /readyz 503)
+   * before the listener closes, so a balancer that still routes here is moved off by answers.
+   */
+  shutdownDrainMs: z.coerce.number().int().min(0).max(5_000).default(1_000),
   /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
   otlpEndpoint: z.string().url().optional(),
   otlpTracesEndpoint: z.string().url().optional(),
@@ -47,6 +52,7 @@ export const loadConfig = (env: Record<string, string | undefined>): ClassifyCon
       inferenceTimeoutMs: env["SIFT_INFERENCE_TIMEOUT_MS"],
       inferenceCoalesce: env["SIFT_INFERENCE_COALESCE"] || undefined,
       logLevel: env["LOG_LEVEL"],
+      shutdownDrainMs: env["SIFT_SHUTDOWN_DRAIN_MS"],
       otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
       otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
     }),

@@ -1,5 +1,4 @@
 import {
-  closeServer,
   connectNats,
   createJobsRedis,
   createLogger,
@@ -7,6 +6,7 @@ import {
   createRegistry,
   IdentitySigner,
   onShutdown,
+  ServingGate,
   serveHttp,
   startTracing,
   systemClock,
@@ -31,6 +31,8 @@ const tracing = await startTracing({
   logger,
 });
 
+/** /readyz answers 503 from SIGTERM on, for the whole drain. */
+const gate = new ServingGate();
 const { app, jobs } = await createClassifyService({
   redis,
   jobsRedis,
@@ -42,13 +44,14 @@ const { app, jobs } = await createClassifyService({
   inferenceCoalesce: config.inferenceCoalesce,
   metrics: createRegistry("classify", { processMetrics: true }),
   tracing,
+  serving: gate.check,
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);
 logger.info({ port }, "classify listening");
 
 onShutdown(logger, [
-  ["http", () => closeServer(server)],
+  ["http", () => gate.close(server, config.shutdownDrainMs)],
   ["jobs", () => jobs.stop()],
   ["nats", () => nats.drain()],
   ["redis", () => Promise.all([redis.quit(), jobsRedis.quit()])],

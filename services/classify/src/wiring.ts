@@ -34,6 +34,8 @@ export const createClassifyService = async (deps: {
   inferenceCoalesce?: boolean;
   metrics?: Registry;
   tracing?: Tracing | undefined;
+  /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
+  serving?: () => void;
 }) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
@@ -51,7 +53,7 @@ export const createClassifyService = async (deps: {
     }),
     usage,
     reports,
-    readiness: dependencyChecks(deps),
+    readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,
   });

@@ -9,6 +9,7 @@ import {
   createRedis,
   IdentitySigner,
   serveHttp,
+  ServingGate,
   onShutdown,
   startTracing,
   systemClock,
@@ -41,11 +42,8 @@ const metrics = createRegistry("gateway", { processMetrics: true });
 const keyCache =
   config.keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: config.keyCacheMs }) : undefined;
 keyCache?.start();
-/**
- * Set when SIGTERM arrives: /readyz answers 503 for the whole drain, so a balancer that probes
- * it stops sending new connections while the answers already under way still go out.
- */
-let stopping = false;
+/** /readyz answers 503 from SIGTERM on, for the whole drain. */
+const gate = new ServingGate();
 const app = createGateway({
   keyCache,
   config,
@@ -63,9 +61,7 @@ const app = createGateway({
     },
     verify: () => httpHealthy(config.verifyUrl),
     classify: () => httpHealthy(config.classifyUrl),
-    serving: () => {
-      if (stopping) throw new Error("shutting down");
-    },
+    serving: gate.check,
   },
 });
 
@@ -78,13 +74,7 @@ const { server: metricsServer, port: metricsPort } = await serveHttp(
 logger.info({ port, metricsPort }, "gateway listening");
 
 onShutdown(logger, [
-  [
-    "http",
-    () => {
-      stopping = true;
-      return closeServer(server, config.shutdownDrainMs);
-    },
-  ],
+  ["http", () => gate.close(server, config.shutdownDrainMs)],
   ["metrics", () => closeServer(metricsServer)],
   ["nats", () => nats.drain()],
   ["key cache", async () => keyCache?.stop()],

@@ -98,8 +98,8 @@ describe("the services as processes", () => {
     });
     const expected = {
       worker: { worker: "ok" },
-      verify: { redis: "ok" },
-      classify: { redis: "ok", nats: "ok" },
+      verify: { redis: "ok", serving: "ok" },
+      classify: { redis: "ok", nats: "ok", serving: "ok" },
     };
     for (const [name, checks] of Object.entries(expected)) {
       const base = `http://127.0.0.1:${servicePorts[name as ServiceName]}`;
@@ -109,36 +109,35 @@ describe("the services as processes", () => {
     }
   });
 
-  it("each exit 0 on SIGTERM; the gateway's /readyz answers 503 during its drain", async () => {
-    const gatewayExit = new Promise<number | null>((resolve) =>
-      children.get("gateway")!.once("exit", resolve),
-    );
-    children.get("gateway")!.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // The drain (SIFT_SHUTDOWN_DRAIN_MS, 1 s by default) keeps the listener open: a balancer's
-    // probe in it must already read "not ready", while the process still answers.
-    const res = await fetch(`${gateway}/readyz`);
-    expect({ status: res.status, body: await res.json() }).toEqual({
+  it("each exit 0 on SIGTERM; the gateway, verify and classify answer /readyz 503 during their drain", async () => {
+    const exited = (name: ServiceName) =>
+      new Promise<number | null>((resolve) => children.get(name)!.once("exit", resolve));
+    /** SIGTERM, then a balancer's probe inside the drain (SIFT_SHUTDOWN_DRAIN_MS, 1 s by default). */
+    const drained = async (name: ServiceName, base: string) => {
+      const exit = exited(name);
+      children.get(name)!.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const res = await fetch(`${base}/readyz`);
+      return { name, status: res.status, body: (await res.json()) as unknown, exit: await exit };
+    };
+    expect(await drained("gateway", gateway)).toEqual({
+      name: "gateway",
       status: 503,
       body: {
         ok: false,
         checks: { redis: "ok", nats: "ok", verify: "ok", classify: "ok", serving: "shutting down" },
       },
+      exit: 0,
     });
-    expect(await gatewayExit).toBe(0);
-    const exits = [...children.entries()]
-      .filter(([name]) => name !== "gateway")
-      .map(
-        ([name, child]) =>
-          new Promise<[string, number | null]>((resolve) => {
-            child.once("exit", (code) => resolve([name, code]));
-            child.kill("SIGTERM");
-          }),
-      );
-    expect(Object.fromEntries(await Promise.all(exits))).toEqual({
-      worker: 0,
-      verify: 0,
-      classify: 0,
-    });
+    for (const name of ["verify", "classify"] as const)
+      expect(await drained(name, `http://127.0.0.1:${servicePorts[name]}`)).toMatchObject({
+        name,
+        status: 503,
+        body: { ok: false, checks: { serving: "shutting down" } },
+        exit: 0,
+      });
+    const worker = exited("worker");
+    children.get("worker")!.kill("SIGTERM");
+    expect(await worker).toBe(0);
   }, 30_000);
 });

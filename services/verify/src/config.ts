@@ -14,6 +14,11 @@ const Config = z.object({
   redisCommandTimeoutMs: z.coerce.number().int().positive().default(1_000),
   internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
   logLevel: z.string().default("info"),
+  /**
+   * On SIGTERM, go on answering this long (every answer closing its connection, /readyz 503)
+   * before the listener closes, so a balancer that still routes here is moved off by answers.
+   */
+  shutdownDrainMs: z.coerce.number().int().min(0).max(5_000).default(1_000),
   /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
   otlpEndpoint: z.string().url().optional(),
   otlpTracesEndpoint: z.string().url().optional(),
@@ -32,6 +37,7 @@ export const loadConfig = (env: Record<string, string | undefined>): VerifyConfi
       redisCommandTimeoutMs: env["REDIS_COMMAND_TIMEOUT_MS"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       logLevel: env["LOG_LEVEL"],
+      shutdownDrainMs: env["SIFT_SHUTDOWN_DRAIN_MS"],
       otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
       otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
       challengeKeys: env["SIFT_CHALLENGE_KEYS"],

@@ -1,11 +1,11 @@
 import { challengeKeyRing } from "@sift/challenge/server";
 import {
-  closeServer,
   createLogger,
   createRedis,
   createRegistry,
   IdentitySigner,
   onShutdown,
+  ServingGate,
   serveHttp,
   startTracing,
   systemClock,
@@ -31,6 +31,8 @@ const tracing = await startTracing({
   logger,
 });
 
+/** /readyz answers 503 from SIGTERM on, for the whole drain. */
+const gate = new ServingGate();
 const app = createVerifyApp({
   redis,
   clock: systemClock,
@@ -39,13 +41,14 @@ const app = createVerifyApp({
   signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
   metrics: createRegistry("verify", { processMetrics: true }),
   tracing,
+  serving: gate.check,
 });
 
 const { server, port } = await serveHttp(app, config.port, config.host);
 logger.info({ port }, "verify listening");
 
 onShutdown(logger, [
-  ["http", () => closeServer(server)],
+  ["http", () => gate.close(server, config.shutdownDrainMs)],
   ["redis", () => redis.quit()],
   ["tracing", async () => tracing?.shutdown()],
 ]);

@@ -21,11 +21,13 @@ export const createVerifyApp = (deps: {
   signingKeys: SigningKeyRing;
   metrics?: Registry;
   tracing?: Tracing | undefined;
+  /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
+  serving?: () => void;
 }) =>
   buildVerifyApp({
     ...deps,
     guard: new RedisReplayGuard(deps.redis),
     keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
     adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
-    readiness: dependencyChecks(deps),
+    readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
   });

@@ -69,6 +69,24 @@ export const closeServer = async (server: Server, drainMs = 0): Promise<void> =>
   });
 };
 
+/**
+ * A service's shutdown as its readiness sees it: the `check` (a /readyz check named `serving`)
+ * fails from the moment `close` is called, so a balancer probing /readyz takes the replica out
+ * while the drain still answers; then the server closes as closeServer does.
+ */
+export class ServingGate {
+  #stopping = false;
+
+  readonly check = (): void => {
+    if (this.#stopping) throw new Error("shutting down");
+  };
+
+  close(server: Server, drainMs = 0): Promise<void> {
+    this.#stopping = true;
+    return closeServer(server, drainMs);
+  }
+}
+
 const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
   const setHeader = res.setHeader.bind(res);
   setHeader("Connection", "close");
