@@ -54,8 +54,8 @@ const roleOf = (name: string, value: string): Role => {
 /**
  * Hashed features and their counts, in first-seen order: an open-addressing table over typed
  * arrays (a Map here cost a fifth of the featuriser's time). A slot holds an id's position in
- * `ids` plus one, and is in use only when its stamp is the current call's, so `reset` clears
- * nothing; the table doubles when half full.
+ * `ids` and is in use only when its stamp is the current call's, so `reset` clears nothing; the
+ * table doubles when half full, and keeps its size (bounded by the longest submission's features).
  */
 class Bag {
   ids = new Int32Array(1024);
