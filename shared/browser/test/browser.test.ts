@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { VerifyMessage } from "@sift/contracts";
 import { createKey, type Stack } from "@sift/testkit";
-import type { DemoBackend } from "../demo/backend.ts";
+import type { DemoBackend } from "@sift/testkit/demo";
 import { events, startHarness, type Harness } from "./harness.ts";
 
 let harness: Harness;

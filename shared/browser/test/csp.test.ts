@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createKey } from "@sift/testkit";
-import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
+import { startDemoBackend, type DemoBackend } from "@sift/testkit/demo";
 import { startHarness, type Harness } from "./harness.ts";
 
 let harness: Harness;

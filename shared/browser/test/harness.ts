@@ -2,7 +2,7 @@ import { inject } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
 import { buildBrowserBundle } from "../src/index.ts";
-import { startDemoBackend, type DemoBackend } from "../demo/backend.ts";
+import { startDemoBackend, type DemoBackend } from "@sift/testkit/demo";
 
 export interface Harness {
   stack: Stack;

@@ -7,6 +7,11 @@ import { SPAM_STANDARD } from "@sift/contracts";
 export const MODEL_PATH = fileURLToPath(new URL("../artifacts/spam-standard.onnx", import.meta.url));
 export const META_PATH = fileURLToPath(new URL("../artifacts/spam-standard.json", import.meta.url));
 
+/** The scorer graph's tensor names: what the trainer's ONNX export writes and the worker feeds. */
+export const INPUT_IDS = "ids";
+export const INPUT_VALS = "vals";
+export const OUTPUT_SCORE = "score";
+
 export const ModelMeta = z.object({
   model: z.literal(SPAM_STANDARD),
   /** Content-derived: the same data and code give the same version. */

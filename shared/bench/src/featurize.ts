@@ -1,0 +1,50 @@
+/**
+ * Featurisation time per ordinary submission (issue 16's budget: 60 µs), on the same path the
+ * worker runs: `pnpm bench:featurize`. Times the five example submissions of the
+ * model card and four ordinary enquiries; prints the median of five rounds per item, in µs.
+ */
+import { featurize } from "@sift/model";
+import { EXAMPLE_SUBMISSIONS, formFields } from "@sift/training";
+
+const ORDINARY: unknown[] = [
+  {
+    name: "Sam Taylor",
+    email: "sam@example.org",
+    message: "Hello, is the room still free for the weekend of 14 June? We are two adults and a dog.",
+  },
+  {
+    "your-name": "Marie",
+    "your-email": "marie.dupont@gmail.com",
+    "your-message":
+      "Bonjour, je voudrais savoir si vous livrez à Lyon et quels sont les délais. Merci beaucoup !",
+  },
+  {
+    comment_author: "Tom",
+    comment_author_email: "tom.h@outlook.com",
+    comment_content:
+      "Thanks for the write-up. Does the same fix work on the 2019 model? Mine has the older board.",
+  },
+  "Can I change my booking from Friday to Saturday? Reference 44821.",
+];
+/** Enough calls that the timer's resolution and JIT warm-up do not matter. */
+const CALLS = 20_000;
+const ROUNDS = 5;
+
+const items = [...EXAMPLE_SUBMISSIONS.map((e) => e.content), ...ORDINARY].map(formFields);
+const medians = items.map((fields) => {
+  const rounds: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const t = performance.now();
+    for (let i = 0; i < CALLS; i++) featurize(fields);
+    rounds.push(((performance.now() - t) * 1000) / CALLS);
+  }
+  return rounds.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
+});
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+medians.forEach((us, i) =>
+  console.log(`${i < EXAMPLE_SUBMISSIONS.length ? "example" : "ordinary"} ${i + 1}: ${us.toFixed(1)} µs`),
+);
+console.log(`mean of medians: ${mean(medians).toFixed(1)} µs`);
+console.log(
+  `mean of the ordinary enquiries (issue 16's budget: 60 µs): ${mean(medians.slice(EXAMPLE_SUBMISSIONS.length)).toFixed(1)} µs`,
+);

@@ -1,0 +1,441 @@
+// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency]
+//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build]
+//
+// Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
+// twin (median of the rounds; min/median/max printed). Loopback only, every service its own
+// process from the compiled build (`pnpm build` first; --source runs the TypeScript with tsx).
+// The full run takes about eight minutes on a loaded 2-core machine; --quick about four; --smoke (CI) a few seconds per
+// scenario. Only the whole set writes docs/benchmarks.md (--smoke and --only write nothing
+// unless --out is given).
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { connect } from "nats";
+import { KeyStore } from "@sift/keystore";
+import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
+import { ROOT } from "@sift/testkit";
+import { startChains } from "./chains.ts";
+import { batchingWindow, floors, hopWindow, memoryOf, sequentialPosts, type HopFigure } from "./hops.ts";
+import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
+import { seedReports } from "./reports.ts";
+import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
+import { classifyBodies } from "./samples.ts";
+import { SolutionPool } from "./solutions.ts";
+import { natsTarget, rawTarget } from "./worker-load.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
+    only: { type: "string" },
+    out: { type: "string" },
+    json: { type: "string" },
+    source: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
+const mode = MODES[modeName];
+const only = new Set(
+  values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers"],
+);
+const log = (line: string) => console.log(line);
+const startedAt = new Date();
+const benchStarted = performance.now();
+const loadBefore = (await import("node:os")).loadavg();
+
+if (!values.source && !values["no-build"]) {
+  log("building the services (pnpm build)…");
+  const build = spawnSync(
+    `${ROOT}node_modules/.bin/tsx`,
+    ["infra/build/build.ts", "gateway", "verify", "classify", "model-worker"],
+    { cwd: ROOT, stdio: "inherit" },
+  );
+  if (build.status !== 0) throw new Error("the build failed");
+}
+
+log(
+  `starting the chains (${values.source ? "tsx sources" : "compiled build"}) at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s…`,
+);
+const chains = await startChains({ built: !values.source });
+// Ctrl-C or a kill still stops every process the bench started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void chains.stop().finally(() => process.exit(130)));
+}
+const redis = createRedis(chains.redisUrl, "sift-bench");
+await redisReady(redis);
+const keys = new KeyStore({ redis, clock: systemClock });
+const signer = new IdentitySigner(chains.internalSecret);
+const { sift, noop, bare } = chains;
+
+/** A paid workspace whose rate limit is far above any load here, with one key of `kind`. */
+const workspaceKey = async (kind: "classify" | "challenge") => {
+  const workspace = await keys.createWorkspace({ name: `bench ${kind}`, plan: "paid", allowance: 1e9 });
+  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+  const { config, secretKey } = (await keys.createConfig(workspace.id, kind))!;
+  const record = (await keys.resolve(secretKey))!;
+  return { workspaceId: workspace.id, configId: config.id, secretKey, record };
+};
+const classifyKey = await workspaceKey("classify");
+const heavyKey = await workspaceKey("classify");
+const challengeKey = await workspaceKey("challenge");
+// Verify's cost does not depend on the difficulty (it checks puzzles + 1 hashes whatever the
+// bits), so the configuration asks the least work, and the bench can solve tens of thousands.
+const CHALLENGE = { bits: 1, puzzles: 16, ttlMs: 30 * 60_000 };
+await keys.updateConfig(challengeKey.configId, {
+  difficulty: CHALLENGE.bits,
+  challengeTtlMs: CHALLENGE.ttlMs,
+});
+const pool = new SolutionPool({
+  internalSecret: chains.internalSecret,
+  configId: challengeKey.configId,
+  ...CHALLENGE,
+});
+
+const identity = (route: "classify" | "verify", record: typeof classifyKey.record) => () =>
+  signer.headers({
+    requestId: "bench",
+    iat: Date.now(),
+    route,
+    key: {
+      status: "valid",
+      keyId: record.keyId,
+      configId: record.configId,
+      workspaceId: record.workspaceId,
+      kind: record.kind,
+      plan: record.plan,
+      allowance: record.allowance,
+    },
+  });
+const bearer = (key: string) => () => ({ authorization: `Bearer ${key}` });
+const accepted = (status: number, body: string) => status === 200 && body === '{"ok":true}';
+const verdict = (status: number, body: string) => status === 200 && body.includes('"label":');
+const verifyBody = () => JSON.stringify({ solution: pool.next() });
+// Enough unspent solutions for the run, solved before it starts (never during a measurement).
+const ensureSolutions: Target["prepare"] = async ({ seconds, rate }, expected) =>
+  pool.ensure(Math.ceil((rate ?? expected) * seconds * 1.5) + 200);
+pool.ensure(1);
+const bareSolution = JSON.stringify({ solution: pool.next() });
+
+/** Keeps the names of the specs while checking each is an HttpTarget. */
+const httpSpecs = <K extends string>(specs: Record<K, HttpTarget>) => specs;
+const specs = httpSpecs({
+  verifyGateway: {
+    id: "verify-gateway",
+    label: "verify through the gateway (real solutions)",
+    url: `${sift.baseUrl}/verify`,
+    headers: bearer(challengeKey.secretKey),
+    body: verifyBody,
+    accept: accepted,
+    prepare: ensureSolutions,
+  },
+  verifyDirect: {
+    id: "verify-direct",
+    label: "verify service alone (signed identity)",
+    url: `http://127.0.0.1:${sift.ports.verify}/verify`,
+    headers: identity("verify", challengeKey.record),
+    body: verifyBody,
+    accept: accepted,
+    prepare: ensureSolutions,
+  },
+  verifyBare: {
+    id: "verify-bare",
+    label: "bare chain, verify path",
+    url: `${bare.url}/verify`,
+    headers: bearer(challengeKey.secretKey),
+    body: () => bareSolution,
+    accept: accepted,
+  },
+  classifyGateway: {
+    id: "classify-gateway",
+    label: "classify through the gateway (real key, model)",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyDirect: {
+    id: "classify-direct",
+    label: "classify service alone (signed identity, model)",
+    url: `http://127.0.0.1:${sift.ports.classify}/classify`,
+    headers: identity("classify", classifyKey.record),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyNoop: {
+    id: "classify-noop-worker",
+    label: "Sift chain, worker that answers at once",
+    url: `${noop.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyBare: {
+    id: "classify-bare",
+    label: "bare chain, classify path",
+    url: `${bare.url}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyBareService: {
+    id: "classify-bare-service",
+    label: "bare service alone (one HTTP hop, no gateway)",
+    url: `${bare.serviceUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyHeavy: {
+    id: "classify-reports",
+    label: "classify, workspace holding the reports",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(heavyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLight: {
+    id: "classify-no-reports",
+    label: "classify, workspace with none",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+});
+const T = Object.fromEntries(Object.entries(specs).map(([k, spec]) => [k, httpTarget(spec)])) as Record<
+  keyof typeof specs,
+  Target
+>;
+
+// The levers of issue 19 that can be switched per process, each against Sift as deployed.
+const L = {
+  verifyNoKeyCache: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-no-key-cache",
+    label: "verify, gateway without its key cache",
+    url: `${chains.levers.noKeyCache}/verify`,
+  }),
+  verifyFromSources: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-tsx",
+    label: "verify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/verify`,
+  }),
+  classifyNoCoalesce: httpTarget({
+    ...specs.classifyDirect,
+    id: "lever-classify-no-coalesce",
+    label: "classify service alone, one NATS request per submission",
+    url: `${chains.levers.noCoalesce}/classify`,
+  }),
+  classifyFromSources: httpTarget({
+    ...specs.classifyGateway,
+    id: "lever-classify-tsx",
+    label: "classify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/classify`,
+  }),
+};
+
+const idleMemory = Object.fromEntries(
+  await Promise.all(
+    Object.entries(chains.pids).map(async ([name, pid]) => [name, await memoryOf(pid)] as const),
+  ),
+);
+const groups: GroupResult[] = [];
+const runGroup = async (
+  id: string,
+  title: string,
+  targets: Target[],
+  options: { connections: number; seconds: number; rateOf?: (t: Target) => number | undefined },
+) => {
+  log(`\n${title} (at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s)`);
+  const series = await alternate(
+    targets,
+    { ...options, rounds: mode.rounds, warmupSeconds: mode.warmupSeconds },
+    log,
+  );
+  groups.push({ id, title, connections: options.connections, series });
+  return series;
+};
+const peak = (series: Series[], id: string) =>
+  median(series.find((s) => s.target.id === id)?.runs.map((r) => r.rps) ?? [NaN]);
+
+let hops: HopFigure[] = [];
+let batching: HopFigure[] = [];
+let reportsSeeded: { applied: number; seconds: number } | undefined;
+const peaks = new Map<string, number>();
+try {
+  if (only.has("verify")) {
+    const s = await runGroup(
+      "verify",
+      `verify, ${mode.connections} connections`,
+      [T.verifyGateway, T.verifyBare, T.verifyDirect],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    for (const t of [T.verifyGateway, T.verifyBare]) peaks.set(t.id, peak(s, t.id));
+  }
+  if (only.has("classify")) {
+    const window = await batchingWindow(sift.ports);
+    const s = await runGroup(
+      "classify",
+      `classify, ${mode.connections} connections`,
+      [T.classifyGateway, T.classifyBare, T.classifyNoop, T.classifyDirect],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    batching = await window.finish();
+    for (const t of [T.classifyGateway, T.classifyBare]) peaks.set(t.id, peak(s, t.id));
+  }
+  if (only.has("worker")) {
+    const [main, one] = await Promise.all([
+      connect({ servers: chains.natsUrl.replace(/^nats:\/\//, "") }),
+      connect({ servers: chains.batchOneNatsUrl.replace(/^nats:\/\//, "") }),
+    ]);
+    const raw = await rawTarget(
+      "worker-raw",
+      `featurise + session.run, batch ${mode.workerConcurrency}, one process`,
+      mode.workerConcurrency,
+    );
+    try {
+      await runGroup(
+        "worker",
+        `model worker alone, ${mode.workerConcurrency} requests in flight over NATS`,
+        [
+          natsTarget(
+            "worker-batched",
+            "worker over NATS, batched (as deployed)",
+            main,
+            mode.workerConcurrency,
+          ),
+          natsTarget("worker-batch-1", "worker over NATS, batch 1", one, mode.workerConcurrency),
+          raw.target,
+        ],
+        { connections: mode.workerConcurrency, seconds: mode.seconds },
+      );
+    } finally {
+      await raw.close();
+      await Promise.all([main.close(), one.close()]);
+    }
+  }
+  if (only.has("reports")) {
+    log(`\nseeding ${mode.reports} reports through POST /feedback and the learner…`);
+    reportsSeeded = await seedReports({
+      gatewayUrl: sift.baseUrl,
+      secretKey: heavyKey.secretKey,
+      workspaceId: heavyKey.workspaceId,
+      redisUrl: chains.redisUrl,
+      count: mode.reports,
+      log,
+    });
+    await runGroup(
+      "reports",
+      `classify with ${mode.reports.toLocaleString("en-US")} reports against none, ${mode.connections} connections`,
+      [T.classifyLight, T.classifyHeavy],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+  }
+  if (only.has("latency")) {
+    await runGroup(
+      "latency-1-classify",
+      "classify latency at 1 connection",
+      [
+        { ...T.classifyGateway, id: "classify-gateway-1", label: "classify through the gateway" },
+        { ...T.classifyBare, id: "classify-bare-1" },
+        { ...T.classifyBareService, id: "classify-bare-service-1" },
+      ],
+      { connections: 1, seconds: mode.latencySeconds },
+    );
+    // The per-hop breakdown: requests one at a time, none cut off at the end (autocannon closes
+    // its connections with a request in flight), read against the services' histograms.
+    log(`\nper-hop breakdown: ${mode.floorCount} classify calls one at a time`);
+    const window = await hopWindow(sift.ports);
+    const client = await sequentialPosts({
+      url: `${sift.baseUrl}/classify`,
+      headers: bearer(classifyKey.secretKey)(),
+      body: classifyBodies(),
+      count: mode.floorCount,
+    });
+    hops = [client, ...(await window.finish())];
+    hops.push(
+      ...(await floors({
+        redisUrl: chains.redisUrl,
+        noopNatsUrl: chains.noopNatsUrl,
+        secretKey: classifyKey.secretKey,
+        count: mode.floorCount,
+      })),
+    );
+    await runGroup(
+      "latency-1-verify",
+      "verify latency at 1 connection",
+      [
+        { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway" },
+        { ...T.verifyBare, id: "verify-bare-1" },
+      ],
+      { connections: 1, seconds: mode.latencySeconds },
+    );
+    if (peaks.size) {
+      const half = new Map([...peaks].map(([id, rps]) => [`${id}-half`, rps / 2]));
+      const halfTargets = [T.classifyGateway, T.classifyBare, T.verifyGateway, T.verifyBare]
+        .filter((t) => peaks.has(t.id))
+        .map((t) => ({
+          ...t,
+          id: `${t.id}-half`,
+          label: `${t.label} at ${Math.round(peaks.get(t.id)! / 2)} req/s`,
+        }));
+      await runGroup(
+        "latency-half",
+        `latency at half of each path's peak, ${mode.connections} connections`,
+        halfTargets,
+        { connections: mode.connections, seconds: mode.latencySeconds, rateOf: (t) => half.get(t.id) },
+      );
+    }
+  }
+
+  if (only.has("levers")) {
+    await runGroup(
+      "levers-verify",
+      `levers on the verify path, ${mode.connections} connections`,
+      [{ ...T.verifyGateway, id: "lever-verify-gateway" }, L.verifyNoKeyCache, L.verifyFromSources],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    await runGroup(
+      "levers-classify",
+      `levers on the classify path, ${mode.connections} connections`,
+      [
+        { ...T.classifyGateway, id: "lever-classify-gateway" },
+        L.classifyFromSources,
+        { ...T.classifyDirect, id: "lever-classify-direct" },
+        L.classifyNoCoalesce,
+      ],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+  }
+
+  const memory = Object.fromEntries(
+    await Promise.all(
+      Object.entries(chains.pids).map(
+        async ([name, pid]) => [name, { ...(await memoryOf(pid)), idleMb: idleMemory[name]!.rssMb }] as const,
+      ),
+    ),
+  );
+  const results: Results = {
+    mode: modeName,
+    startedAt: startedAt.toISOString(),
+    loadBefore,
+    loadAfter: (await import("node:os")).loadavg(),
+    built: !values.source,
+    solutionsSpent: pool.handedOut,
+    reports: reportsSeeded ? { count: mode.reports, ...reportsSeeded } : undefined,
+    groups,
+    hops,
+    batching,
+    memory,
+  };
+  await writeResults(results, {
+    out: values.out ?? (modeName === "smoke" || values.only ? undefined : "docs/benchmarks.md"),
+    json: values.json,
+    log,
+  });
+} finally {
+  redis.disconnect();
+  await chains.stop();
+}
+process.exit(0);

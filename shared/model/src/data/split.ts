@@ -1,4 +1,0 @@
-import { fnv1a } from "../features/hash.ts";
-
-/** Fold of a duplicate group, 0..folds-1; by hash so it is stable across runs and machines. */
-export const foldOf = (group: string, folds: number, salt = ""): number => fnv1a(`${salt}${group}`) % folds;

@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { format } from "prettier";
+import { readModelMeta } from "@sift/model";
+import { loadCorpus } from "./data/corpus.ts";
+import { renderCard, type CardInput } from "./eval/card.ts";
+import { writeCharts } from "./eval/charts.ts";
+import type { Metrics } from "./eval/metrics.ts";
+import { probeShortcuts } from "./eval/probes.ts";
+import { crossSource, inDomain, isTest } from "./eval/protocol.ts";
+import { byShape, goalsOf, line, mean } from "./eval/report.ts";
+import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
+import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
+
+/**
+ * `pnpm eval --data ../shared/data [--docs docs] [--quick] [--figures f.json] [--render f.json]
+ * [--preds p.json]`: group-split, leave-one-source-out and unseen-set evaluation; writes
+ * docs/model-card.md and docs/model/*.svg. `--quick` trains with 3 epochs and places 0.8 on 2
+ * in-domain folds (so its precision and recall at 0.8 are not the protocol's), prints the tables
+ * and writes nothing: for comparing variants on leave-one-source-out ranking. `--figures` saves
+ * the card's figures and `--render` re-renders the card from them without training (the card's
+ * prose changes more often than its figures). `--preds` saves the leave-one-source-out scores.
+ */
+const { values } = parseArgs({
+  options: {
+    data: { type: "string", default: "../shared/data" },
+    docs: { type: "string", default: "docs" },
+    quick: { type: "boolean", default: false },
+    figures: { type: "string" },
+    render: { type: "string" },
+    preds: { type: "string" },
+  },
+});
+const dataDir = resolve(values.data!);
+const docsDir = resolve(values.docs!);
+const started = performance.now();
+const log = (l: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${l}`);
+
+type Figures = Omit<CardInput, "meta" | "examples" | "command">;
+
+/** Renders the card from figures, with the committed model's metadata and example scores. */
+const writeCard = async (figures: Figures): Promise<void> => {
+  const scores = await scoreExamples();
+  console.log("\nissue 16's five submissions (committed model)");
+  EXAMPLE_SUBMISSIONS.forEach((e, i) =>
+    console.log(`${e.what.padEnd(24)} v1 ${e.v1.toFixed(3)}  now ${scores[i]!.toFixed(3)}`),
+  );
+  const card = renderCard({
+    ...figures,
+    meta: readModelMeta(),
+    examples: EXAMPLE_SUBMISSIONS.map((e, i) => ({ ...e, score: scores[i]! })),
+    command: "pnpm eval --data ../shared/data",
+  });
+  // Formatted like the rest of the repo, so `pnpm lint` passes on a freshly written card.
+  writeFileSync(
+    resolve(docsDir, "model-card.md"),
+    await format(card, { parser: "markdown", printWidth: 110 }),
+  );
+  log(`wrote ${resolve(docsDir, "model-card.md")}`);
+};
+
+if (values.render) {
+  await writeCard(JSON.parse(readFileSync(values.render, "utf8")) as Figures);
+  process.exit(0);
+}
+
+log(`reading ${dataDir}`);
+const corpus = loadCorpus(dataDir, { log });
+const options = values.quick
+  ? { ...DEFAULT_OPTIONS, epochs: 3, calibrationFolds: 2, outOfDomain: false }
+  : DEFAULT_OPTIONS;
+const within = inDomain(corpus, log, options);
+const cross = crossSource(corpus, log, options);
+if (values.preds) writeFileSync(values.preds, JSON.stringify(cross.map((r) => [r.source, r.preds])));
+const goals = goalsOf(within.pooled, cross, within.unseen);
+
+console.log("\nin-domain (group split)");
+for (const r of within.seen) console.log(line(r.source, r.metrics));
+console.log(line("pooled", within.pooled));
+console.log("\ncross-source (leave one source out)");
+for (const r of cross) console.log(line(r.source, r.metrics));
+console.log(
+  `${"mean of sources".padEnd(24)}          ROC AUC ${goals.losoMeanAuc.toFixed(3)}  PR AUC ${mean(cross.map((r) => r.metrics.prAuc)).toFixed(3)}                R@0.8 ${goals.losoMeanRecall.toFixed(3)}`,
+);
+console.log(line("pooled out-of-domain", goals.losoPooled));
+console.log("\nunseen sets (never trained on)");
+for (const r of within.unseen) console.log(line(r.source, r.metrics));
+console.log(
+  `${"mean of sets".padEnd(24)}          ROC AUC ${mean(within.unseen.map((r) => r.metrics.rocAuc)).toFixed(3)}`,
+);
+const shapes = byShape([
+  ["in-domain test (pooled)", within.seen.flatMap((r) => r.preds)],
+  ["leave-one-source-out (pooled)", cross.flatMap((r) => r.preds)],
+  ["unseen sets (pooled)", within.unseen.flatMap((r) => r.preds)],
+]);
+for (const { shape, rows } of shapes) {
+  console.log(`\nform shape: ${shape}`);
+  for (const r of rows) console.log(line(r.source, r.metrics));
+}
+if (values.quick) process.exit(0);
+
+const pooledPreds = within.seen.flatMap((r) => r.preds);
+const quantile = (xs: number[], q: number) =>
+  xs.sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? NaN;
+const qs = [0.05, 0.25, 0.5, 0.75, 0.95];
+const spamScores = pooledPreds.filter((p) => p.label === 1).map((p) => p.score);
+const hamScores = pooledPreds.filter((p) => p.label === 0).map((p) => p.score);
+const heldOutHam = [...corpus.values()]
+  .flat()
+  .filter((e) => isTest(e) && e.label === 0 && e.text !== undefined);
+const probes = probeShortcuts(within.model, heldOutHam);
+console.log("\nshortcut probes (held-out ham)");
+for (const p of probes)
+  console.log(`${p.name.padEnd(36)} flipped ${p.flipped}/${p.n}  mean change ${p.meanDelta.toFixed(4)}`);
+
+writeCharts(docsDir, within.seen, cross, within.unseen, { spam: spamScores, ham: hamScores });
+const strip = (rows: ReadonlyArray<{ source: CardInput["cross"][number]["source"]; metrics: Metrics }>) =>
+  rows.map(({ source, metrics }) => ({ source, metrics }));
+const figures: Figures = {
+  inDomain: strip(within.seen),
+  pooled: within.pooled,
+  unseen: strip(within.unseen),
+  cross: strip(cross),
+  probes,
+  goals,
+  shapes,
+  quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
+};
+if (values.figures) writeFileSync(values.figures, JSON.stringify(figures));
+await writeCard(figures);
+log(`wrote ${resolve(docsDir, "model")}/*.svg`);

@@ -1,0 +1,86 @@
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { LISTS_DIR, PHRASE_WORDS, phraseKey } from "@sift/model";
+
+/**
+ * `tsx shared/model/src/lists-cli.ts --data ../shared/data`: derives the lists the product
+ * ships (shared/model/lists/) from the public lists in the data folder. Only what the featuriser
+ * can match cheaply and exactly is kept: whole-word phrases (looked up per word, not as 60,000
+ * substring scans per request), host names, and phone numbers as digits. Each output keeps its
+ * source's licence; THIRD_PARTY_NOTICES beside them carries the notices. Deterministic: sorted.
+ */
+const { values } = parseArgs({ options: { data: { type: "string", default: "../shared/data" } } });
+const lists = resolve(values.data!, "lists");
+const read = (...path: string[]) => readFileSync(join(lists, ...path), "utf8").split("\n");
+const out = (name: string, entries: Iterable<string>) => {
+  const sorted = [...new Set(entries)].filter((e) => e !== "").sort();
+  writeFileSync(join(LISTS_DIR, name), `${sorted.join("\n")}\n`);
+  console.log(`${name}: ${sorted.length} entries`);
+};
+
+const HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/;
+/** Shorter phrases are the over-matching substrings the list's author warns about ("-meme."). */
+const MIN_PHRASE = 5;
+
+const phrase = (entry: string): string | undefined => {
+  const key = phraseKey(entry);
+  const n = key.split(" ").length;
+  return key.length >= MIN_PHRASE && n <= PHRASE_WORDS && !/^[0 ]+$/.test(key) ? key : undefined;
+};
+
+/** Python-regex keyword fragments that are plain words once their separator classes become spaces. */
+const literalKeyword = (line: string): string | undefined => {
+  const plain = line
+    .replace(/\(\?#[^)]*\)|\(\?[a-z]+\)/g, "")
+    .replace(/\[\\W_\]\*\+?|\[\\W_\]\+|\\W[?*+]?|\\s[?*+]?|\[\\s-\]\?|\\b/g, " ");
+  return /^[\p{L}\p{N} ]+$/u.test(plain) ? phrase(plain) : undefined;
+};
+
+mkdirSync(LISTS_DIR, { recursive: true });
+const splorp = read("splorp_comment_blacklist", "blacklist.txt").map((l) => l.trim().toLowerCase());
+out(
+  "wp-comment-phrases.txt",
+  splorp.filter((l) => !l.includes(".")).flatMap((l) => phrase(l) ?? []),
+);
+out(
+  "wp-comment-domains.txt",
+  splorp.filter((l) => HOST.test(l)),
+);
+out(
+  "smokedetector-keywords.txt",
+  read("smokedetector", "bad_keywords.txt")
+    .filter((l) => !l.startsWith("#"))
+    .flatMap((l) => literalKeyword(l.trim()) ?? []),
+);
+out(
+  "smokedetector-websites.txt",
+  read("smokedetector", "blacklisted_websites.txt")
+    .map((l) =>
+      l
+        .replace(/\(\?#[^)]*\)/g, "")
+        .replace(/\\\./g, ".")
+        .trim()
+        .toLowerCase(),
+    )
+    .filter((l) => HOST.test(l)),
+);
+out(
+  "smokedetector-numbers.txt",
+  read("smokedetector", "blacklisted_numbers.txt")
+    .map((l) => l.replace(/\(\?#[^)]*\)/g, "").replace(/\D/g, ""))
+    // Seven digits is the shortest full local number; longer than 15 is not a phone number (E.164).
+    .filter((d) => d.length >= 7 && d.length <= 15),
+);
+out(
+  "disposable-email-domains.txt",
+  read("disposable_email_domains", "disposable_email_blocklist.conf").map((l) => l.trim().toLowerCase()),
+);
+// CC-BY-SA-4.0: its own file, entries unchanged, its licence beside it.
+out(
+  "url-shorteners.txt",
+  read("url_shorteners", "list")
+    .map((l) => l.trim().toLowerCase())
+    .filter((l) => !l.startsWith("#")),
+);
+copyFileSync(join(lists, "url_shorteners", "LICENSE"), join(LISTS_DIR, "url-shorteners.LICENSE"));

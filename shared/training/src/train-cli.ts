@@ -1,0 +1,34 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { SPAM_STANDARD } from "@sift/contracts";
+import { MODEL_PATH, META_PATH } from "@sift/model";
+import { loadCorpus } from "./data/corpus.ts";
+import { buildArtifact } from "./train/build.ts";
+import { DEFAULT_OPTIONS, trainPipeline } from "./train/pipeline.ts";
+
+/**
+ * `pnpm train --data ../shared/data [--out dir]`: rebuilds the committed model from the data
+ * sets whose terms allow shipping a model trained on them. Deterministic: same data, same bytes.
+ */
+const { values } = parseArgs({
+  options: { data: { type: "string", default: "../shared/data" }, out: { type: "string" } },
+});
+const dataDir = resolve(values.data!);
+const modelPath = values.out ? resolve(values.out, `${SPAM_STANDARD}.onnx`) : MODEL_PATH;
+const metaPath = values.out ? resolve(values.out, `${SPAM_STANDARD}.json`) : META_PATH;
+
+const started = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);
+log(`reading ${dataDir} (trainable sources only)`);
+const corpus = loadCorpus(dataDir, { trainableOnly: true, log });
+const examples = [...corpus.values()].flat();
+log(`training on ${examples.length} examples`);
+const model = trainPipeline(examples, { ...DEFAULT_OPTIONS, log });
+const { onnx, meta } = buildArtifact(model, examples, DEFAULT_OPTIONS);
+mkdirSync(dirname(modelPath), { recursive: true });
+writeFileSync(modelPath, onnx);
+writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
+log(
+  `wrote ${modelPath} (${onnx.length} bytes, version ${meta.version}, sha256 ${meta.sha256.slice(0, 16)}…)`,
+);
