@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // Command-line tools, scripts and benchmarks print their results.
-    files: ["shared/cli/**", "**/bench/**", "**/scripts/**", "infra/**", "shared/model/src/*-cli.ts"],
+    files: ["shared/cli/**", "**/bench/**", "**/scripts/**", "infra/**", "shared/training/src/*-cli.ts"],
     rules: { "no-console": "off" },
   },
   {

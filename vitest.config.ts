@@ -10,7 +10,7 @@ const ALONE = ["services/gateway/test/slow-senders.test.ts"];
 /** The fault table under load (`pnpm test:faults`): each row its own processes, Redis and NATS. */
 const FAULTS = ["shared/testkit/test/faults/**/*.test.ts"];
 /** `pnpm bench --smoke` loads a dozen processes at once: last, so it slows no other file. */
-const BENCH = ["shared/testkit/test/bench-smoke.test.ts"];
+const BENCH = ["shared/bench/test/bench-smoke.test.ts"];
 
 export default defineConfig({
   test: {

@@ -23,7 +23,7 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   const json = join(mkdtempSync(join(tmpdir(), "sift-bench-")), "results.json");
   const run = spawnSync(
     join(ROOT, "node_modules/.bin/tsx"),
-    ["shared/testkit/bench/speed/main.ts", "--smoke", "--json", json],
+    ["shared/bench/src/speed/main.ts", "--smoke", "--json", json],
     {
       cwd: ROOT,
       encoding: "utf8",

@@ -42,6 +42,35 @@ export const Identity = z.object({
 export type Identity = z.infer<typeof Identity>;
 export type ResolvedKey = Extract<Identity["key"], { status: "valid" }>;
 
+/**
+ * The key part of an identity, from a key record as the key store resolves it: only these fields
+ * travel, whatever else the record holds.
+ */
+export const resolvedKey = (record: Omit<ResolvedKey, "status">): ResolvedKey => ({
+  status: "valid",
+  keyId: record.keyId,
+  configId: record.configId,
+  workspaceId: record.workspaceId,
+  kind: record.kind,
+  plan: record.plan,
+  allowance: record.allowance,
+});
+
+/** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */
+export const identityFor = (
+  route: Route,
+  requestId: string,
+  now: number,
+  key: Identity["key"],
+  client?: string,
+): Identity => ({
+  requestId,
+  iat: now,
+  route,
+  ...(client === undefined ? {} : { client: client.slice(0, 128) }),
+  key,
+});
+
 export const IDENTITY_HEADER = "x-sift-identity";
 export const SIGNATURE_HEADER = "x-sift-signature";
 export const REQUEST_ID_HEADER = "x-request-id";

@@ -49,8 +49,8 @@ export interface LayerSnapshot {
  * between the mean adjustments of its spam and of its clean reports INTERCEPT_SHARE of the way
  * to 0 (estimated from the counts alone: each label's reports as if all had that label's mean
  * number of buckets). A site with one label has no midpoint, and no constant.
- * Values measured with `pnpm replay:feedback:sweep` and `tsx
- * shared/testkit/bench/replay-feedback-tried.ts` (docs/feedback.md).
+ * Values measured with `pnpm replay:feedback:sweep` and the variants script that
+ * left the tree (code at 59db1fe:shared/testkit/bench/replay-feedback-tried.ts; docs/feedback.md).
  */
 const POOLED_PRIOR = 10;
 const BUCKET_PRIOR = 3;

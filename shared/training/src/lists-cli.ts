@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { LISTS_DIR, PHRASE_WORDS, phraseKey } from "@sift/model";
 
 /**
- * `tsx shared/model/src/lists-cli.ts --data ../shared/data`: derives the lists the product
+ * `tsx shared/training/src/lists-cli.ts --data ../shared/data`: derives the lists the product
  * ships (shared/model/lists/) from the public lists in the data folder. Only what the featuriser
  * can match cheaply and exactly is kept: whole-word phrases (looked up per word, not as 60,000
  * substring scans per request), host names, and phone numbers as digits. Each output keeps its

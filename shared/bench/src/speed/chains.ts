@@ -16,7 +16,7 @@ import {
 } from "@sift/testkit";
 
 const TSX = `${ROOT}node_modules/.bin/tsx`;
-const HERE = "shared/testkit/bench/speed";
+const HERE = "shared/bench/src/speed";
 
 /** A bench script as its own process, resolved once it prints "ready". */
 const spawnScript = async (file: string, args: string[]): Promise<ChildProcess> => {

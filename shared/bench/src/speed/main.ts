@@ -10,6 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
+import { identityFor, resolvedKey } from "@sift/contracts";
 import { KeyStore } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
@@ -92,20 +93,7 @@ const pool = new SolutionPool({
 });
 
 const identity = (route: "classify" | "verify", record: typeof classifyKey.record) => () =>
-  signer.headers({
-    requestId: "bench",
-    iat: Date.now(),
-    route,
-    key: {
-      status: "valid",
-      keyId: record.keyId,
-      configId: record.configId,
-      workspaceId: record.workspaceId,
-      kind: record.kind,
-      plan: record.plan,
-      allowance: record.allowance,
-    },
-  });
+  signer.headers(identityFor(route, "bench", Date.now(), resolvedKey(record)));
 const bearer = (key: string) => () => ({ authorization: `Bearer ${key}` });
 const accepted = (status: number, body: string) => status === 200 && body === '{"ok":true}';
 const verdict = (status: number, body: string) => status === 200 && body.includes('"label":');

@@ -1,6 +1,6 @@
 // Writes docs/benchmarks.md (and its chart) again from the JSON a run left (`pnpm bench --json
 // file`), without running anything: for changes to the report itself.
-//   tsx shared/testkit/bench/speed/report.ts results.json [--out docs/benchmarks.md]
+//   tsx shared/bench/src/speed/report.ts results.json [--out docs/benchmarks.md]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { writeResults, type Results } from "./results.ts";

@@ -335,7 +335,7 @@ export const writeResults = async (
   const mode = MODES[r.mode];
   const doc = `# Benchmarks
 
-Written by \`pnpm bench\` (shared/testkit/bench/speed/main.ts) on ${r.startedAt}; rerun it to
+Written by \`pnpm bench\` (shared/bench/src/speed/main.ts) on ${r.startedAt}; rerun it to
 regenerate this file and [${svgName}](${svgName}). Everything above the closing note comes from
 that run.
 

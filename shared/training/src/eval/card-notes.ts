@@ -5,7 +5,8 @@ import { SIGNAL_VALUE, type ModelMeta } from "@sift/model";
  * The card's prose, kept as Markdown in card/ beside this package's source: how the model works
  * (with the few settings a retrain may change as {{name}} slots) and what it does not do.
  */
-const note = (name: string): string => readFileSync(new URL(`../../card/${name}.md`, import.meta.url), "utf8");
+const note = (name: string): string =>
+  readFileSync(new URL(`../../card/${name}.md`, import.meta.url), "utf8");
 
 /** Fills each {{name}} slot; a slot without a value is a mistake in the note, not a blank. */
 const fill = (text: string, values: Record<string, string | number | boolean | undefined>): string =>
