@@ -1,14 +1,11 @@
 import { z } from "zod";
+import { BaseConfig, natsUrlField, portField, readConfig, type Env } from "@sift/runtime";
 
-const Config = z.object({
-  natsUrl: z.string().default("nats://127.0.0.1:4222"),
-  /** Workspaces' learned state (reports, lists); scoring falls back to the base model without it. */
-  redisUrl: z.string().default("redis://127.0.0.1:6379"),
-  /** `host:port,…`: a Redis Cluster instead of REDIS_URL (docs/deployment.md). */
-  redisClusterNodes: z.string().optional(),
-  /** Only /healthz and /readyz listen here; inference goes over NATS. */
-  httpPort: z.coerce.number().int().min(0).max(65535).default(8084),
-  httpHost: z.string().default("0.0.0.0"),
+/** The worker's Redis holds workspaces' learned state; scoring falls back to the base model without it. */
+const Config = BaseConfig.extend({
+  natsUrl: natsUrlField,
+  /** Only /healthz, /readyz and /metrics listen here; inference goes over NATS. */
+  port: portField(8084),
   /** Defaults to the model committed in @sift/model. */
   modelPath: z.string().optional(),
   /**
@@ -24,32 +21,16 @@ const Config = z.object({
   /** DESIGN.md: one intra-op thread, spinning off, where the worker shares cores. */
   intraOpThreads: z.coerce.number().int().min(1).max(64).default(1),
   shutdownDeadlineMs: z.coerce.number().int().positive().default(10_000),
-  logLevel: z.string().default("info"),
-  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
-  otlpEndpoint: z.string().url().optional(),
-  otlpTracesEndpoint: z.string().url().optional(),
 });
 export type WorkerConfig = Readonly<z.infer<typeof Config>>;
 
-export const loadConfig = (env: Record<string, string | undefined>): WorkerConfig =>
-  Object.freeze(
-    Config.parse({
-      natsUrl: env["NATS_URL"],
-      redisUrl: env["REDIS_URL"],
-      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
-      httpPort: env["MODEL_WORKER_PORT"],
-      httpHost: env["MODEL_WORKER_HOST"],
-      modelPath: env["SIFT_MODEL_PATH"],
-      batchWindowMs: env["SIFT_BATCH_WINDOW_MS"],
-      batchMaxItems: env["SIFT_BATCH_MAX_ITEMS"],
-      intraOpThreads: env["SIFT_INTRA_OP_THREADS"],
-      shutdownDeadlineMs: env["SIFT_SHUTDOWN_DEADLINE_MS"],
-      logLevel: env["LOG_LEVEL"],
-      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
-      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
-    }),
-  );
-
-/** Parsed defaults, for tests and the benchmark. */
-export const defaultConfig = (overrides: Partial<WorkerConfig> = {}): WorkerConfig =>
-  Object.freeze({ ...loadConfig({}), ...overrides });
+export const loadConfig = (env: Env): WorkerConfig =>
+  readConfig(Config, env, {
+    port: "MODEL_WORKER_PORT",
+    host: "MODEL_WORKER_HOST",
+    modelPath: "SIFT_MODEL_PATH",
+    batchWindowMs: "SIFT_BATCH_WINDOW_MS",
+    batchMaxItems: "SIFT_BATCH_MAX_ITEMS",
+    intraOpThreads: "SIFT_INTRA_OP_THREADS",
+    shutdownDeadlineMs: "SIFT_SHUTDOWN_DEADLINE_MS",
+  });

@@ -1,24 +1,11 @@
 import type { Express } from "express";
-import {
-  Counter,
-  serviceApp,
-  serviceEndpoint,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type ReadinessChecks,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
+import { Counter, serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
 import type { AdaptiveStore } from "./clients/adaptive-store.ts";
 import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
 
-export interface VerifyDeps {
-  signer: IdentitySigner;
-  clock: Clock;
-  logger: Logger;
+export interface VerifyDeps extends AppDeps {
   /** The challenge signing-key ring: signs what /challenge issues, checks what /verify gets. */
   signingKeys: SigningKeyRing;
   /** Marks a solution spent, once. */
@@ -27,10 +14,6 @@ export interface VerifyDeps {
   keys: SiteKeyLookup;
   /** Scores behind adaptive difficulty. */
   adaptive: AdaptiveStore;
-  readiness: ReadinessChecks;
-  metrics?: Registry;
-  /** When given, each call continues the gateway's trace. */
-  tracing?: Tracing | undefined;
 }
 
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */

@@ -22,7 +22,7 @@ const SERVICES = {
   gateway: { load: (env: Env) => gatewayConfig(env), port: "port", metrics: "metricsPort" },
   verify: { load: (env: Env) => verifyConfig(env), port: "port" },
   classify: { load: (env: Env) => classifyConfig(env), port: "port" },
-  "model-worker": { load: (env: Env) => workerConfig(env), port: "httpPort" },
+  "model-worker": { load: (env: Env) => workerConfig(env), port: "port" },
 } as const;
 type Service = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as Service[];
@@ -32,10 +32,16 @@ const SECRET = "s".repeat(32);
 const RUNTIME_ENV = new Set(["NODE_ENV"]);
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
-const configKeys = (service: Service): Set<string> =>
-  new Set(
-    [...read(`services/${service}/src/config.ts`).matchAll(/env\["([A-Z0-9_]+)"\]/g)].map((m) => m[1]!),
+/** The variables the service's loadConfig looks up, as it looks them up. */
+const configKeys = (service: Service): Set<string> => {
+  const keys = new Set<string>();
+  const env = new Proxy<Env>(
+    { SIFT_INTERNAL_SECRET: SECRET },
+    { get: (target, key) => (typeof key === "string" ? (keys.add(key), target[key]) : undefined) },
   );
+  SERVICES[service].load(env);
+  return keys;
+};
 const listens = (service: Service, env: Env) => {
   const config = SERVICES[service].load(env) as unknown as Record<string, number>;
   const { port, metrics } = SERVICES[service] as { port: string; metrics?: string };
