@@ -1,14 +1,21 @@
 import { z } from "zod";
-import { natsUrlField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
+import { hostField, natsUrlField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
 
+/** Each field's variable is in its `.meta({ env })`; the shared ones are in ServiceConfig. */
 const Config = ServiceConfig.extend({
-  port: portField(8082),
+  port: portField(8082).meta({ env: ["CLASSIFY_PORT", "PORT"] }),
+  host: hostField.meta({ env: "CLASSIFY_HOST" }),
   natsUrl: natsUrlField,
   /**
    * How long to wait for a model worker. A verdict takes about a millisecond; 1.5 s leaves room
    * for a batch queue under load yet answers 503 well inside callers' usual 5-10 s time-outs.
    */
-  inferenceTimeoutMs: z.coerce.number().int().positive().default(1_500),
+  inferenceTimeoutMs: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1_500)
+    .meta({ env: "SIFT_INFERENCE_TIMEOUT_MS" }),
   /**
    * Submissions that arrive together share one NATS request to the workers (fewer messages per
    * verdict under load; an idle request waits no timer). Off: one request per submission.
@@ -16,14 +23,9 @@ const Config = ServiceConfig.extend({
   inferenceCoalesce: z
     .enum(["1", "0", "true", "false", "on", "off"])
     .default("on")
-    .transform((v) => v === "1" || v === "true" || v === "on"),
+    .transform((v) => v === "1" || v === "true" || v === "on")
+    .meta({ env: "SIFT_INFERENCE_COALESCE" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 
-export const loadConfig = (env: Env): ClassifyConfig =>
-  readConfig(Config, env, {
-    port: ["CLASSIFY_PORT", "PORT"],
-    host: "CLASSIFY_HOST",
-    inferenceTimeoutMs: "SIFT_INFERENCE_TIMEOUT_MS",
-    inferenceCoalesce: "SIFT_INFERENCE_COALESCE",
-  });
+export const loadConfig = (env: Env): ClassifyConfig => readConfig(Config, env);

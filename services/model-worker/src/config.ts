@@ -1,13 +1,17 @@
 import { z } from "zod";
-import { BaseConfig, natsUrlField, portField, readConfig, type Env } from "@sift/runtime";
+import { BaseConfig, hostField, natsUrlField, portField, readConfig, type Env } from "@sift/runtime";
 
-/** The worker's Redis holds workspaces' learned state; scoring falls back to the base model without it. */
+/**
+ * Each field's variable is in its `.meta({ env })`; the shared ones are in BaseConfig (the
+ * worker's Redis holds workspaces' learned state; scoring falls back to the base model without it).
+ */
 const Config = BaseConfig.extend({
   natsUrl: natsUrlField,
   /** Only /healthz, /readyz and /metrics listen here; inference goes over NATS. */
-  port: portField(8084),
+  port: portField(8084).meta({ env: "MODEL_WORKER_PORT" }),
+  host: hostField.meta({ env: "MODEL_WORKER_HOST" }),
   /** Defaults to the model committed in @sift/model. */
-  modelPath: z.string().optional(),
+  modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /**
    * How long the first request of an idle worker waits for company. Default 0: a request runs as
    * soon as the model is free, and whatever arrives while a batch runs goes in the next one, so
@@ -15,22 +19,18 @@ const Config = BaseConfig.extend({
    * but costs that much latency when idle (Node timers have ~1 ms granularity): see
    * docs/model-worker.md for the measured trade-off.
    */
-  batchWindowMs: z.coerce.number().min(0).max(50).default(0),
+  batchWindowMs: z.coerce.number().min(0).max(50).default(0).meta({ env: "SIFT_BATCH_WINDOW_MS" }),
   /** A batch runs at once when it reaches this many submissions. */
-  batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64),
+  batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64).meta({ env: "SIFT_BATCH_MAX_ITEMS" }),
   /** DESIGN.md: one intra-op thread, spinning off, where the worker shares cores. */
-  intraOpThreads: z.coerce.number().int().min(1).max(64).default(1),
-  shutdownDeadlineMs: z.coerce.number().int().positive().default(10_000),
+  intraOpThreads: z.coerce.number().int().min(1).max(64).default(1).meta({ env: "SIFT_INTRA_OP_THREADS" }),
+  shutdownDeadlineMs: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .meta({ env: "SIFT_SHUTDOWN_DEADLINE_MS" }),
 });
 export type WorkerConfig = Readonly<z.infer<typeof Config>>;
 
-export const loadConfig = (env: Env): WorkerConfig =>
-  readConfig(Config, env, {
-    port: "MODEL_WORKER_PORT",
-    host: "MODEL_WORKER_HOST",
-    modelPath: "SIFT_MODEL_PATH",
-    batchWindowMs: "SIFT_BATCH_WINDOW_MS",
-    batchMaxItems: "SIFT_BATCH_MAX_ITEMS",
-    intraOpThreads: "SIFT_INTRA_OP_THREADS",
-    shutdownDeadlineMs: "SIFT_SHUTDOWN_DEADLINE_MS",
-  });
+export const loadConfig = (env: Env): WorkerConfig => readConfig(Config, env);

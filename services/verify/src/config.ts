@@ -1,16 +1,13 @@
 import { z } from "zod";
-import { portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
+import { hostField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
 
+/** Each field's variable is in its `.meta({ env })`; the shared ones are in ServiceConfig. */
 const Config = ServiceConfig.extend({
-  port: portField(8081),
+  port: portField(8081).meta({ env: ["VERIFY_PORT", "PORT"] }),
+  host: hostField.meta({ env: "VERIFY_HOST" }),
   /** Challenge signing keys, `id:secret[@notBefore]` entries; unset: one derived from internalSecret. */
-  challengeKeys: z.string().optional(),
+  challengeKeys: z.string().optional().meta({ env: "SIFT_CHALLENGE_KEYS" }),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 
-export const loadConfig = (env: Env): VerifyConfig =>
-  readConfig(Config, env, {
-    port: ["VERIFY_PORT", "PORT"],
-    host: "VERIFY_HOST",
-    challengeKeys: "SIFT_CHALLENGE_KEYS",
-  });
+export const loadConfig = (env: Env): VerifyConfig => readConfig(Config, env);
