@@ -28,8 +28,8 @@ type Service = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as Service[];
 /** Stands for the Secret's or the .env file's value. */
 const SECRET = "s".repeat(32);
-/** Set in the images for node itself, not read by any config. */
-const RUNTIME_ENV = new Set(["NODE_ENV"]);
+/** Set in the images for node itself and the HEALTHCHECK (the port's variable), not read by any config. */
+const RUNTIME_ENV = new Set(["NODE_ENV", "SIFT_PORT_VARIABLE"]);
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 /** The variables the service's loadConfig looks up, as it looks them up. */
@@ -138,7 +138,8 @@ describe("the Dockerfile", () => {
     const target = stage(service);
     expect(target.from).toBe("runtime");
     expect(stage("runtime").text).toMatch(/^USER node$/m);
-    expect(target.text).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(stage("runtime").text).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(target.text).not.toMatch(/^(CMD|HEALTHCHECK) /m);
     const manifest = JSON.parse(read(`services/${service}/package.json`)) as {
       main: string;
       files: string[];
@@ -159,10 +160,12 @@ describe("the Dockerfile", () => {
       const { port, metrics } = listens(service, { ...env, SIFT_INTERNAL_SECRET: SECRET });
       const exposed = /^EXPOSE (.+)$/m.exec(stage(service).text)![1]!.split(" ").map(Number);
       expect(exposed).toEqual(metrics === undefined ? [port] : [port, metrics]);
-      const check = /^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage(service).text);
-      const [, portVar, path] = /process\.env\.([A-Z0-9_]+)\}(\/\w+)/.exec(JSON.parse(check![1]!).join(" "))!;
+      const check = /^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage("runtime").text);
+      const [, portVar, path] = /process\.env\[process\.env\.([A-Z0-9_]+)\]\}(\/\w+)/.exec(
+        JSON.parse(check![1]!).join(" "),
+      )!;
       expect(path).toBe("/readyz");
-      expect(Number(env[portVar!])).toBe(port);
+      expect(Number(env[env[portVar!]!])).toBe(port);
     },
   );
 });
