@@ -109,7 +109,8 @@ export const runService = async <C extends RunnableConfig>(options: {
       return redis;
     },
     nats: async () => {
-      const nats = await connectNats(config.natsUrl ?? "nats://127.0.0.1:4222", `sift-${name}`);
+      if (config.natsUrl === undefined) throw new Error(`${name}'s config has no natsUrl (natsUrlField)`);
+      const nats = await connectNats(config.natsUrl, `sift-${name}`);
       // Drained before Redis quits: a handler still finishing may write to Redis.
       clients.unshift(["nats", () => nats.drain()]);
       return nats;
