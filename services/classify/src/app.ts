@@ -1,32 +1,16 @@
 import type { Express } from "express";
 import type { UsageMeter } from "@sift/keystore";
-import {
-  serviceApp,
-  serviceEndpoint,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type ReadinessChecks,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
+import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReportQueue } from "./clients/feedback-queue.ts";
 import type { InferenceClient } from "./clients/inference.ts";
 import { classifyRoute } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";
 
-export interface ClassifyDeps {
-  signer: IdentitySigner;
-  clock: Clock;
-  logger: Logger;
+/** Metrics are served at GET /metrics (the service port is internal); a trace covers the call's span, the usage admit and the NATS request. */
+export interface ClassifyDeps extends AppDeps {
   inference: InferenceClient;
   usage: UsageMeter;
   reports: ReportQueue;
-  readiness: ReadinessChecks;
-  /** Served at GET /metrics (the service port is internal) when given. */
-  metrics?: Registry;
-  /** When given, each call continues the gateway's trace (its span, the usage admit, the NATS request). */
-  tracing?: Tracing | undefined;
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

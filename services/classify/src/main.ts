@@ -1,59 +1,29 @@
-import {
-  connectNats,
-  createJobsRedis,
-  createLogger,
-  createRedis,
-  createRegistry,
-  IdentitySigner,
-  onShutdown,
-  ServingGate,
-  serveHttp,
-  startTracing,
-  systemClock,
-} from "@sift/runtime";
+import { IdentitySigner, runService } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createClassifyService } from "./wiring.ts";
 
-const config = loadConfig(process.env);
-const logger = createLogger("classify", config.logLevel);
-const redisTarget = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
-const redis = createRedis(
-  { ...redisTarget, commandTimeoutMs: config.redisCommandTimeoutMs },
-  "sift-classify",
-  logger,
-);
-const jobsRedis = createJobsRedis(redisTarget, "sift-classify-jobs", logger);
-const nats = await connectNats(config.natsUrl, "sift-classify");
-const tracing = await startTracing({
-  service: "classify",
-  endpoint: config.otlpEndpoint,
-  tracesEndpoint: config.otlpTracesEndpoint,
-  logger,
+const exitCode = await runService({
+  name: "classify",
+  config: loadConfig(process.env),
+  start: async (runtime) => {
+    const { config } = runtime;
+    const { app, jobs } = await createClassifyService({
+      ...runtime.deps,
+      redis: runtime.redis(),
+      jobsRedis: runtime.jobsRedis(),
+      nats: await runtime.nats(),
+      signer: new IdentitySigner(config.internalSecret),
+      inferenceTimeoutMs: config.inferenceTimeoutMs,
+      inferenceCoalesce: config.inferenceCoalesce,
+    });
+    const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
+    return {
+      ready: { port: http.port },
+      stop: [
+        ["http", http.stop],
+        ["jobs", () => jobs.stop()],
+      ],
+    };
+  },
 });
-
-/** /readyz answers 503 from SIGTERM on, for the whole drain. */
-const gate = new ServingGate();
-const { app, jobs } = await createClassifyService({
-  redis,
-  jobsRedis,
-  nats,
-  clock: systemClock,
-  logger,
-  signer: new IdentitySigner(config.internalSecret),
-  inferenceTimeoutMs: config.inferenceTimeoutMs,
-  inferenceCoalesce: config.inferenceCoalesce,
-  metrics: createRegistry("classify", { processMetrics: true }),
-  tracing,
-  serving: gate.check,
-});
-
-const { server, port } = await serveHttp(app, config.port, config.host);
-logger.info({ port }, "classify listening");
-
-onShutdown(logger, [
-  ["http", () => gate.close(server, config.shutdownDrainMs)],
-  ["jobs", () => jobs.stop()],
-  ["nats", () => nats.drain()],
-  ["redis", () => Promise.all([redis.quit(), jobsRedis.quit()])],
-  ["tracing", async () => tracing?.shutdown()],
-]);
+process.exit(exitCode);

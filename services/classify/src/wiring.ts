@@ -1,15 +1,7 @@
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import {
-  dependencyChecks,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type RedisClient,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
+import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
@@ -21,22 +13,18 @@ import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
  * and the learner that applies reports. main.ts and the test harness both build it here; the
  * caller serves the app and stops the rest.
  */
-export const createClassifyService = async (deps: {
-  redis: RedisClient;
-  /** BullMQ's own connection: it blocks, and waits out Redis outages instead of failing fast. */
-  jobsRedis: RedisClient;
-  nats: NatsConnection;
-  clock: Clock;
-  logger: Logger;
-  signer: IdentitySigner;
-  inferenceTimeoutMs: number;
-  /** Concurrent submissions share NATS requests (clients/inference.ts); default on. */
-  inferenceCoalesce?: boolean;
-  metrics?: Registry;
-  tracing?: Tracing | undefined;
-  /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
-  serving?: () => void;
-}) => {
+export const createClassifyService = async (
+  deps: ProcessDeps & {
+    redis: RedisClient;
+    /** BullMQ's own connection: it blocks, and waits out Redis outages instead of failing fast. */
+    jobsRedis: RedisClient;
+    nats: NatsConnection;
+    signer: IdentitySigner;
+    inferenceTimeoutMs: number;
+    /** Concurrent submissions share NATS requests (clients/inference.ts); default on. */
+    inferenceCoalesce?: boolean;
+  },
+) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });

@@ -10,12 +10,7 @@ import {
   httpMetrics,
   notFound,
   traceRequest,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type ReadinessChecks,
-  type Registry,
-  type Tracing,
+  type AppDeps,
 } from "@sift/runtime";
 import type { KeyResolver } from "./clients/key-cache.ts";
 import type { RateLimiter } from "./clients/rate-limiter.ts";
@@ -28,7 +23,11 @@ import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 
-export interface GatewayDeps {
+/**
+ * Metrics are served on the metrics port by main.ts; with tracing, each endpoint call is a trace:
+ * this hop's span, its context sent on to the service.
+ */
+export interface GatewayDeps extends AppDeps {
   config: Pick<
     GatewayConfig,
     | "verifyUrl"
@@ -43,15 +42,6 @@ export interface GatewayDeps {
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;
-  signer: IdentitySigner;
-  clock: Clock;
-  logger: Logger;
-  /** Named readiness checks for /readyz: each resolves when its dependency answers. */
-  readiness: ReadinessChecks;
-  /** Request counts and latencies go here when given (served on the metrics port by main.ts). */
-  metrics?: Registry;
-  /** When given, each endpoint call is a trace: this hop's span, its context sent on to the service. */
-  tracing?: Tracing | undefined;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
 }
@@ -80,7 +70,7 @@ export const buildGateway = (deps: GatewayDeps): Express => {
       ...traced,
       errorFormat(endpoint.errors),
       ...access[endpoint.access](route),
-      forwardTo(serviceUrl[endpoint.service], { ...deps, unreachable: endpoint.upstreamDown }),
+      ...forwardTo(serviceUrl[endpoint.service], { ...deps, unreachable: endpoint.upstreamDown }),
     );
   }
   app.get("/sift.js", browserScript(deps.browserScriptPath));

@@ -94,7 +94,7 @@ describe("the services as processes", () => {
     };
     expect(await ready(gateway)).toEqual({
       status: 200,
-      body: { ok: true, checks: { redis: "ok", nats: "ok", verify: "ok", classify: "ok", serving: "ok" } },
+      body: { ok: true, checks: { redis: "ok", verify: "ok", classify: "ok", serving: "ok" } },
     });
     const expected = {
       worker: { worker: "ok" },
@@ -125,7 +125,7 @@ describe("the services as processes", () => {
       status: 503,
       body: {
         ok: false,
-        checks: { redis: "ok", nats: "ok", verify: "ok", classify: "ok", serving: "shutting down" },
+        checks: { redis: "ok", verify: "ok", classify: "ok", serving: "shutting down" },
       },
       exit: 0,
     });

@@ -1,16 +1,17 @@
 import { z } from "zod";
+import { BaseConfig, hostField, natsUrlField, portField, readConfig, type Env } from "@sift/runtime";
 
-const Config = z.object({
-  natsUrl: z.string().default("nats://127.0.0.1:4222"),
-  /** Workspaces' learned state (reports, lists); scoring falls back to the base model without it. */
-  redisUrl: z.string().default("redis://127.0.0.1:6379"),
-  /** `host:port,…`: a Redis Cluster instead of REDIS_URL (docs/deployment.md). */
-  redisClusterNodes: z.string().optional(),
-  /** Only /healthz and /readyz listen here; inference goes over NATS. */
-  httpPort: z.coerce.number().int().min(0).max(65535).default(8084),
-  httpHost: z.string().default("0.0.0.0"),
+/**
+ * Each field's variable is in its `.meta({ env })`; the shared ones are in BaseConfig (the
+ * worker's Redis holds workspaces' learned state; scoring falls back to the base model without it).
+ */
+const Config = BaseConfig.extend({
+  natsUrl: natsUrlField,
+  /** Only /healthz, /readyz and /metrics listen here; inference goes over NATS. */
+  port: portField(8084).meta({ env: "MODEL_WORKER_PORT" }),
+  host: hostField.meta({ env: "MODEL_WORKER_HOST" }),
   /** Defaults to the model committed in @sift/model. */
-  modelPath: z.string().optional(),
+  modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /**
    * How long the first request of an idle worker waits for company. Default 0: a request runs as
    * soon as the model is free, and whatever arrives while a batch runs goes in the next one, so
@@ -18,38 +19,18 @@ const Config = z.object({
    * but costs that much latency when idle (Node timers have ~1 ms granularity): see
    * docs/model-worker.md for the measured trade-off.
    */
-  batchWindowMs: z.coerce.number().min(0).max(50).default(0),
+  batchWindowMs: z.coerce.number().min(0).max(50).default(0).meta({ env: "SIFT_BATCH_WINDOW_MS" }),
   /** A batch runs at once when it reaches this many submissions. */
-  batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64),
+  batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64).meta({ env: "SIFT_BATCH_MAX_ITEMS" }),
   /** DESIGN.md: one intra-op thread, spinning off, where the worker shares cores. */
-  intraOpThreads: z.coerce.number().int().min(1).max(64).default(1),
-  shutdownDeadlineMs: z.coerce.number().int().positive().default(10_000),
-  logLevel: z.string().default("info"),
-  /** OTLP/HTTP collector for traces; unset (both), the service loads no tracing SDK at all. */
-  otlpEndpoint: z.string().url().optional(),
-  otlpTracesEndpoint: z.string().url().optional(),
+  intraOpThreads: z.coerce.number().int().min(1).max(64).default(1).meta({ env: "SIFT_INTRA_OP_THREADS" }),
+  shutdownDeadlineMs: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .meta({ env: "SIFT_SHUTDOWN_DEADLINE_MS" }),
 });
 export type WorkerConfig = Readonly<z.infer<typeof Config>>;
 
-export const loadConfig = (env: Record<string, string | undefined>): WorkerConfig =>
-  Object.freeze(
-    Config.parse({
-      natsUrl: env["NATS_URL"],
-      redisUrl: env["REDIS_URL"],
-      redisClusterNodes: env["REDIS_CLUSTER_NODES"],
-      httpPort: env["MODEL_WORKER_PORT"],
-      httpHost: env["MODEL_WORKER_HOST"],
-      modelPath: env["SIFT_MODEL_PATH"],
-      batchWindowMs: env["SIFT_BATCH_WINDOW_MS"],
-      batchMaxItems: env["SIFT_BATCH_MAX_ITEMS"],
-      intraOpThreads: env["SIFT_INTRA_OP_THREADS"],
-      shutdownDeadlineMs: env["SIFT_SHUTDOWN_DEADLINE_MS"],
-      logLevel: env["LOG_LEVEL"],
-      otlpEndpoint: env["OTEL_EXPORTER_OTLP_ENDPOINT"] || undefined,
-      otlpTracesEndpoint: env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] || undefined,
-    }),
-  );
-
-/** Parsed defaults, for tests and the benchmark. */
-export const defaultConfig = (overrides: Partial<WorkerConfig> = {}): WorkerConfig =>
-  Object.freeze({ ...loadConfig({}), ...overrides });
+export const loadConfig = (env: Env): WorkerConfig => readConfig(Config, env);

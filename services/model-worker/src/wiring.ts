@@ -1,6 +1,6 @@
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
-import { serviceApp, type Logger, type RedisClient, type Registry, type Tracing } from "@sift/runtime";
+import { serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer } from "./clients/scorer.ts";
 import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
@@ -12,15 +12,14 @@ import type { WorkerConfig } from "./config.ts";
  * orchestrator stops counting a draining worker before it exits). main.ts and the test
  * harness both build it here; the caller starts the worker and serves the app.
  */
-export const createModelWorker = async (deps: {
-  nats: NatsConnection;
-  /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
-  redis?: RedisClient;
-  logger: Logger;
-  config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
-  metrics?: Registry;
-  tracing?: Tracing | undefined;
-}) => {
+export const createModelWorker = async (
+  deps: Omit<ProcessDeps, "clock"> & {
+    nats: NatsConnection;
+    /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
+    redis?: RedisClient;
+    config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
+  },
+) => {
   const { config, logger } = deps;
   const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
   logger.info({ model: scorer.model, version: scorer.version }, "model loaded");

@@ -1,24 +1,11 @@
 import type { Express } from "express";
-import {
-  Counter,
-  serviceApp,
-  serviceEndpoint,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type ReadinessChecks,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
+import { Counter, serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
 import type { AdaptiveStore } from "./clients/adaptive-store.ts";
 import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
 
-export interface VerifyDeps {
-  signer: IdentitySigner;
-  clock: Clock;
-  logger: Logger;
+export interface VerifyDeps extends AppDeps {
   /** The challenge signing-key ring: signs what /challenge issues, checks what /verify gets. */
   signingKeys: SigningKeyRing;
   /** Marks a solution spent, once. */
@@ -27,39 +14,28 @@ export interface VerifyDeps {
   keys: SiteKeyLookup;
   /** Scores behind adaptive difficulty. */
   adaptive: AdaptiveStore;
-  readiness: ReadinessChecks;
-  metrics?: Registry;
-  /** When given, each call continues the gateway's trace. */
-  tracing?: Tracing | undefined;
 }
 
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */
 export const buildVerifyApp = (deps: VerifyDeps): Express => {
-  const registers = deps.metrics ? [deps.metrics] : [];
-  const outcomes = new Counter({
-    name: "sift_verify_outcomes_total",
-    help: "Verify answers by outcome: ok (a real solution accepted), else the spec's message (Test key for the test key, whatever its solution)",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
-  const issued = new Counter({
-    name: "sift_challenges_total",
-    help: "Challenge requests by outcome",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
-  const decisions = new Counter({
-    name: "sift_challenge_difficulty_total",
-    help: "Difficulty decisions of issued challenges: fixed or adaptive, bits above the floor, and the score that raised them",
-    labelNames: ["mode", "raise", "cause"] as const,
-    registers,
-  });
-  const signals = new Counter({
-    name: "sift_challenge_failed_verify_signals_total",
-    help: "Failed or spent verifies counted toward their configuration's adaptive difficulty (recorded or lost)",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers: deps.metrics ? [deps.metrics] : [] });
+  const outcomes = counter(
+    "sift_verify_outcomes_total",
+    "Verify answers by outcome: ok (a real solution accepted), else the spec's message (Test key for the test key, whatever its solution)",
+    ["outcome"],
+  );
+  const issued = counter("sift_challenges_total", "Challenge requests by outcome", ["outcome"]);
+  const decisions = counter(
+    "sift_challenge_difficulty_total",
+    "Difficulty decisions of issued challenges: fixed or adaptive, bits above the floor, and the score that raised them",
+    ["mode", "raise", "cause"],
+  );
+  const signals = counter(
+    "sift_challenge_failed_verify_signals_total",
+    "Failed or spent verifies counted toward their configuration's adaptive difficulty (recorded or lost)",
+    ["outcome"],
+  );
   return serviceApp(deps, (app) => {
     serviceEndpoint(app, "verify", deps, verifyRoute({ ...deps, outcomes, signals }));
     serviceEndpoint(app, "challenge", deps, challengeRoute({ ...deps, issued, decisions }));

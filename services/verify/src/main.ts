@@ -1,54 +1,21 @@
 import { challengeKeyRing } from "@sift/challenge/server";
-import {
-  createLogger,
-  createRedis,
-  createRegistry,
-  IdentitySigner,
-  onShutdown,
-  ServingGate,
-  serveHttp,
-  startTracing,
-  systemClock,
-} from "@sift/runtime";
+import { IdentitySigner, runService } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createVerifyApp } from "./wiring.ts";
 
-const config = loadConfig(process.env);
-const logger = createLogger("verify", config.logLevel);
-const redis = createRedis(
-  {
-    url: config.redisUrl,
-    clusterNodes: config.redisClusterNodes,
-    commandTimeoutMs: config.redisCommandTimeoutMs,
+const exitCode = await runService({
+  name: "verify",
+  config: loadConfig(process.env),
+  start: async (runtime) => {
+    const { config } = runtime;
+    const app = createVerifyApp({
+      ...runtime.deps,
+      redis: runtime.redis(),
+      signer: new IdentitySigner(config.internalSecret),
+      signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
+    });
+    const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
+    return { ready: { port: http.port }, stop: [["http", http.stop]] };
   },
-  "sift-verify",
-  logger,
-);
-const tracing = await startTracing({
-  service: "verify",
-  endpoint: config.otlpEndpoint,
-  tracesEndpoint: config.otlpTracesEndpoint,
-  logger,
 });
-
-/** /readyz answers 503 from SIGTERM on, for the whole drain. */
-const gate = new ServingGate();
-const app = createVerifyApp({
-  redis,
-  clock: systemClock,
-  logger,
-  signer: new IdentitySigner(config.internalSecret),
-  signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
-  metrics: createRegistry("verify", { processMetrics: true }),
-  tracing,
-  serving: gate.check,
-});
-
-const { server, port } = await serveHttp(app, config.port, config.host);
-logger.info({ port }, "verify listening");
-
-onShutdown(logger, [
-  ["http", () => gate.close(server, config.shutdownDrainMs)],
-  ["redis", () => redis.quit()],
-  ["tracing", async () => tracing?.shutdown()],
-]);
+process.exit(exitCode);

@@ -1,29 +1,13 @@
 import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
 import { KeyStore } from "@sift/keystore";
-import {
-  dependencyChecks,
-  type Clock,
-  type IdentitySigner,
-  type Logger,
-  type RedisClient,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
+import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
 import { RedisAdaptiveStore } from "./clients/adaptive-store.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
-export const createVerifyApp = (deps: {
-  redis: RedisClient;
-  clock: Clock;
-  logger: Logger;
-  signer: IdentitySigner;
-  signingKeys: SigningKeyRing;
-  metrics?: Registry;
-  tracing?: Tracing | undefined;
-  /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
-  serving?: () => void;
-}) =>
+export const createVerifyApp = (
+  deps: ProcessDeps & { redis: RedisClient; signer: IdentitySigner; signingKeys: SigningKeyRing },
+) =>
   buildVerifyApp({
     ...deps,
     guard: new RedisReplayGuard(deps.redis),

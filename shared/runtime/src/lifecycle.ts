@@ -7,13 +7,13 @@ import {
 } from "node:http";
 import type { Logger } from "pino";
 
-export interface Stoppable {
-  stop(): Promise<void>;
-}
+/** How a process ends: 0 when every part stopped in time, 1 otherwise. main.ts exits with it. */
+export type ExitCode = 0 | 1;
 
 /**
- * Stops parts in the order given, under one deadline, then exits. Called from main.ts on
- * SIGTERM / SIGINT. While stopping, a second SIGINT (a second Ctrl-C) exits at once; a SIGTERM
+ * Stops parts in the order given, under one deadline, on SIGTERM / SIGINT, and resolves with the
+ * exit code (main.ts passes it to process.exit): 0 once all have stopped, 1 when the deadline
+ * passes first. While stopping, a second SIGINT (a second Ctrl-C) resolves 1 at once; a SIGTERM
  * is ignored, because supervisors repeat it (a terminal's Ctrl-C reaches the whole process
  * group, then the launcher sends SIGTERM too) and it must not cut the drain short.
  */
@@ -21,32 +21,34 @@ export const onShutdown = (
   logger: Logger,
   parts: Array<[string, () => Promise<unknown>]>,
   deadlineMs = 10_000,
-): void => {
-  let stopping = false;
-  const shutdown = async (signal: "SIGTERM" | "SIGINT") => {
-    if (stopping) {
-      if (signal === "SIGINT") process.exit(1);
-      return;
-    }
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    const timer = setTimeout(() => {
-      logger.error("shutdown deadline passed; exiting");
-      process.exit(1);
-    }, deadlineMs);
-    timer.unref();
-    for (const [name, stop] of parts) {
-      try {
-        await stop();
-      } catch (err) {
-        logger.warn({ err, part: name }, "error while stopping");
+): Promise<ExitCode> =>
+  new Promise((exit) => {
+    let stopping = false;
+    const shutdown = async (signal: "SIGTERM" | "SIGINT") => {
+      if (stopping) {
+        if (signal === "SIGINT") exit(1);
+        return;
       }
-    }
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-};
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      const timer = setTimeout(() => {
+        logger.error("shutdown deadline passed; exiting");
+        exit(1);
+      }, deadlineMs);
+      timer.unref();
+      for (const [name, stop] of parts) {
+        try {
+          await stop();
+        } catch (err) {
+          logger.warn({ err, part: name }, "error while stopping");
+        }
+      }
+      clearTimeout(timer);
+      exit(0);
+    };
+    process.on("SIGTERM", () => void shutdown("SIGTERM"));
+    process.on("SIGINT", () => void shutdown("SIGINT"));
+  });
 
 /**
  * Stops accepting connections, lets in-flight requests finish, and closes idle keep-alives.

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { RequestHandler } from "express";
 import { ENDPOINTS } from "@sift/contracts";
+import { requestContext } from "./edge/context.ts";
 
 /**
  * One registry per app (never prom-client's global one), so two apps in one process, as the
@@ -50,7 +51,7 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
     res.once("finish", () => {
       const labels = { route: routeLabel(req.path), status: String(res.statusCode) };
       end(labels);
-      const kind = res.locals.errorKind;
+      const kind = requestContext(res).errorKind;
       if (kind) errors.inc({ ...labels, kind });
     });
     next();

@@ -1,7 +1,7 @@
 // A process that shuts down the way every service does, with one slow part, for lifecycle.test.ts.
 import { onShutdown, silentLogger } from "../src/index.ts";
 
-onShutdown(silentLogger(), [
+const stopped = onShutdown(silentLogger(), [
   [
     "slow part",
     async () => {
@@ -12,3 +12,4 @@ onShutdown(silentLogger(), [
 ]);
 process.stdout.write("ready\n");
 setInterval(() => {}, 1_000);
+process.exit(await stopped);

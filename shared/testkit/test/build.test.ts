@@ -26,13 +26,25 @@ const runBuilt = (cwd: string, env: Record<string, string>): ChildProcess => {
   return child;
 };
 
-/** Runs the Dockerfile's HEALTHCHECK command of `target` and returns its exit status. */
+/**
+ * Runs the Dockerfile's HEALTHCHECK command (the runtime stage's, which every target inherits)
+ * with `target`'s ENV and then `env`, and returns its exit status.
+ */
 const healthcheck = (target: string, env: Record<string, string>): number | null => {
   const dockerfile = readFileSync(join(ROOT, "infra/docker/Dockerfile"), "utf8").replace(/\\\n\s*/g, "");
-  const stage = dockerfile.split(/^(?=FROM )/m).find((s) => s.startsWith(`FROM runtime AS ${target}\n`));
-  const [command, ...args] = JSON.parse(/^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage!)![1]!) as string[];
+  const stage = (name: string) =>
+    dockerfile.split(/^(?=FROM )/m).find((s) => new RegExp(`^FROM \\S+ AS ${name}\n`).test(s))!;
+  const imageEnv = Object.fromEntries(
+    [...stage(target).matchAll(/^ENV (.+)$/gm)].flatMap(([, line]) =>
+      [...line!.matchAll(/([A-Z0-9_]+)=(\S+)/g)].map(([, key, value]) => [key!, value!]),
+    ),
+  );
+  const [command, ...args] = JSON.parse(
+    /^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage("runtime"))![1]!,
+  ) as string[];
   expect(command).toBe("node");
-  return spawnSync(process.execPath, args, { env: { ...process.env, ...env }, timeout: 10_000 }).status;
+  return spawnSync(process.execPath, args, { env: { ...process.env, ...imageEnv, ...env }, timeout: 10_000 })
+    .status;
 };
 
 beforeAll(() => {

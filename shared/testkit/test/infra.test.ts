@@ -22,20 +22,26 @@ const SERVICES = {
   gateway: { load: (env: Env) => gatewayConfig(env), port: "port", metrics: "metricsPort" },
   verify: { load: (env: Env) => verifyConfig(env), port: "port" },
   classify: { load: (env: Env) => classifyConfig(env), port: "port" },
-  "model-worker": { load: (env: Env) => workerConfig(env), port: "httpPort" },
+  "model-worker": { load: (env: Env) => workerConfig(env), port: "port" },
 } as const;
 type Service = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as Service[];
 /** Stands for the Secret's or the .env file's value. */
 const SECRET = "s".repeat(32);
-/** Set in the images for node itself, not read by any config. */
-const RUNTIME_ENV = new Set(["NODE_ENV"]);
+/** Set in the images for node itself and the HEALTHCHECK (the port's variable), not read by any config. */
+const RUNTIME_ENV = new Set(["NODE_ENV", "SIFT_PORT_VARIABLE"]);
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
-const configKeys = (service: Service): Set<string> =>
-  new Set(
-    [...read(`services/${service}/src/config.ts`).matchAll(/env\["([A-Z0-9_]+)"\]/g)].map((m) => m[1]!),
+/** The variables the service's loadConfig looks up, as it looks them up. */
+const configKeys = (service: Service): Set<string> => {
+  const keys = new Set<string>();
+  const env = new Proxy<Env>(
+    { SIFT_INTERNAL_SECRET: SECRET },
+    { get: (target, key) => (typeof key === "string" ? (keys.add(key), target[key]) : undefined) },
   );
+  SERVICES[service].load(env);
+  return keys;
+};
 const listens = (service: Service, env: Env) => {
   const config = SERVICES[service].load(env) as unknown as Record<string, number>;
   const { port, metrics } = SERVICES[service] as { port: string; metrics?: string };
@@ -132,7 +138,8 @@ describe("the Dockerfile", () => {
     const target = stage(service);
     expect(target.from).toBe("runtime");
     expect(stage("runtime").text).toMatch(/^USER node$/m);
-    expect(target.text).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(stage("runtime").text).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(target.text).not.toMatch(/^(CMD|HEALTHCHECK) /m);
     const manifest = JSON.parse(read(`services/${service}/package.json`)) as {
       main: string;
       files: string[];
@@ -153,10 +160,12 @@ describe("the Dockerfile", () => {
       const { port, metrics } = listens(service, { ...env, SIFT_INTERNAL_SECRET: SECRET });
       const exposed = /^EXPOSE (.+)$/m.exec(stage(service).text)![1]!.split(" ").map(Number);
       expect(exposed).toEqual(metrics === undefined ? [port] : [port, metrics]);
-      const check = /^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage(service).text);
-      const [, portVar, path] = /process\.env\.([A-Z0-9_]+)\}(\/\w+)/.exec(JSON.parse(check![1]!).join(" "))!;
+      const check = /^HEALTHCHECK .* CMD (\[.+\])$/m.exec(stage("runtime").text);
+      const [, portVar, path] = /process\.env\[process\.env\.([A-Z0-9_]+)\]\}(\/\w+)/.exec(
+        JSON.parse(check![1]!).join(" "),
+      )!;
       expect(path).toBe("/readyz");
-      expect(Number(env[portVar!])).toBe(port);
+      expect(Number(env[env[portVar!]!])).toBe(port);
     },
   );
 });

@@ -6,8 +6,9 @@ import {
   identityOf,
   logFailure,
   requestBody,
+  requestContext,
   sendError,
-  traced,
+  traceStep,
   type Logger,
   type Registry,
   type Tracing,
@@ -62,12 +63,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
 
     const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
-    const parent = res.locals.traceContext;
-    const admitSpan =
-      deps.tracing && parent ? deps.tracing.tracer.startSpan("usage admit", {}, parent) : undefined;
-    const admission = admitSpan
-      ? await traced(admitSpan, deps.usage.admit(workspace))
-      : await deps.usage.admit(workspace);
+    const admission = await traceStep(res, deps.tracing, "usage admit", () => deps.usage.admit(workspace));
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
@@ -78,7 +74,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       .score(input.model, input.fields, identity.requestId, {
         workspaceId: key.workspaceId,
         explain,
-        trace: parent,
+        trace: requestContext(res).traceContext,
       })
       .catch(() => null);
     if (!result?.ok) {

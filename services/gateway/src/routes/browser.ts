@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { retryAfterSeconds, type Route } from "@sift/contracts";
-import { clientAddress, rawBody, sendError, type Clock } from "@sift/runtime";
+import { clientAddress, rawBody, requestContext, sendError, type Clock } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
 import { identityFor } from "../domain/identity.ts";
 
@@ -28,8 +28,9 @@ export const browserAccess =
       res.setHeader("Retry-After", String(retryAfterSeconds(decision.retryAfterMs)));
       return sendError(res, "challenge_rate_limited");
     }
-    res.locals.forward = {
-      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), { status: "missing" }, client),
+    const context = requestContext(res);
+    context.forward = {
+      identity: identityFor(route, context.requestId!, deps.clock.now(), { status: "missing" }, client),
       raw: rawBody(req),
     };
     next();

@@ -8,7 +8,8 @@ import {
   rawBody,
   requestBody,
   sendError,
-  traced,
+  requestContext,
+  traceStep,
   type Clock,
   type Tracing,
 } from "@sift/runtime";
@@ -46,8 +47,9 @@ export const classifyKeyAccess =
     if (choice.kind === "missing") return sendError(res, "missing_key");
     if (choice.kind === "invalid") return sendError(res, "invalid_key");
     const forward = (key: Parameters<typeof identityFor>[3]) => {
-      res.locals.forward = {
-        identity: identityFor(route, res.locals.requestId!, deps.clock.now(), key),
+      const context = requestContext(res);
+      context.forward = {
+        identity: identityFor(route, context.requestId!, deps.clock.now(), key),
         raw: rawBody(req),
       };
       next();
@@ -61,12 +63,9 @@ export const classifyKeyAccess =
     }
 
     // Key lookup and rate limit in one Redis round trip (DESIGN.md).
-    const parent = res.locals.traceContext;
-    const span =
-      deps.tracing && parent ? deps.tracing.tracer.startSpan("key resolve", {}, parent) : undefined;
-    const resolved = span
-      ? await traced(span, deps.keys.resolveAndTake(choice.key))
-      : await deps.keys.resolveAndTake(choice.key);
+    const resolved = await traceStep(res, deps.tracing, "key resolve", () =>
+      deps.keys.resolveAndTake(choice.key),
+    );
     if (!resolved) return sendError(res, "invalid_key");
     const { record, retryAfterMs } = resolved;
     if (record.kind !== "classify") return sendError(res, "challenge_key");

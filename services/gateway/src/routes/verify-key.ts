@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { TEST_KEY, type Identity, type Route } from "@sift/contracts";
-import { bodyField, rawBody, requestBody, type Clock } from "@sift/runtime";
+import { bodyField, rawBody, requestBody, requestContext, type Clock } from "@sift/runtime";
 import type { KeyResolver } from "../clients/key-cache.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
@@ -21,8 +21,9 @@ export const verifyKeyAccess =
       body: bodyField(requestBody(req), "secretKey"),
     });
     const key = await keyStatus(deps.keyCache ?? deps.keys, choice);
-    res.locals.forward = {
-      identity: identityFor(route, res.locals.requestId!, deps.clock.now(), key),
+    const context = requestContext(res);
+    context.forward = {
+      identity: identityFor(route, context.requestId!, deps.clock.now(), key),
       raw: rawBody(req),
     };
     next();

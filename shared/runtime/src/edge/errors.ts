@@ -10,6 +10,7 @@ import {
 } from "@sift/contracts";
 import type { Logger } from "pino";
 import { isOutage } from "../clients.ts";
+import { requestContext } from "./context.ts";
 
 type Formatter = (res: Response, error: ApiError) => void;
 
@@ -35,30 +36,19 @@ const verify: Formatter = (res, error) => {
 
 const FORMATTERS: Record<ErrorFormat, Formatter> = { json, classify, verify };
 
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Locals {
-      /** Set by the endpoint's `errorFormat` middleware; JSON when unset. */
-      errorFormat?: ErrorFormat;
-      /** Set by `sendError`: which error of the table answered (the metrics count it). */
-      errorKind?: ErrorKind;
-    }
-  }
-}
-
 /** Mounted first on an endpoint: every error it answers from here on takes this shape. */
 export const errorFormat =
   (format: ErrorFormat): RequestHandler =>
   (_req, res, next) => {
-    res.locals.errorFormat = format;
+    requestContext(res).errorFormat = format;
     next();
   };
 
 /** Answers one error of the closed set, shaped by the endpoint's format. */
 export const sendError = (res: Response, kind: ErrorKind, message?: string): void => {
-  res.locals.errorKind = kind;
-  FORMATTERS[res.locals.errorFormat ?? "json"](res, apiError(kind, message));
+  const context = requestContext(res);
+  context.errorKind = kind;
+  FORMATTERS[context.errorFormat ?? "json"](res, apiError(kind, message));
 };
 
 /**

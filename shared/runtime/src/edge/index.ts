@@ -1,3 +1,4 @@
+export * from "./context.ts";
 export * from "./errors.ts";
 export * from "./request.ts";
 export * from "./health.ts";

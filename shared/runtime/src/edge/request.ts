@@ -4,19 +4,8 @@ import { MAX_BODY_BYTES, REQUEST_ID_HEADER, type Identity, type Route } from "@s
 import { parseBody, type ParsedBody } from "../body.ts";
 import type { Clock } from "../clock.ts";
 import type { IdentitySigner } from "../signing.ts";
+import { requestContext } from "./context.ts";
 import { sendError } from "./errors.ts";
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Locals {
-      /** Set by `identityGate`: who the gateway says is calling. */
-      identity?: Identity;
-      /** Set by `assignRequestId` at the gateway. */
-      requestId?: string;
-    }
-  }
-}
 
 /**
  * The body as bytes, read whole under spec 8's limit: express.raw stops reading as soon as the
@@ -41,7 +30,7 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const assignRequestId: RequestHandler = (req, res, next) => {
   const header = req.headers[REQUEST_ID_HEADER];
   const requestId = typeof header === "string" && SAFE_ID.test(header) ? header : randomUUID();
-  res.locals.requestId = requestId;
+  requestContext(res).requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
   next();
 };
@@ -55,14 +44,14 @@ export const identityGate =
   (req, res, next) => {
     const identity = deps.signer.verify(req.headers, route, deps.clock);
     if (!identity) return sendError(res, "unsigned");
-    res.locals.identity = identity;
+    requestContext(res).identity = identity;
     res.setHeader("X-Request-Id", identity.requestId);
     next();
   };
 
 /** The identity `identityGate` let through; a handler mounted without the gate is a bug. */
 export const identityOf = (res: Response): Identity => {
-  const identity = res.locals.identity;
+  const identity = requestContext(res).identity;
   if (!identity) throw new Error("identityOf called on a route without identityGate");
   return identity;
 };

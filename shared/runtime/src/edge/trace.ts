@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import { ENDPOINTS, type Route } from "@sift/contracts";
 import {
   endSpan,
@@ -7,19 +7,10 @@ import {
   SpanKind,
   trace,
   withSpan,
-  type Context,
+  traced,
   type Tracing,
 } from "../tracing.ts";
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Locals {
-      /** Set by `traceRequest`: the request's span, as the parent of what the handler starts. */
-      traceContext?: Context;
-    }
-  }
-}
+import { requestContext } from "./context.ts";
 
 /**
  * The SERVER span of one endpoint call, ended when the response closes. A service continues
@@ -45,13 +36,58 @@ export const traceRequest = (tracing: Tracing, route: Route, parent: "continue" 
         ROOT_CONTEXT,
       );
     }
-    res.locals.traceContext = withSpan(parent === "continue" ? caller : ROOT_CONTEXT, span);
+    const context = requestContext(res);
+    context.traceContext = withSpan(parent === "continue" ? caller : ROOT_CONTEXT, span);
     res.once("close", () => {
       span.setAttribute("http.response.status_code", res.statusCode);
-      const requestId = res.locals.requestId ?? res.locals.identity?.requestId;
+      const requestId = context.requestId ?? context.identity?.requestId;
       if (requestId) span.setAttribute("sift.request_id", requestId);
       endSpan(span, res.statusCode >= 500 ? `status ${res.statusCode}` : undefined);
     });
     next();
   };
+};
+
+/**
+ * The gateway's hop to a service as a CLIENT span of the request's, open while the service
+ * answers: the proxy sends its context on in `traceparent` (requestContext's traceContext while
+ * the hop runs). Ended by the answer, failed on a 5xx or when the connection closes first.
+ * Mounted just before the proxy, only when tracing is on; a request not traced has no context
+ * and passes through.
+ */
+export const traceForward = (tracing: Tracing, target: string): RequestHandler => {
+  const address = new URL(target).hostname;
+  return (req, res, next) => {
+    const context = requestContext(res);
+    const parent = context.traceContext;
+    if (!parent) return next();
+    const attributes = { "http.request.method": req.method, "server.address": address, "url.path": req.path };
+    const span = tracing.tracer.startSpan(
+      `${req.method} ${req.path}`,
+      { kind: SpanKind.CLIENT, attributes },
+      parent,
+    );
+    context.traceContext = withSpan(parent, span);
+    res.once("close", () => {
+      if (!res.writableFinished) return endSpan(span, "closed before the service answered");
+      span.setAttribute("http.response.status_code", res.statusCode);
+      endSpan(span, res.statusCode >= 500 ? `status ${res.statusCode}` : undefined);
+    });
+    next();
+  };
+};
+
+/**
+ * `work` as a span named `name` under the request's open span when the request is traced;
+ * otherwise just `work`. For the steps of a handler worth seeing in a trace (a key lookup, a
+ * usage admit).
+ */
+export const traceStep = <T>(
+  res: Response,
+  tracing: Tracing | undefined,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> => {
+  const parent = requestContext(res).traceContext;
+  return tracing && parent ? traced(tracing.tracer.startSpan(name, {}, parent), work()) : work();
 };
