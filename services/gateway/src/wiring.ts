@@ -16,6 +16,7 @@ export const createGateway = (deps: {
   metrics?: Registry;
   tracing?: Tracing | undefined;
   keyCache?: GatewayDeps["keyCache"];
+  endpoints?: GatewayDeps["endpoints"];
 }) =>
   buildGateway({
     ...deps,

@@ -1,10 +1,11 @@
 import { Agent } from "node:http";
 import type { Request, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
-import type { ErrorKind, Identity } from "@sift/contracts";
+import { carriesBody, type ErrorKind, type Identity, type Method } from "@sift/contracts";
 import {
   endSpan,
   outgoingRequest,
+  rawBody,
   sendError,
   SpanKind,
   withSpan,
@@ -14,11 +15,15 @@ import {
   type Tracing,
 } from "@sift/runtime";
 
-/** What an access route leaves for the proxy to forward. */
+/** What an access route leaves for the proxy to forward (`raw`: the body, none for a GET). */
 export interface Forward {
   identity: Identity;
-  raw: Buffer;
+  raw?: Buffer | undefined;
 }
+
+/** The body a call of `method` forwards: what `boundedBody` read, or none for a GET or DELETE. */
+export const forwardedBody = (req: Request, method: Method): Buffer | undefined =>
+  carriesBody(method) ? rawBody(req) : undefined;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -37,11 +42,18 @@ declare global {
  * request otherwise, which halves throughput (DESIGN.md's measurements). When the service cannot
  * be reached the caller gets `unreachable`, in the endpoint's error format. With tracing on, the
  * hop is a CLIENT span whose context goes on in `traceparent`; a caller's own trace headers never
- * reach a service, which trusts only the gateway's.
+ * reach a service, which trusts only the gateway's. `cookies`: the Cookie header goes on (the
+ * console's sessions); no API service reads one, so theirs is dropped.
  */
 export const forwardTo = (
   target: string,
-  deps: { signer: IdentitySigner; logger: Logger; unreachable: ErrorKind; tracing?: Tracing | undefined },
+  deps: {
+    signer: IdentitySigner;
+    logger: Logger;
+    unreachable: ErrorKind;
+    cookies: boolean;
+    tracing?: Tracing | undefined;
+  },
 ) => {
   const { tracing } = deps;
   const endProxySpan = (res: Response, error?: unknown) => {
@@ -63,14 +75,15 @@ export const forwardTo = (
         proxyReq.removeHeader("x-api-key");
         proxyReq.removeHeader("traceparent");
         proxyReq.removeHeader("tracestate");
+        if (!deps.cookies) proxyReq.removeHeader("cookie");
         const parent = res.locals.traceContext;
         if (tracing && parent) {
           const span = tracing.tracer.startSpan(
-            `POST ${req.path}`,
+            `${req.method} ${req.path}`,
             {
               kind: SpanKind.CLIENT,
               attributes: {
-                "http.request.method": "POST",
+                "http.request.method": req.method,
                 "server.address": proxyReq.host,
                 "url.path": req.path,
               },
@@ -87,9 +100,11 @@ export const forwardTo = (
         }
         // The body was read whole and inflated, so it goes on as plain bytes with a length: a
         // chunked request's Transfer-Encoding beside a Content-Length would make the service
-        // refuse it, and a gzip Content-Encoding would make it inflate plain bytes.
+        // refuse it, and a gzip Content-Encoding would make it inflate plain bytes. A GET's body,
+        // if one was sent, was read and dropped: no length announces bytes that never come.
         proxyReq.removeHeader("transfer-encoding");
         proxyReq.removeHeader("content-encoding");
+        if (!forward.raw) return void proxyReq.removeHeader("content-length");
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },

@@ -1,4 +1,4 @@
-import type { Identity, ResolvedKey, Route } from "@sift/contracts";
+import type { Identity, ResolvedKey } from "@sift/contracts";
 import type { ResolvedKeyRecord } from "@sift/keystore";
 
 /** The part of a resolved key a service needs, as it travels in the signed identity. */
@@ -14,7 +14,7 @@ export const resolvedKey = (record: ResolvedKeyRecord): ResolvedKey => ({
 
 /** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */
 export const identityFor = (
-  route: Route,
+  route: string,
   requestId: string,
   now: number,
   key: Identity["key"],
