@@ -1,5 +1,5 @@
 import express, { type Express, type RequestHandler } from "express";
-import { ENDPOINTS, type Access, type Route } from "@sift/contracts";
+import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
 import type { KeyStore } from "@sift/keystore";
 import {
   assignRequestId,
@@ -8,6 +8,7 @@ import {
   errorHandler,
   healthRoutes,
   httpMetrics,
+  mountEndpoint,
   notFound,
   traceRequest,
   type AppDeps,
@@ -21,6 +22,7 @@ import { browserScript } from "./routes/browser-script.ts";
 import { securityHeaders } from "./routes/security-headers.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
+import { sessionAccess } from "./routes/session.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 
 /**
@@ -37,7 +39,12 @@ export interface GatewayDeps extends AppDeps {
     | "testKeyRate"
     | "testKeyBurst"
     | "trustProxy"
-  >;
+  > & {
+    /** The console service (issue 27), needed once an entry names it; config.ts gains it then. */
+    consoleUrl?: string | undefined;
+  };
+  /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
+  endpoints?: EndpointTable;
   keys: KeyStore;
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
@@ -47,9 +54,10 @@ export interface GatewayDeps extends AppDeps {
 }
 
 /**
- * The public edge: one route per entry of the contracts' ENDPOINTS, each the same pipeline:
- * the endpoint's error format, the body under the limit, its access rules (key, rate limit),
- * then a proxy hop to its service with the caller's identity signed in headers.
+ * The public edge: one route per entry of the contracts' ENDPOINTS, on its method and path,
+ * each the same pipeline: the endpoint's error format, the body under the limit, its access
+ * rules (key, rate limit), then a proxy hop to its service with the caller's identity signed in
+ * headers.
  */
 export const buildGateway = (deps: GatewayDeps): Express => {
   const app = express();
@@ -60,35 +68,61 @@ export const buildGateway = (deps: GatewayDeps): Express => {
   app.use(assignRequestId);
   healthRoutes(app, { checks: deps.readiness });
 
+  const endpoints = deps.endpoints ?? ENDPOINTS;
   const access = accessRoutes(deps);
-  const serviceUrl = { classify: deps.config.classifyUrl, verify: deps.config.verifyUrl };
-  for (const [route, endpoint] of Object.entries(ENDPOINTS) as Array<[Route, (typeof ENDPOINTS)[Route]]>) {
-    if (endpoint.access === "browser") app.options(endpoint.path, cors);
-    const traced = deps.tracing ? [traceRequest(deps.tracing, route, "link")] : [];
-    app.post(
-      endpoint.path,
+  const serviceUrl: Record<Service, string | undefined> = {
+    classify: deps.config.classifyUrl,
+    verify: deps.config.verifyUrl,
+    console: deps.config.consoleUrl,
+  };
+  for (const [route, endpoint] of Object.entries(endpoints)) {
+    const target = serviceUrl[endpoint.service];
+    if (!target) throw new Error(`endpoint ${route} needs the ${endpoint.service} service's URL`);
+    if (endpoint.access === "browser") app.options(endpoint.path, cors(endpoint.method));
+    const traced = deps.tracing ? [traceRequest(deps.tracing, endpoint, "link")] : [];
+    mountEndpoint(
+      app,
+      endpoint,
       ...traced,
       errorFormat(endpoint.errors),
-      ...access[endpoint.access](route),
-      ...forwardTo(serviceUrl[endpoint.service], { ...deps, unreachable: endpoint.upstreamDown }),
+      ...access[endpoint.access](route, endpoint),
+      ...forwardTo(target, {
+        ...deps,
+        unreachable: endpoint.upstreamDown,
+        cookies: endpoint.access === "session",
+      }),
     );
   }
   app.get("/sift.js", browserScript(deps.browserScriptPath));
-  app.get("/openapi.json", openApi());
+  app.get("/openapi.json", openApi(endpoints));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;
 };
 
-/** Each access kind's middleware chain, body included (CORS answers before the body is read). */
-const accessRoutes = (deps: GatewayDeps): Record<Access, (route: Route) => RequestHandler[]> => {
+/**
+ * Each access kind's middleware chain, body included (CORS answers before the body is read).
+ * Every kind reads the body under the limit, whatever the method: a GET's body, if one is sent,
+ * is read (so it cannot outgrow the limit) and dropped.
+ */
+const accessRoutes = (
+  deps: GatewayDeps,
+): Record<Access, (route: string, endpoint: Endpoint) => RequestHandler[]> => {
   const { config } = deps;
   const testKeyRate = { rate: config.testKeyRate, burst: config.testKeyBurst };
   const challengeRate = { rate: config.challengeRate, burst: config.challengeBurst };
   return {
-    classify_key: (route) => [boundedBody(), classifyKeyAccess({ ...deps, testKeyRate }, route)],
-    verify_key: (route) => [boundedBody(), verifyKeyAccess(deps, route)],
-    browser: (route) => [cors, boundedBody(), browserAccess({ ...deps, ...challengeRate }, route)],
+    classify_key: (route, { method }) => [
+      boundedBody(),
+      classifyKeyAccess({ ...deps, testKeyRate }, route, method),
+    ],
+    verify_key: (route, { method }) => [boundedBody(), verifyKeyAccess(deps, route, method)],
+    browser: (route, { method }) => [
+      cors(method),
+      boundedBody(),
+      browserAccess({ ...deps, ...challengeRate }, route, method),
+    ],
+    session: (route, { method }) => [boundedBody(), sessionAccess(deps, route, method)],
   };
 };

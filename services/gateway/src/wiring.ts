@@ -13,6 +13,7 @@ export const createGateway = (
     signer: IdentitySigner;
     readiness: GatewayDeps["readiness"];
     keyCache?: GatewayDeps["keyCache"];
+    endpoints?: GatewayDeps["endpoints"];
   },
 ) =>
   buildGateway({

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { Route } from "./endpoints.ts";
 
 /** The two kinds of configuration a key belongs to (spec 1). */
 export const KeyKind = z.enum(["classify", "challenge"]);
@@ -16,8 +15,12 @@ export const Identity = z.object({
   requestId: z.string().min(1).max(128),
   /** Issued-at, ms since epoch: a signed identity is refused once it is older than a minute. */
   iat: z.number().int(),
-  /** The route the identity was signed for, so one signed header cannot be replayed elsewhere. */
-  route: Route,
+  /**
+   * The route (an endpoint table's name) the identity was signed for, so one signed header
+   * cannot be replayed elsewhere. Any name: the signature proves the gateway wrote it, and the
+   * service compares it with its own endpoint's.
+   */
+  route: z.string().min(1).max(64),
   /**
    * The caller's address as the gateway saw it (after its trust-proxy rule), for per-address
    * decisions behind it (adaptive challenge difficulty). Signed, so a service never has to trust
@@ -58,7 +61,7 @@ export const resolvedKey = (record: Omit<ResolvedKey, "status">): ResolvedKey =>
 
 /** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */
 export const identityFor = (
-  route: Route,
+  route: string,
   requestId: string,
   now: number,
   key: Identity["key"],

@@ -8,3 +8,4 @@ export * from "./inference.ts";
 export * from "./identity.ts";
 export * from "./jobs.ts";
 export * from "./openapi.ts";
+export * from "./openapi-parts.ts";

@@ -27,5 +27,22 @@ export const jsonOrForm = (type: z.ZodType) => ({
 /** A secret key in `Authorization: Bearer`, `X-Api-Key` or the body (spec 5). */
 export const keyAuth = [{ bearer: [] }, { apiKey: [] }, {}];
 
+/** A secret key on a call without a body (GET, DELETE): the headers only, never the query. */
+export const headerKeyAuth = [{ bearer: [] }, { apiKey: [] }];
+
+/** The query parameters of a call without a body, one per field of `type`. */
+export const queryParameters = (type: z.ZodObject) => {
+  const { properties = {}, required = [] } = jsonSchema(type) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: required.includes(name),
+    schema,
+  }));
+};
+
 /** One operation of the OpenAPI document. */
 export type OperationDoc = Record<string, unknown>;

@@ -1,10 +1,24 @@
-import { ENDPOINTS } from "./endpoints.ts";
+import { ENDPOINTS, type EndpointTable } from "./endpoints.ts";
+import type { OperationDoc } from "./openapi-parts.ts";
+
+/**
+ * One path item per path, one operation per method (lowercase, as OpenAPI names them), in the
+ * table's order. Session endpoints (the console's pages) are for people, not the API: left out.
+ */
+export const apiPaths = (endpoints: EndpointTable): Record<string, Record<string, OperationDoc>> => {
+  const paths: Record<string, Record<string, OperationDoc>> = {};
+  for (const endpoint of Object.values(endpoints)) {
+    if (endpoint.access === "session") continue;
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = endpoint.doc;
+  }
+  return paths;
+};
 
 /**
  * The public interface as OpenAPI 3.1, built from the same schemas and texts the services use:
- * one operation per entry of ENDPOINTS (each described beside its contract), plus the probes.
+ * one operation per API entry of ENDPOINTS (each described beside its contract), plus the probes.
  */
-export const openApiDocument = () => ({
+export const openApiDocument = (endpoints: EndpointTable = ENDPOINTS) => ({
   openapi: "3.1.0",
   info: {
     title: "Sift",
@@ -18,7 +32,7 @@ export const openApiDocument = () => ({
     },
   },
   paths: {
-    ...Object.fromEntries(Object.values(ENDPOINTS).map((e) => [e.path, { post: e.doc }])),
+    ...apiPaths(endpoints),
     "/openapi.json": {
       get: {
         summary: "This document (cacheable for five minutes)",

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { RequestHandler } from "express";
-import { ENDPOINTS } from "@sift/contracts";
+import { ENDPOINTS, type Endpoint, type EndpointTable } from "@sift/contracts";
 import { requestContext } from "./edge/context.ts";
 
 /**
@@ -17,14 +17,34 @@ export const createRegistry = (service: string, options: { processMetrics?: bool
 /** Buckets in seconds: 1 ms to 2.5 s, where classify's model time-out (1.5 s) sits. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** A fixed set of labels (the endpoints and the probes), so unknown paths cannot grow the metrics. */
-const ROUTE_LABELS = new Map<string, string>([
-  ...Object.entries(ENDPOINTS).map(([route, endpoint]) => [endpoint.path, route] as const),
-  ...["/healthz", "/readyz", "/sift.js", "/openapi.json", "/metrics"].map(
+const PROBE_LABELS = new Map(
+  ["/healthz", "/readyz", "/sift.js", "/openapi.json", "/metrics"].map(
     (path) => [path, path.slice(1)] as const,
   ),
-]);
-export const routeLabel = (path: string): string => ROUTE_LABELS.get(path) ?? "other";
+);
+
+const covers = (endpoint: Endpoint, path: string): boolean =>
+  endpoint.path === path ||
+  (endpoint.access === "session" && endpoint.prefix === true && path.startsWith(`${endpoint.path}/`));
+
+/**
+ * A fixed set of labels (the endpoints' names and the probes), so unknown paths cannot grow the
+ * metrics. A path is its entry's; where entries share a path, the one of the call's method (a
+ * call of another method counts under the path's first entry, as its 404 always did).
+ */
+export const routeLabels = (endpoints: EndpointTable) => {
+  const entries = Object.entries(endpoints);
+  return (method: string, path: string): string => {
+    let first: string | undefined;
+    for (const [route, endpoint] of entries) {
+      if (!covers(endpoint, path)) continue;
+      if (endpoint.method === method || (endpoint.method === "GET" && method === "HEAD")) return route;
+      first ??= route;
+    }
+    return first ?? PROBE_LABELS.get(path) ?? "other";
+  };
+};
+export const routeLabel = routeLabels(ENDPOINTS);
 
 /**
  * Counts and times every response by route and status (the histogram's `_count` is the request
@@ -49,7 +69,7 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
   return (req, res, next) => {
     const end = duration.startTimer();
     res.once("finish", () => {
-      const labels = { route: routeLabel(req.path), status: String(res.statusCode) };
+      const labels = { route: routeLabel(req.method, req.path), status: String(res.statusCode) };
       end(labels);
       const kind = requestContext(res).errorKind;
       if (kind) errors.inc({ ...labels, kind });

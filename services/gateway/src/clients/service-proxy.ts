@@ -1,9 +1,10 @@
 import { Agent } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
-import type { ErrorKind } from "@sift/contracts";
+import { carriesBody, type ErrorKind, type Method } from "@sift/contracts";
 import {
   outgoingRequest,
+  rawBody,
   requestContext,
   sendError,
   traceForward,
@@ -12,17 +13,28 @@ import {
   type Tracing,
 } from "@sift/runtime";
 
+/** The body a call of `method` forwards: what `boundedBody` read, or none for a GET or DELETE. */
+export const forwardedBody = (req: Request, method: Method): Buffer | undefined =>
+  carriesBody(method) ? rawBody(req) : undefined;
+
 /**
  * Forwards to a service with the caller's identity signed in headers and the body the gateway
  * already read (and limited). A keep-alive agent per target: http-proxy opens a connection per
  * request otherwise, which halves throughput (DESIGN.md's measurements). When the service cannot
  * be reached the caller gets `unreachable`, in the endpoint's error format. With tracing on, the
  * hop is a CLIENT span (traceForward) whose context goes on in `traceparent`; a caller's own
- * trace headers never reach a service, which trusts only the gateway's.
+ * trace headers never reach a service, which trusts only the gateway's. `cookies`: the Cookie
+ * header goes on (the console's sessions); no API service reads one, so theirs is dropped.
  */
 export const forwardTo = (
   target: string,
-  deps: { signer: IdentitySigner; logger: Logger; unreachable: ErrorKind; tracing?: Tracing | undefined },
+  deps: {
+    signer: IdentitySigner;
+    logger: Logger;
+    unreachable: ErrorKind;
+    cookies: boolean;
+    tracing?: Tracing | undefined;
+  },
 ): RequestHandler[] => {
   const { tracing } = deps;
   const proxy = createProxyMiddleware<Request, Response>({
@@ -38,6 +50,7 @@ export const forwardTo = (
         proxyReq.removeHeader("x-api-key");
         proxyReq.removeHeader("traceparent");
         proxyReq.removeHeader("tracestate");
+        if (!deps.cookies) proxyReq.removeHeader("cookie");
         if (tracing && traceContext) tracing.inject(traceContext, proxyReq, outgoingRequest);
         if (!forward) return;
         for (const [name, value] of Object.entries(deps.signer.headers(forward.identity))) {
@@ -45,9 +58,11 @@ export const forwardTo = (
         }
         // The body was read whole and inflated, so it goes on as plain bytes with a length: a
         // chunked request's Transfer-Encoding beside a Content-Length would make the service
-        // refuse it, and a gzip Content-Encoding would make it inflate plain bytes.
+        // refuse it, and a gzip Content-Encoding would make it inflate plain bytes. A GET's body,
+        // if one was sent, was read and dropped: no length announces bytes that never come.
         proxyReq.removeHeader("transfer-encoding");
         proxyReq.removeHeader("content-encoding");
+        if (!forward.raw) return void proxyReq.removeHeader("content-length");
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },

@@ -1,7 +1,8 @@
 import type { RequestHandler } from "express";
-import { retryAfterSeconds, type Route } from "@sift/contracts";
-import { clientAddress, rawBody, requestContext, sendError, type Clock } from "@sift/runtime";
+import { retryAfterSeconds, type Method } from "@sift/contracts";
+import { clientAddress, requestContext, sendError, type Clock } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
+import { forwardedBody } from "../clients/service-proxy.ts";
 import { identityFor } from "../domain/identity.ts";
 
 /**
@@ -9,18 +10,24 @@ import { identityFor } from "../domain/identity.ts";
  * no credentials and return nothing private), and a per-address rate limit so nobody can mint
  * challenges in bulk.
  */
-export const cors: RequestHandler = (req, res, next) => {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Allow-Methods", "POST, OPTIONS");
-  res.setHeader("Access-Control-Allow-Headers", "Content-Type");
-  // A day: browsers cap it lower anyway, and the policy never varies.
-  res.setHeader("Access-Control-Max-Age", "86400");
-  if (req.method === "OPTIONS") return void res.status(204).end();
-  next();
-};
+export const cors =
+  (method: Method): RequestHandler =>
+  (req, res, next) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Allow-Methods", `${method}, OPTIONS`);
+    res.setHeader("Access-Control-Allow-Headers", "Content-Type");
+    // A day: browsers cap it lower anyway, and the policy never varies.
+    res.setHeader("Access-Control-Max-Age", "86400");
+    if (req.method === "OPTIONS") return void res.status(204).end();
+    next();
+  };
 
 export const browserAccess =
-  (deps: { limiter: RateLimiter; clock: Clock; rate: number; burst: number }, route: Route): RequestHandler =>
+  (
+    deps: { limiter: RateLimiter; clock: Clock; rate: number; burst: number },
+    route: string,
+    method: Method,
+  ): RequestHandler =>
   async (req, res, next) => {
     const client = clientAddress(req);
     const decision = await deps.limiter.take(`ip:${client}`, deps.rate, deps.burst);
@@ -31,7 +38,7 @@ export const browserAccess =
     const context = requestContext(res);
     context.forward = {
       identity: identityFor(route, context.requestId!, deps.clock.now(), { status: "missing" }, client),
-      raw: rawBody(req),
+      raw: forwardedBody(req, method),
     };
     next();
   };

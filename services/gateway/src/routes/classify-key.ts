@@ -1,11 +1,10 @@
 import type { RequestHandler, Response } from "express";
-import { retryAfterSeconds, TEST_KEY, type Route } from "@sift/contracts";
+import { carriesBody, retryAfterSeconds, TEST_KEY, type Method } from "@sift/contracts";
 import type { KeyStore } from "@sift/keystore";
 import {
   bodyField,
   clientAddress,
   isJsonObject,
-  rawBody,
   requestBody,
   sendError,
   requestContext,
@@ -14,6 +13,7 @@ import {
   type Tracing,
 } from "@sift/runtime";
 import type { RateLimiter } from "../clients/rate-limiter.ts";
+import { forwardedBody } from "../clients/service-proxy.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";
 
@@ -29,20 +29,20 @@ export interface ClassifyKeyDeps {
 /**
  * The gateway's part of DESIGN.md's classify order, for every endpoint a Classify key opens:
  * 413 (body limit) → 400 Malformed JSON → 401 → 403 → 429 rate_limited. The rest is the
- * service's.
+ * service's. A call without a body (GET) skips the body checks: its key comes from the headers.
  */
 export const classifyKeyAccess =
-  (deps: ClassifyKeyDeps, route: Route): RequestHandler =>
+  (deps: ClassifyKeyDeps, route: string, method: Method): RequestHandler =>
   async (req, res, next) => {
-    const body = requestBody(req);
-    if (body.kind === "unsupported") return sendError(res, "unsupported_media_type");
-    if (body.kind === "malformed" || (body.kind === "json" && !isJsonObject(body.value))) {
+    const body = carriesBody(method) ? requestBody(req) : undefined;
+    if (body?.kind === "unsupported") return sendError(res, "unsupported_media_type");
+    if (body?.kind === "malformed" || (body?.kind === "json" && !isJsonObject(body.value))) {
       return sendError(res, "malformed_json");
     }
     const choice = classifyKey({
       authorization: req.headers.authorization,
       apiKey: req.headers["x-api-key"],
-      body: bodyField(body, "secretKey"),
+      body: body && bodyField(body, "secretKey"),
     });
     if (choice.kind === "missing") return sendError(res, "missing_key");
     if (choice.kind === "invalid") return sendError(res, "invalid_key");
@@ -50,7 +50,7 @@ export const classifyKeyAccess =
       const context = requestContext(res);
       context.forward = {
         identity: identityFor(route, context.requestId!, deps.clock.now(), key),
-        raw: rawBody(req),
+        raw: forwardedBody(req, method),
       };
       next();
     };

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { openApiDocument } from "@sift/contracts";
+import { openApiDocument, type EndpointTable } from "@sift/contracts";
 
 /** How long caches may keep the document: it changes only with a release. */
 const MAX_AGE_SECONDS = 300;
@@ -9,8 +9,8 @@ const MAX_AGE_SECONDS = 300;
  * `pnpm openapi` writes to docs/openapi.json). Serialised once; express adds the ETag, so a
  * revalidation is a 304.
  */
-export const openApi = (): RequestHandler => {
-  const body = JSON.stringify(openApiDocument());
+export const openApi = (endpoints: EndpointTable): RequestHandler => {
+  const body = JSON.stringify(openApiDocument(endpoints));
   return (_req, res) => {
     res.setHeader("Cache-Control", `public, max-age=${MAX_AGE_SECONDS}`);
     res.type("application/json").send(body);

@@ -1,30 +1,33 @@
 import type { RequestHandler } from "express";
-import { TEST_KEY, type Identity, type Route } from "@sift/contracts";
-import { bodyField, rawBody, requestBody, requestContext, type Clock } from "@sift/runtime";
+import { carriesBody, TEST_KEY, type Identity, type Method } from "@sift/contracts";
+import { bodyField, requestBody, requestContext, type Clock } from "@sift/runtime";
 import type { KeyResolver } from "../clients/key-cache.ts";
+import { forwardedBody } from "../clients/service-proxy.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
 
 /**
  * The gateway only resolves the key for verify and forwards what it found: the verify service
- * owns the whole message order (a missing solution is reported before an invalid key).
+ * owns the whole message order (a missing solution is reported before an invalid key). A call
+ * without a body (GET) takes its key from the headers only.
  */
 export const verifyKeyAccess =
   (
     deps: { keys: KeyResolver; keyCache?: KeyResolver | undefined; clock: Clock },
-    route: Route,
+    route: string,
+    method: Method,
   ): RequestHandler =>
   async (req, res, next) => {
     const choice = verifyKey({
       authorization: req.headers.authorization,
       apiKey: req.headers["x-api-key"],
-      body: bodyField(requestBody(req), "secretKey"),
+      body: carriesBody(method) ? bodyField(requestBody(req), "secretKey") : undefined,
     });
     const key = await keyStatus(deps.keyCache ?? deps.keys, choice);
     const context = requestContext(res);
     context.forward = {
       identity: identityFor(route, context.requestId!, deps.clock.now(), key),
-      raw: rawBody(req),
+      raw: forwardedBody(req, method),
     };
     next();
   };

@@ -5,8 +5,8 @@ import type { Context } from "../tracing.ts";
 /** What an access route at the gateway leaves for the proxy to forward. */
 export interface Forward {
   identity: Identity;
-  /** The body as read (and limited) at the gateway, sent on as is. */
-  raw: Buffer;
+  /** The body as read (and limited) at the gateway, sent on as is; none for a GET or DELETE. */
+  raw?: Buffer | undefined;
 }
 
 /**

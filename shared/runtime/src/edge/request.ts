@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import { MAX_BODY_BYTES, REQUEST_ID_HEADER, type Identity, type Route } from "@sift/contracts";
-import { parseBody, type ParsedBody } from "../body.ts";
+import { carriesBody, MAX_BODY_BYTES, REQUEST_ID_HEADER, type Identity, type Method } from "@sift/contracts";
+import { parseBody, parseForm, type FormFields, type ParsedBody } from "../body.ts";
 import type { Clock } from "../clock.ts";
 import type { IdentitySigner } from "../signing.ts";
 import { requestContext } from "./context.ts";
@@ -19,6 +19,19 @@ export const rawBody = (req: Request): Buffer => (Buffer.isBuffer(req.body) ? re
 
 /** The body parsed as its Content-Type says (JSON when none is given). */
 export const requestBody = (req: Request): ParsedBody => parseBody(req.headers["content-type"], rawBody(req));
+
+/** The query string's fields, read as a form is (a repeated name is a list, no prototype). */
+export const queryFields = (req: Request): FormFields => {
+  const at = req.originalUrl.indexOf("?");
+  return parseForm(Buffer.from(at < 0 ? "" : req.originalUrl.slice(at + 1)));
+};
+
+/**
+ * A call's parameters: the query of a call without a body (GET, DELETE, HEAD), whatever body
+ * was sent ignored; else the body. Handlers read fields of either with `bodyField`.
+ */
+export const requestParams = (req: Request): ParsedBody =>
+  carriesBody(req.method as Method) ? requestBody(req) : { kind: "form", value: queryFields(req) };
 
 /** The client address as express sees it (honours the configured number of trusted proxies). */
 export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
@@ -40,7 +53,7 @@ export const assignRequestId: RequestHandler = (req, res, next) => {
  * recently, gets past it (a service port reached directly grants nothing).
  */
 export const identityGate =
-  (deps: { signer: IdentitySigner; clock: Clock }, route: Route): RequestHandler =>
+  (deps: { signer: IdentitySigner; clock: Clock }, route: string): RequestHandler =>
   (req, res, next) => {
     const identity = deps.signer.verify(req.headers, route, deps.clock);
     if (!identity) return sendError(res, "unsigned");

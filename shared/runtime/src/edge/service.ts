@@ -1,5 +1,5 @@
 import express, { type Express, type RequestHandler } from "express";
-import { ENDPOINTS, type Route } from "@sift/contracts";
+import { ENDPOINTS, type Endpoint, type EndpointTable } from "@sift/contracts";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { Clock } from "../clock.ts";
@@ -29,21 +29,37 @@ export const serviceApp = (
   return app;
 };
 
+/** Express's router method for each endpoint method (a GET route answers HEAD too). */
+const ROUTER_METHOD = { GET: "get", POST: "post", PUT: "put", DELETE: "delete" } as const;
+
+/** An endpoint's path as express matches it: a prefix entry matches its path and every path below. */
+export const endpointPattern = (endpoint: Endpoint): string =>
+  endpoint.access === "session" && endpoint.prefix ? `${endpoint.path}{/*rest}` : endpoint.path;
+
+/** Mounts `handlers` on the endpoint's method and path: the gateway and the services both do. */
+export const mountEndpoint = (app: Express, endpoint: Endpoint, ...handlers: RequestHandler[]): void =>
+  void app[ROUTER_METHOD[endpoint.method]](endpointPattern(endpoint), ...handlers);
+
 /**
- * One public endpoint as a service serves it behind the gateway: its span (when tracing is on,
- * continuing the gateway's trace), the endpoint's error format, the body under the limit, the
+ * One public endpoint as a service serves it behind the gateway, on the method and path of its
+ * entry in `endpoints` (ENDPOINTS unless a test brings its own table): its span (when tracing is
+ * on, continuing the gateway's trace), the endpoint's error format, the body under the limit
+ * (a call without a body reads none; its handler reads the query with `requestParams`), the
  * signed-identity gate, then its handler.
  */
-export const serviceEndpoint = (
+export const serviceEndpoint = <T extends EndpointTable = typeof ENDPOINTS>(
   app: Express,
-  route: Route,
+  route: keyof T & string,
   gate: { signer: IdentitySigner; clock: Clock; tracing?: Tracing | undefined },
   handler: RequestHandler,
+  endpoints: T = ENDPOINTS as EndpointTable as T,
 ): void => {
-  const endpoint = ENDPOINTS[route];
-  const traced = gate.tracing ? [traceRequest(gate.tracing, route, "continue")] : [];
-  app.post(
-    endpoint.path,
+  const endpoint = endpoints[route];
+  if (!endpoint) throw new Error(`no endpoint named ${route}`);
+  const traced = gate.tracing ? [traceRequest(gate.tracing, endpoint, "continue")] : [];
+  mountEndpoint(
+    app,
+    endpoint,
     ...traced,
     errorFormat(endpoint.errors),
     boundedBody(),

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import { ENDPOINTS, type Route } from "@sift/contracts";
+import type { Endpoint } from "@sift/contracts";
 import {
   endSpan,
   incomingHeaders,
@@ -18,9 +18,12 @@ import { requestContext } from "./context.ts";
  * the caller's (`link`): a caller's `traceparent` is not trusted to choose our trace ids or our
  * sampling. Only mounted when tracing is on.
  */
-export const traceRequest = (tracing: Tracing, route: Route, parent: "continue" | "link"): RequestHandler => {
-  const path = ENDPOINTS[route].path;
-  const name = `POST ${path}`;
+export const traceRequest = (
+  tracing: Tracing,
+  { method, path }: Pick<Endpoint, "method" | "path">,
+  parent: "continue" | "link",
+): RequestHandler => {
+  const name = `${method} ${path}`;
   return (req, res, next) => {
     const caller = tracing.extract(req.headers, incomingHeaders);
     const attributes = { "http.request.method": req.method, "http.route": path };
