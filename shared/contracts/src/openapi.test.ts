@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ClassifyMessage, VerifyMessage } from "./messages.ts";
-import { openApiDocument } from "./openapi.ts";
+import { ENDPOINTS, type EndpointTable } from "./endpoints.ts";
+import { apiPaths, openApiDocument } from "./openapi.ts";
 
 describe("docs/openapi.json", () => {
   const committed = JSON.parse(
@@ -16,5 +17,23 @@ describe("docs/openapi.json", () => {
     const text = JSON.stringify(committed);
     const texts = [...Object.values(ClassifyMessage), ...Object.values(VerifyMessage)];
     expect(texts.filter((t) => !text.includes(JSON.stringify(t)))).toEqual([]);
+  });
+});
+
+describe("apiPaths", () => {
+  it("lists one operation per method of a path and leaves the session entries (pages) out", () => {
+    const common = {
+      path: "/items",
+      service: "classify",
+      errors: "classify",
+      upstreamDown: "internal",
+    } as const;
+    const table = {
+      list: { ...common, method: "GET", access: "classify_key", doc: { summary: "list" } },
+      add: { ...common, method: "POST", access: "classify_key", doc: { summary: "add" } },
+      pages: { ...common, method: "GET", path: "/console", access: "session", prefix: true },
+    } satisfies EndpointTable;
+    expect(apiPaths(table)).toEqual({ "/items": { get: { summary: "list" }, post: { summary: "add" } } });
+    expect(Object.keys(apiPaths(ENDPOINTS))).toEqual(["/classify", "/verify", "/feedback", "/challenge"]);
   });
 });

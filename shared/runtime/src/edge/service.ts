@@ -44,8 +44,8 @@ export const mountEndpoint = (app: Express, endpoint: Endpoint, ...handlers: Req
  * One public endpoint as a service serves it behind the gateway, on the method and path of its
  * entry in `endpoints` (ENDPOINTS unless a test brings its own table): its span (when tracing is
  * on, continuing the gateway's trace), the endpoint's error format, the body under the limit
- * (a call without a body reads none; its handler reads the query with `requestParams`), the
- * signed-identity gate, then its handler.
+ * (the gateway forwards none for a GET or DELETE, whose handler reads the query with
+ * `requestParams`), the signed-identity gate, then its handler.
  */
 export const serviceEndpoint = <T extends EndpointTable = typeof ENDPOINTS>(
   app: Express,
