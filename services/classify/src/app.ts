@@ -1,4 +1,5 @@
 import type { Express } from "express";
+import type { ModelName } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
 import {
   serviceApp,
@@ -20,6 +21,8 @@ export interface ClassifyDeps {
   clock: Clock;
   logger: Logger;
   inference: InferenceClient;
+  /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
+  models?: readonly ModelName[];
   usage: UsageMeter;
   reports: ReportQueue;
   readiness: ReadinessChecks;

@@ -1,4 +1,5 @@
 import type { NatsConnection } from "nats";
+import type { ModelName } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
@@ -13,6 +14,7 @@ import {
 import { buildClassifyApp } from "./app.ts";
 import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
+import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
 import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
 
@@ -34,23 +36,26 @@ export const createClassifyService = async (deps: {
   inferenceCoalesce?: boolean;
   metrics?: Registry;
   tracing?: Tracing | undefined;
+  /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
+  models?: readonly ModelName[];
   /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
   serving?: () => void;
 }) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  const inference = new NatsInferenceClient({
+    nats: deps.nats,
+    timeoutMs: deps.inferenceTimeoutMs,
+    coalesce: deps.inferenceCoalesce ?? true,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  });
   const app = buildClassifyApp({
     signer: deps.signer,
     clock,
     logger,
-    inference: new NatsInferenceClient({
-      nats: deps.nats,
-      timeoutMs: deps.inferenceTimeoutMs,
-      coalesce: deps.inferenceCoalesce ?? true,
-      ...(deps.metrics ? { metrics: deps.metrics } : {}),
-      ...(deps.tracing ? { tracing: deps.tracing } : {}),
-    }),
+    inference: deps.tracing ? tracedInferenceClient(inference, deps.tracing) : inference,
+    ...(deps.models ? { models: deps.models } : {}),
     usage,
     reports,
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

@@ -27,7 +27,7 @@ const tracing = await startTracing({
   tracesEndpoint: config.otlpTracesEndpoint,
   logger,
 });
-const { scorer, worker, app } = await createModelWorker({
+const { scorers, worker, app } = await createModelWorker({
   nats,
   redis,
   logger,
@@ -56,7 +56,7 @@ onShutdown(
   [
     ["worker", () => worker.stop()],
     ["nats", () => nats.drain()],
-    ["scorer", () => scorer.close()],
+    ["scorers", async () => void (await Promise.all(scorers.map((s) => s.close())))],
     ["redis", () => redis.quit()],
     ["http", () => closeServer(server)],
     ["tracing", async () => tracing?.shutdown()],

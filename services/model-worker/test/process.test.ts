@@ -23,7 +23,7 @@ describe("model worker process", () => {
     const client = await connect({ servers: nats.url.replace(/^nats:\/\//, "") });
     const reply = await ask(client, {
       model: "spam-standard",
-      items: [submission("Is the shop open on Sunday?")],
+      submissions: [submission("Is the shop open on Sunday?")],
     });
     expect(reply.ok).toBe(true);
 

@@ -1,14 +1,21 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { SPAM_STANDARD } from "@sift/contracts";
+import { ModelToken, SPAM_STANDARD } from "@sift/contracts";
 
-/** The committed model and its metadata, beside this package's source. */
-export const MODEL_PATH = fileURLToPath(new URL("../artifacts/spam-standard.onnx", import.meta.url));
-export const META_PATH = fileURLToPath(new URL("../artifacts/spam-standard.json", import.meta.url));
+/**
+ * The committed models, beside this package's source (the build copies the folder whole), and
+ * one's file by name; its metadata sits beside it.
+ */
+const ARTIFACTS = new URL("../artifacts/", import.meta.url);
+export const artifactPath = (model: string): string => fileURLToPath(new URL(`${model}.onnx`, ARTIFACTS));
+export const metaPathOf = (modelPath: string): string => modelPath.replace(/\.onnx$/, ".json");
+export const MODEL_PATH = artifactPath(SPAM_STANDARD);
+export const META_PATH = metaPathOf(MODEL_PATH);
 
 export const ModelMeta = z.object({
-  model: z.literal(SPAM_STANDARD),
+  /** The name the model answers to (MODEL_NAMES); a worker serves it on that name's subject. */
+  model: ModelToken,
   /** Content-derived: the same data and code give the same version. */
   version: z.string(),
   featurizerVersion: z.number().int(),
