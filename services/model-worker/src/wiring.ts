@@ -24,6 +24,9 @@ export const createModelWorker = async (deps: {
   tracing?: Tracing | undefined;
 }) => {
   const { config, logger } = deps;
+  if (config.modelPath && config.models.length > 1) {
+    throw new Error("SIFT_MODEL_PATH names one file: serve one model with it (SIFT_MODELS)");
+  }
   const scorers = await Promise.all(
     config.models.map((model) =>
       loadOnnxScorer({
