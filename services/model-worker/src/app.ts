@@ -61,8 +61,10 @@ export interface InferenceWorker {
   start(): void;
   /** Stops taking work, answers everything already received, then resolves. */
   stop(): Promise<void>;
-  /** Subscribed for every model, connected and not stopping. */
-  ready(): boolean;
+  /** The models it serves, each on its own subject. */
+  readonly models: readonly string[];
+  /** Subscribed (for `model`, else for every model it serves), connected and not stopping. */
+  ready(model?: string): boolean;
   readonly stats: { handled: number; batches: number; items: number };
 }
 
@@ -173,10 +175,15 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       await Promise.all(served.map((model) => model.batcher.drain()));
       logger.info({ handled }, "worker stopped");
     },
-    ready: () =>
+    models: served.map((model) => model.scorer.model),
+    ready: (name) =>
       !stopping &&
       !nats.isClosed() &&
-      served.every((model) => model.subscription !== undefined && !model.subscription.isClosed()),
+      served.every(
+        (model) =>
+          (name !== undefined && model.scorer.model !== name) ||
+          (model.subscription !== undefined && !model.subscription.isClosed()),
+      ),
     get stats() {
       const batches = served.reduce((sum, model) => sum + model.batcher.stats.batches, 0);
       const items = served.reduce((sum, model) => sum + model.batcher.stats.items, 0);

@@ -53,11 +53,15 @@ export const createModelWorker = async (deps: {
     {
       logger,
       metrics: deps.metrics,
-      readiness: {
-        worker: () => {
-          if (!worker.ready()) throw new Error("not taking work");
-        },
-      },
+      // One check per model, so /readyz shows which models this worker serves.
+      readiness: Object.fromEntries(
+        worker.models.map((model) => [
+          `model ${model}`,
+          () => {
+            if (!worker.ready(model)) throw new Error("not taking work");
+          },
+        ]),
+      ),
     },
     () => {},
   );
