@@ -1,4 +1,5 @@
 import type { Express } from "express";
+import type { ModelName } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
 import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReportQueue } from "./clients/feedback-queue.ts";
@@ -9,6 +10,8 @@ import { feedbackRoute } from "./routes/feedback.ts";
 /** Metrics are served at GET /metrics (the service port is internal); a trace covers the call's span, the usage admit and the NATS request. */
 export interface ClassifyDeps extends AppDeps {
   inference: InferenceClient;
+  /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
+  models?: readonly ModelName[];
   usage: UsageMeter;
   reports: ReportQueue;
 }

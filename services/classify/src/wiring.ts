@@ -1,10 +1,12 @@
 import type { NatsConnection } from "nats";
+import type { ModelName } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
+import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
 import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
 
@@ -23,22 +25,25 @@ export const createClassifyService = async (
     inferenceTimeoutMs: number;
     /** Concurrent submissions share NATS requests (clients/inference.ts); default on. */
     inferenceCoalesce?: boolean;
+    /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
+    models?: readonly ModelName[];
   },
 ) => {
   const { redis, clock, logger } = deps;
   const usage = new RedisUsageMeter({ redis, clock });
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  const inference = new NatsInferenceClient({
+    nats: deps.nats,
+    timeoutMs: deps.inferenceTimeoutMs,
+    coalesce: deps.inferenceCoalesce ?? true,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  });
   const app = buildClassifyApp({
     signer: deps.signer,
     clock,
     logger,
-    inference: new NatsInferenceClient({
-      nats: deps.nats,
-      timeoutMs: deps.inferenceTimeoutMs,
-      coalesce: deps.inferenceCoalesce ?? true,
-      ...(deps.metrics ? { metrics: deps.metrics } : {}),
-      ...(deps.tracing ? { tracing: deps.tracing } : {}),
-    }),
+    inference: deps.tracing ? tracedInferenceClient(inference, deps.tracing) : inference,
+    ...(deps.models ? { models: deps.models } : {}),
     usage,
     reports,
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

@@ -1,6 +1,12 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INFERENCE_SUBJECT, InferenceRequest, SPAM_STANDARD, type NormalizedField } from "@sift/contracts";
+import {
+  inferenceSubject,
+  InferenceRequest,
+  REQUEST_ID_HEADER,
+  SPAM_STANDARD,
+  type NormalizedField,
+} from "@sift/contracts";
 import { startModelWorker, startServer, type RunningModelWorker, type TestServer } from "@sift/testkit";
 import { NatsInferenceClient, type InferenceResult } from "../src/clients/inference.ts";
 
@@ -13,15 +19,19 @@ let server: TestServer;
 let worker: RunningModelWorker;
 let nats: NatsConnection;
 let requests: InferenceRequest[] = [];
+/** Each request's request ids, as its NATS header carries them. */
+const requestIds: string[][] = [];
 
 beforeAll(async () => {
   server = await startServer("nats");
   worker = await startModelWorker(server.url);
   nats = await connect({ servers: server.url.replace(/^nats:\/\//, "") });
   // A plain subscriber (outside the workers' queue group) sees every request the client sends.
-  nats.subscribe(INFERENCE_SUBJECT, {
-    callback: (_err, msg) =>
-      requests.push(InferenceRequest.parse(JSON.parse(new TextDecoder().decode(msg.data)))),
+  nats.subscribe(inferenceSubject(SPAM_STANDARD), {
+    callback: (_err, msg) => {
+      requests.push(InferenceRequest.parse(JSON.parse(new TextDecoder().decode(msg.data))));
+      requestIds.push(msg.headers?.values(REQUEST_ID_HEADER) ?? []);
+    },
   });
   await nats.flush();
 });
@@ -64,8 +74,10 @@ describe("coalescing inference requests", () => {
     );
     await settle();
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.items).toEqual(SUBMISSIONS);
-    expect(requests[0]!.workspace).toBe("ws_a");
+    expect(requests[0]!.submissions).toEqual(SUBMISSIONS);
+    expect(requests[0]!.workspaceId).toBe("ws_a");
+    // One header value per submission, in the order of the submissions.
+    expect(requestIds.at(-1)).toEqual(SUBMISSIONS.map((_, i) => `r${i}`));
     // The same verdicts, to float32 rounding (onnxruntime's batched kernels sum in another order).
     const scores = (rs: typeof alone) => rs.map((r) => (r.ok ? r.score : NaN));
     for (const got of [results, together]) {
@@ -85,7 +97,7 @@ describe("coalescing inference requests", () => {
       shared.score(SPAM_STANDARD, SUBMISSIONS[2]!, "r3", { workspaceId: "ws_a", explain: true }),
     ]);
     await settle();
-    expect(requests.map((r) => [r.workspace, r.explain ?? false, r.items.length]).sort()).toEqual([
+    expect(requests.map((r) => [r.workspaceId, r.explain ?? false, r.submissions.length]).sort()).toEqual([
       ["ws_a", false, 1],
       ["ws_a", true, 1],
       ["ws_b", false, 1],

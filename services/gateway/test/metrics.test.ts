@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { INFERENCE_QUEUE, INFERENCE_SUBJECT } from "@sift/contracts";
+import { inferenceQueue, inferenceSubject, SPAM_STANDARD } from "@sift/contracts";
 import { connectNats, DAY, ManualClock } from "@sift/runtime";
 import {
   createKey,
@@ -173,7 +173,10 @@ describe("metrics after real traffic", () => {
       expect((await classify(key.secretKey)).status).toBe(503);
       // A subscriber in the workers' queue group that never answers: the request times out.
       const silent = await connectNats(nats.url, "silent-worker");
-      silent.subscribe(INFERENCE_SUBJECT, { queue: INFERENCE_QUEUE, callback: () => {} });
+      silent.subscribe(inferenceSubject(SPAM_STANDARD), {
+        queue: inferenceQueue(SPAM_STANDARD),
+        callback: () => {},
+      });
       await silent.flush();
       try {
         expect((await classify(key.secretKey)).status).toBe(503);

@@ -2,34 +2,22 @@ import type { NatsConnection, Subscription } from "nats";
 import {
   FEEDBACK_UPDATED_SUBJECT,
   FeedbackUpdated,
-  INFERENCE_QUEUE,
-  INFERENCE_SUBJECT,
+  inferenceQueue,
+  inferenceSubject,
   REQUEST_ID_HEADER,
-  type InferenceReply,
 } from "@sift/contracts";
 import type { Features } from "@sift/model";
-import {
-  Counter,
-  endSpan,
-  Histogram,
-  natsHeaderGetter,
-  SpanKind,
-  trace,
-  withSpan,
-  type Context,
-  type Logger,
-  type Registry,
-  type Span,
-  type Tracing,
-} from "@sift/runtime";
+import { Counter, Histogram, type Context, type Logger, type Registry, type Tracing } from "@sift/runtime";
 import type { Scorer } from "./clients/scorer.ts";
 import type { WorkspaceStates } from "./clients/workspace-states.ts";
 import { MicroBatcher } from "./domain/batcher.ts";
 import { handleInference } from "./handlers/inference.ts";
+import { tracedProcess, tracedRun, type ProcessMessage, type RunBatch } from "./tracing.ts";
 
 export interface WorkerDeps {
   nats: NatsConnection;
-  scorer: Scorer;
+  /** One per model served, each on its own subject (names must differ). */
+  scorers: readonly Scorer[];
   logger: Logger;
   config: { batchWindowMs: number; batchMaxItems: number };
   /** Workspaces' learned state; absent, every request gets the base model's score. */
@@ -73,102 +61,90 @@ export interface InferenceWorker {
   start(): void;
   /** Stops taking work, answers everything already received, then resolves. */
   stop(): Promise<void>;
-  /** Subscribed, connected and not stopping. */
-  ready(): boolean;
+  /** The models it serves, each on its own subject. */
+  readonly models: readonly string[];
+  /** Subscribed (for `model`, else for every model it serves), connected and not stopping. */
+  ready(model?: string): boolean;
   readonly stats: { handled: number; batches: number; items: number };
 }
 
+/** One model served: its scorer, its batcher (a batch never mixes models) and its subscription. */
+interface Served {
+  scorer: Scorer;
+  batcher: MicroBatcher<Features, number, Context>;
+  process: ProcessMessage;
+  subscription?: Subscription;
+}
+
 /**
- * The model worker's app: a queue-group subscriber on the inference subject (so each request
- * reaches one worker) that hands each message to its handler, with a micro-batcher in front of
- * the scorer; and, with learned state, a plain subscriber (every worker hears it) on the
- * learner's announcements. The NATS connection belongs to the caller, who drains it after stop().
+ * The model worker's app: for each model it serves, a subscriber in that model's queue group on
+ * that model's subject (so each request reaches one worker that loaded the model) that hands each
+ * message to its handler, with a micro-batcher in front of the model's scorer; and, with learned
+ * state, a plain subscriber (every worker hears it) on the learner's announcements. Tracing wraps
+ * the handler and the batch run from outside (tracing.ts). The NATS connection belongs to the
+ * caller, who drains it after stop().
  */
 export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
-  const { nats, scorer, logger, tracing } = deps;
+  const { nats, logger, tracing } = deps;
   const metrics = workerMetrics(deps.metrics);
-  const runBatch = async (items: Features[], traces: Context[]): Promise<Float32Array> => {
-    metrics.batchSize.observe(items.length);
-    // The batch belongs to its first request's trace and links the others'.
-    const span =
-      tracing && traces[0]
-        ? tracing.tracer.startSpan(
-            "model batch",
-            {
-              attributes: { "sift.batch.size": items.length, "sift.model": scorer.model },
-              links: traces.slice(1).flatMap((t) => {
-                const context = trace.getSpanContext(t);
-                return context ? [{ context }] : [];
-              }),
-            },
-            traces[0],
-          )
-        : undefined;
-    const end = metrics.inference.startTimer();
-    try {
-      const scores = await scorer.score(items);
-      if (span) endSpan(span);
-      return scores;
-    } catch (err) {
-      if (span) endSpan(span, err);
-      throw err;
-    } finally {
-      end();
-    }
-  };
-  const batcher = new MicroBatcher<Features, number, Context>({
-    windowMs: deps.config.batchWindowMs,
-    maxItems: deps.config.batchMaxItems,
-    run: runBatch,
-  });
   const inFlight = new Set<Promise<void>>();
-  let subscription: Subscription | undefined;
   let updates: Subscription | undefined;
   let stopping = false;
   let handled = 0;
-  const handlerDeps = {
-    score: (items: Features[], trace?: Context) => batcher.submit(items, trace),
-    model: scorer.model,
-    version: scorer.version,
-    logger,
-    ...(deps.states ? { states: deps.states } : {}),
-  };
 
-  const answer = (reply: InferenceReply, respond: (data: string) => boolean) => {
-    handled++;
-    metrics.requests.inc({ outcome: reply.ok ? "ok" : reply.error });
-    respond(JSON.stringify(reply));
+  const serve = (scorer: Scorer): Served => {
+    const run: RunBatch = async (features) => {
+      metrics.batchSize.observe(features.length);
+      const end = metrics.inference.startTimer();
+      try {
+        return await scorer.score(features);
+      } finally {
+        end();
+      }
+    };
+    const batcher = new MicroBatcher<Features, number, Context>({
+      windowMs: deps.config.batchWindowMs,
+      maxItems: deps.config.batchMaxItems,
+      run: tracing ? tracedRun(tracing, scorer.model, run) : run,
+    });
+    const handlerDeps = {
+      score: (features: Features[], trace?: Context) => batcher.submit(features, trace),
+      model: scorer.model,
+      version: scorer.version,
+      logger,
+      ...(deps.states ? { states: deps.states } : {}),
+    };
+    const process: ProcessMessage = async (msg, trace) => {
+      const requestIds = msg.headers?.values(REQUEST_ID_HEADER) ?? [];
+      const reply = await handleInference(msg.data, handlerDeps, requestIds, trace);
+      handled++;
+      metrics.requests.inc({ outcome: reply.ok ? "ok" : reply.error });
+      msg.respond(JSON.stringify(reply));
+      return reply;
+    };
+    return { scorer, batcher, process: tracing ? tracedProcess(tracing, process) : process };
   };
+  const served = deps.scorers.map(serve);
 
   return {
     start() {
-      subscription = nats.subscribe(INFERENCE_SUBJECT, {
-        queue: INFERENCE_QUEUE,
-        callback: (err, msg) => {
-          if (err) return logger.warn({ err }, "subscription error");
-          const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
-          let span: Span | undefined;
-          let context: Context | undefined;
-          if (tracing) {
-            const parent = tracing.extract(msg.headers, natsHeaderGetter);
-            span = tracing.tracer.startSpan(
-              `process ${INFERENCE_SUBJECT}`,
-              {
-                kind: SpanKind.CONSUMER,
-                attributes: { "messaging.system": "nats", "messaging.destination.name": INFERENCE_SUBJECT },
-              },
-              parent,
-            );
-            context = withSpan(parent, span);
-          }
-          const task = handleInference(msg.data, handlerDeps, requestId, context).then((reply) => {
-            answer(reply, (data) => msg.respond(data));
-            if (span) endSpan(span, reply.ok ? undefined : reply.error);
-          });
-          inFlight.add(task);
-          void task.finally(() => inFlight.delete(task));
-        },
-      });
+      for (const model of served) {
+        const subject = inferenceSubject(model.scorer.model);
+        const queue = inferenceQueue(model.scorer.model);
+        model.subscription = nats.subscribe(subject, {
+          queue,
+          callback: (err, msg) => {
+            if (err) return logger.warn({ err, subject }, "subscription error");
+            const task = model.process(msg).then(() => undefined);
+            inFlight.add(task);
+            void task.finally(() => inFlight.delete(task));
+          },
+        });
+        logger.info(
+          { subject, queue, model: model.scorer.model, version: model.scorer.version },
+          "worker subscribed",
+        );
+      }
       const states = deps.states;
       if (states) {
         updates = nats.subscribe(FEEDBACK_UPDATED_SUBJECT, {
@@ -179,25 +155,39 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
           },
         });
       }
-      logger.info(
-        { subject: INFERENCE_SUBJECT, queue: INFERENCE_QUEUE, model: scorer.model, version: scorer.version },
-        "worker subscribed",
-      );
     },
     async stop() {
       if (stopping) return;
       stopping = true;
       // Drain unsubscribes first (no new work reaches this worker; NATS routes it to the others)
       // and still delivers what was already sent to us.
-      await subscription?.drain().catch((err: unknown) => logger.warn({ err }, "subscription drain failed"));
+      await Promise.all(
+        served.map((model) =>
+          model.subscription
+            ?.drain()
+            .catch((err: unknown) =>
+              logger.warn({ err, model: model.scorer.model }, "subscription drain failed"),
+            ),
+        ),
+      );
       updates?.unsubscribe();
       await Promise.all(inFlight);
-      await batcher.drain();
+      await Promise.all(served.map((model) => model.batcher.drain()));
       logger.info({ handled }, "worker stopped");
     },
-    ready: () => !stopping && subscription !== undefined && !subscription.isClosed() && !nats.isClosed(),
+    models: served.map((model) => model.scorer.model),
+    ready: (name) =>
+      !stopping &&
+      !nats.isClosed() &&
+      served.every(
+        (model) =>
+          (name !== undefined && model.scorer.model !== name) ||
+          (model.subscription !== undefined && !model.subscription.isClosed()),
+      ),
     get stats() {
-      return { handled, ...batcher.stats };
+      const batches = served.reduce((sum, model) => sum + model.batcher.stats.batches, 0);
+      const items = served.reduce((sum, model) => sum + model.batcher.stats.items, 0);
+      return { handled, batches, items };
     },
   };
 };

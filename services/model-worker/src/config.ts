@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MODEL_NAMES } from "@sift/contracts";
 import { BaseConfig, hostField, natsUrlField, portField, readConfig, type Env } from "@sift/runtime";
 
 /**
@@ -10,7 +11,19 @@ const Config = BaseConfig.extend({
   /** Only /healthz, /readyz and /metrics listen here; inference goes over NATS. */
   port: portField(8084).meta({ env: "MODEL_WORKER_PORT" }),
   host: hostField.meta({ env: "MODEL_WORKER_HOST" }),
-  /** Defaults to the model committed in @sift/model. */
+  /**
+   * The models this worker serves, comma-separated, each loaded from its committed file and
+   * served on its own subject and queue group (docs/model-worker.md). Default: every name in
+   * MODEL_NAMES (today spam-standard alone), so a model added there is served with no deployment
+   * change; a name outside MODEL_NAMES stops the start.
+   */
+  models: z
+    .string()
+    .default(MODEL_NAMES.join(","))
+    .transform((list) => [...new Set(list.split(",").map((name) => name.trim()))].filter(Boolean))
+    .pipe(z.array(z.enum(MODEL_NAMES)).min(1))
+    .meta({ env: "SIFT_MODELS" }),
+  /** A file in place of the committed model's; only with one model in `models`. */
   modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /**
    * How long the first request of an idle worker waits for company. Default 0: a request runs as

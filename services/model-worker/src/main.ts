@@ -12,7 +12,7 @@ const exitCode = await runService({
     const nats = await runtime.nats();
     // Workspaces' learned state; a Redis outage only means base-model scores (docs/feedback.md).
     const redis = runtime.redis();
-    const { scorer, worker, app } = await createModelWorker({ ...runtime.deps, config, nats, redis });
+    const { scorers, worker, app } = await createModelWorker({ ...runtime.deps, config, nats, redis });
     // Connected to the learned state before taking requests, so a workspace's first calls after a
     // start are not scored by the base model while the connection is still opening; a Redis that
     // does not answer holds the start back at most 2 s (the worker's start-up budget), then the
@@ -28,7 +28,7 @@ const exitCode = await runService({
       // Readiness turns 503 as soon as the worker stops; the HTTP port closes after it so probes see it.
       stop: [
         ["worker", () => worker.stop()],
-        ["scorer", () => scorer.close()],
+        ["scorers", async () => void (await Promise.all(scorers.map((s) => s.close())))],
         ["http", http.stop],
       ],
     };

@@ -7,7 +7,7 @@ import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
 import type { WorkerConfig } from "./config.ts";
 
 /**
- * Everything the model worker runs: the model, loaded once; the inference subscriber; and the
+ * Everything the model worker runs: its models, each loaded once; their subscribers; and the
  * HTTP app of its probes (readiness turns 503 as soon as the worker stops taking work, so an
  * orchestrator stops counting a draining worker before it exits). main.ts and the test
  * harness both build it here; the caller starts the worker and serves the app.
@@ -17,18 +17,31 @@ export const createModelWorker = async (
     nats: NatsConnection;
     /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
     redis?: RedisClient;
-    config: Pick<WorkerConfig, "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
+    config: Pick<WorkerConfig, "models" | "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
+    /** Files by model name in place of the committed ones (a test's second model). */
+    artifacts?: Readonly<Record<string, string>>;
   },
 ) => {
   const { config, logger } = deps;
-  const scorer = await loadOnnxScorer({ modelPath: config.modelPath, intraOpThreads: config.intraOpThreads });
-  logger.info({ model: scorer.model, version: scorer.version }, "model loaded");
+  if (config.modelPath && config.models.length > 1) {
+    throw new Error("SIFT_MODEL_PATH names one file: serve one model with it (SIFT_MODELS)");
+  }
+  const scorers = await Promise.all(
+    config.models.map((model) =>
+      loadOnnxScorer({
+        model,
+        modelPath: deps.artifacts?.[model] ?? config.modelPath,
+        intraOpThreads: config.intraOpThreads,
+      }),
+    ),
+  );
+  for (const { model, version } of scorers) logger.info({ model, version }, "model loaded");
   const states = deps.redis
     ? new CachedWorkspaceStates({ store: new FeedbackStore({ redis: deps.redis }), logger })
     : undefined;
   const worker = createInferenceWorker({
     nats: deps.nats,
-    scorer,
+    scorers,
     logger,
     config,
     ...(states ? { states } : {}),
@@ -39,13 +52,17 @@ export const createModelWorker = async (
     {
       logger,
       metrics: deps.metrics,
-      readiness: {
-        worker: () => {
-          if (!worker.ready()) throw new Error("not taking work");
-        },
-      },
+      // One check per model, so /readyz shows which models this worker serves.
+      readiness: Object.fromEntries(
+        worker.models.map((model) => [
+          `model ${model}`,
+          () => {
+            if (!worker.ready(model)) throw new Error("not taking work");
+          },
+        ]),
+      ),
     },
     () => {},
   );
-  return { scorer, worker, app };
+  return { scorers, worker, app };
 };

@@ -1,12 +1,18 @@
 import type { NatsConnection } from "nats";
-import { INFERENCE_SUBJECT, InferenceReply } from "@sift/contracts";
+import { inferenceSubject, InferenceReply, SPAM_STANDARD } from "@sift/contracts";
 
 /** A worker as main.ts wires it (real onnxruntime, real NATS), on its own connection. */
 export { startModelWorker as startWorker, type RunningModelWorker as RunningWorker } from "@sift/testkit";
 
-export const ask = async (nats: NatsConnection, body: unknown, timeout = 5_000): Promise<InferenceReply> => {
+/** One request on `model`'s subject (default the shipped model). */
+export const ask = async (
+  nats: NatsConnection,
+  body: unknown,
+  timeout = 5_000,
+  model: string = SPAM_STANDARD,
+): Promise<InferenceReply> => {
   const payload = typeof body === "string" ? body : JSON.stringify(body);
-  const reply = await nats.request(INFERENCE_SUBJECT, payload, { timeout });
+  const reply = await nats.request(inferenceSubject(model), payload, { timeout });
   return InferenceReply.parse(JSON.parse(new TextDecoder().decode(reply.data)));
 };
 

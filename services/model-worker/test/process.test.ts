@@ -17,13 +17,16 @@ describe("model worker process", () => {
     const worker = await spawnWorker(nats.url);
     const base = `http://127.0.0.1:${worker.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    // One check per model it serves (SIFT_MODELS, by default every valid name).
+    expect(await ready.json()).toEqual({ ok: true, checks: { "model spam-standard": "ok" } });
     expect((await fetch(`${base}/nope`)).status).toBe(404);
 
     const client = await connect({ servers: nats.url.replace(/^nats:\/\//, "") });
     const reply = await ask(client, {
       model: "spam-standard",
-      items: [submission("Is the shop open on Sunday?")],
+      submissions: [submission("Is the shop open on Sunday?")],
     });
     expect(reply.ok).toBe(true);
 

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { INFERENCE_SUBJECT } from "@sift/contracts";
+import { inferenceSubject, SPAM_STANDARD } from "@sift/contracts";
 import { readModelMeta } from "@sift/model";
 import { startServer, type TestServer } from "@sift/testkit";
 import { ask, startWorker, submission, type RunningWorker } from "./helpers.ts";
@@ -35,7 +35,7 @@ describe("model worker", () => {
     await launch();
     const reply = await ask(client, {
       model: "spam-standard",
-      items: [
+      submissions: [
         submission(
           "URGENT! You have won a £1000 cash prize. To claim call 09061701461 now or visit http://bit.ly/cl4im",
         ),
@@ -55,20 +55,25 @@ describe("model worker", () => {
 
   it.each([
     ["a body that is not JSON", "{not json"],
-    ["an unknown model", { model: "spam-deluxe", items: [submission("hi")] }],
-    ["no items", { model: "spam-standard", items: [] }],
-    ["a field that is not a [name, value] pair", { model: "spam-standard", items: [[["message"]]] }],
-  ])("answers invalid_request to %s", async (_, body) => {
+    ["no submissions", { model: "spam-standard", submissions: [] }],
+    ["a field that is not a [name, value] pair", { model: "spam-standard", submissions: [[["message"]]] }],
+  ])("answers bad_request to %s", async (_, body) => {
     await launch();
     const reply = await ask(client, body);
-    expect(reply).toMatchObject({ ok: false, error: "invalid_request" });
+    expect(reply).toMatchObject({ ok: false, error: "bad_request" });
+  });
+
+  it("answers unknown_model to a request on its subject that names another model", async () => {
+    await launch();
+    const reply = await ask(client, { model: "spam-deluxe", submissions: [submission("hi")] });
+    expect(reply).toMatchObject({ ok: false, error: "unknown_model" });
   });
 
   it("shares the queue group: each request is answered once, and both workers take some", async () => {
     const [a, b] = [await launch(), await launch()];
     const replies = await Promise.all(
       Array.from({ length: 80 }, (_, i) =>
-        ask(client, { model: "spam-standard", items: [submission(`message ${i}`)] }),
+        ask(client, { model: "spam-standard", submissions: [submission(`message ${i}`)] }),
       ),
     );
     expect(replies.every((r) => r.ok)).toBe(true);
@@ -81,7 +86,7 @@ describe("model worker", () => {
     const running = await launch({ batchWindowMs: 20, batchMaxItems: 64 });
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        ask(client, { model: "spam-standard", items: [submission(`batch ${i}`)] }),
+        ask(client, { model: "spam-standard", submissions: [submission(`batch ${i}`)] }),
       ),
     );
     expect(replies.every((r) => r.ok)).toBe(true);
@@ -93,7 +98,7 @@ describe("model worker", () => {
     // A long window keeps the requests in flight inside the worker when stop() begins.
     const running = await launch({ batchWindowMs: 300, batchMaxItems: 1_000 });
     const pending = Array.from({ length: 20 }, (_, i) =>
-      ask(client, { model: "spam-standard", items: [submission(`in flight ${i}`)] }),
+      ask(client, { model: "spam-standard", submissions: [submission(`in flight ${i}`)] }),
     );
     await client.flush();
     await new Promise((r) => setTimeout(r, 50));
@@ -105,7 +110,9 @@ describe("model worker", () => {
     expect(replies.every((r) => r.ok)).toBe(true);
     expect(running.worker.stats.handled).toBe(20);
     // Nobody subscribes any more: NATS answers "no responders" at once rather than timing out.
-    await expect(client.request(INFERENCE_SUBJECT, "{}", { timeout: 2_000 })).rejects.toMatchObject({
+    await expect(
+      client.request(inferenceSubject(SPAM_STANDARD), "{}", { timeout: 2_000 }),
+    ).rejects.toMatchObject({
       code: "503",
     });
   });

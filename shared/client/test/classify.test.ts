@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { ClassifyMessage, INFERENCE_QUEUE, INFERENCE_SUBJECT } from "@sift/contracts";
+import { ClassifyMessage, inferenceQueue, inferenceSubject, SPAM_STANDARD } from "@sift/contracts";
 import { DAY, ManualClock } from "@sift/runtime";
 import {
   createKey,
@@ -246,7 +246,9 @@ describe("classify() while the model hangs", () => {
       natsUrl: hungNats.url,
       inferenceTimeoutMs: 600,
     });
-    const sink = hung.nats.subscribe(INFERENCE_SUBJECT, { queue: INFERENCE_QUEUE });
+    const sink = hung.nats.subscribe(inferenceSubject(SPAM_STANDARD), {
+      queue: inferenceQueue(SPAM_STANDARD),
+    });
     try {
       const key = await createKey(hung.keys, { kind: "classify" });
       const impatient = new SiftClient({

@@ -5,6 +5,11 @@
 
 /** The model every deployment ships, and the one test mode names (DESIGN.md). */
 export const SPAM_STANDARD = "spam-standard";
+/**
+ * Every model name a request may give (spec 2.1's `model` rule and its texts read this list),
+ * the one place a name is added (docs/architecture.md, "Adding a model"). Each is a NATS
+ * subject token (inference.ts `ModelToken`): a worker serves it on `sift.inference.v1.<name>`.
+ */
 export const MODEL_NAMES = [SPAM_STANDARD] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
 
@@ -37,8 +42,8 @@ export const FeedbackMessage = {
 export const invalidFieldMessage = (name: string): string =>
   `content field ${JSON.stringify(name)} must be a string, number, boolean or list of those`;
 
-export const unknownModelMessage = (name: string): string =>
-  `Unknown model ${JSON.stringify(name)}. Valid models: ${MODEL_NAMES.join(", ")}`;
+export const unknownModelMessage = (name: string, models: readonly string[] = MODEL_NAMES): string =>
+  `Unknown model ${JSON.stringify(name)}. Valid models: ${models.join(", ")}`;
 
 export const VerifyMessage = {
   missingKey: "Missing secret key",

@@ -1,11 +1,17 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { SPAM_STANDARD } from "@sift/contracts";
+import { ModelToken, SPAM_STANDARD } from "@sift/contracts";
 
-/** The committed model and its metadata, beside this package's source. */
-export const MODEL_PATH = fileURLToPath(new URL("../artifacts/spam-standard.onnx", import.meta.url));
-export const META_PATH = fileURLToPath(new URL("../artifacts/spam-standard.json", import.meta.url));
+/**
+ * The committed models, beside this package's source (the build copies the folder whole), and
+ * one's file by name; its metadata sits beside it.
+ */
+const ARTIFACTS = new URL("../artifacts/", import.meta.url);
+export const artifactPath = (model: string): string => fileURLToPath(new URL(`${model}.onnx`, ARTIFACTS));
+export const metaPathOf = (modelPath: string): string => modelPath.replace(/\.onnx$/, ".json");
+export const MODEL_PATH = artifactPath(SPAM_STANDARD);
+export const META_PATH = metaPathOf(MODEL_PATH);
 
 /** The scorer graph's tensor names: what the trainer's ONNX export writes and the worker feeds. */
 export const INPUT_IDS = "ids";
@@ -13,7 +19,8 @@ export const INPUT_VALS = "vals";
 export const OUTPUT_SCORE = "score";
 
 export const ModelMeta = z.object({
-  model: z.literal(SPAM_STANDARD),
+  /** The name the model answers to (MODEL_NAMES); a worker serves it on that name's subject. */
+  model: ModelToken,
   /** Content-derived: the same data and code give the same version. */
   version: z.string(),
   featurizerVersion: z.number().int(),

@@ -3,7 +3,7 @@ import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
 import { createGateway, createKeyCache } from "@sift/gateway/wiring";
-import type { KeyKind } from "@sift/contracts";
+import type { KeyKind, ModelName } from "@sift/contracts";
 import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
 import { solveFromService } from "@sift/challenge";
@@ -52,6 +52,8 @@ export interface StackOptions {
   trustProxy?: number;
   /** The gateway's key cache life (main.ts's default, 5 s; 0: no cache). */
   keyCacheMs?: number;
+  /** The model names classify accepts (default MODEL_NAMES; a test adds an unshipped one). */
+  models?: readonly ModelName[];
 }
 
 export interface Stack {
@@ -131,6 +133,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     logger,
     signer,
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
+    ...(options.models ? { models: options.models } : {}),
     metrics: metrics.classify,
     tracing: tracing.classify,
   });

@@ -1,4 +1,5 @@
 import type { NatsConnection } from "nats";
+import { SPAM_STANDARD, type ModelName } from "@sift/contracts";
 import type { InferenceWorker } from "@sift/model-worker";
 import { createModelWorker } from "@sift/model-worker/wiring";
 import {
@@ -29,7 +30,15 @@ export interface RunningModelWorker {
 export const startModelWorker = async (
   natsUrl: string,
   config: { batchWindowMs: number; batchMaxItems: number } = { batchWindowMs: 1, batchMaxItems: 64 },
-  options: { redisUrl?: string; redisClusterNodes?: string; modelPath?: string; otlpEndpoint?: string } = {},
+  options: {
+    redisUrl?: string;
+    redisClusterNodes?: string;
+    modelPath?: string;
+    otlpEndpoint?: string;
+    /** The models it serves (default the shipped one) and files in place of committed ones. */
+    models?: readonly ModelName[];
+    artifacts?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker");
   // With a Redis, the worker scores with workspaces' learned state, as main.ts wires it.
@@ -42,11 +51,17 @@ export const startModelWorker = async (
       : undefined;
   const metrics = createRegistry("model-worker");
   const tracing = await startTracing({ service: "model-worker", endpoint: options.otlpEndpoint });
-  const { worker, scorer } = await createModelWorker({
+  const { worker, scorers } = await createModelWorker({
     nats,
     ...(redis ? { redis } : {}),
     logger: silentLogger(),
-    config: { ...config, intraOpThreads: 1, modelPath: options.modelPath },
+    config: {
+      ...config,
+      models: [...(options.models ?? [SPAM_STANDARD])],
+      intraOpThreads: 1,
+      modelPath: options.modelPath,
+    },
+    ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     metrics,
     tracing,
   });
@@ -65,7 +80,7 @@ export const startModelWorker = async (
     stop: async () => {
       await worker.stop();
       await nats.drain();
-      await scorer.close();
+      await Promise.all(scorers.map((s) => s.close()));
       redis?.disconnect();
       await tracing?.shutdown();
     },

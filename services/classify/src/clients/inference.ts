@@ -1,27 +1,16 @@
 import { performance } from "node:perf_hooks";
-import { headers as natsHeaders, type NatsConnection } from "nats";
+import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from "nats";
 import {
-  INFERENCE_SUBJECT,
+  inferenceSubject,
   InferenceReply,
   REQUEST_ID_HEADER,
+  type InferenceFailure,
   type ModelName,
   type NormalizedField,
   type Reason,
 } from "@sift/contracts";
 import { Coalescer } from "../domain/coalesce.ts";
-import {
-  Counter,
-  endSpan,
-  Histogram,
-  natsHeaderSetter,
-  SpanKind,
-  withSpan,
-  type Context,
-  type Registry,
-  type Tracing,
-} from "@sift/runtime";
-
-export type InferenceFailure = "no_worker" | "timeout" | "worker_error" | "bad_reply";
+import { Counter, Histogram, type Context, type Registry } from "@sift/runtime";
 
 export type InferenceResult =
   | { ok: true; score: number; model: ModelName; version: string; reasons?: Reason[] }
@@ -31,8 +20,13 @@ export interface ScoreOptions {
   /** Score with this workspace's learned state (reports, lists, the shared layer). */
   workspaceId?: string;
   explain?: boolean;
-  /** The calling request's span context, when tracing is on. */
+  /** The calling request's span context: read by the traced client (traced-inference.ts). */
   trace?: Context;
+  /**
+   * Writes into the NATS request's headers (the traced client's span context). A submission
+   * that carries headers of its own travels alone, never coalesced, so its trace is whole.
+   */
+  carry?: (headers: MsgHdrs) => void;
 }
 
 export interface InferenceClient {
@@ -44,7 +38,7 @@ export interface InferenceClient {
   ): Promise<InferenceResult>;
 }
 
-/** Buckets in seconds: a verdict takes about a millisecond; the time-out (1.5 s) ends the range. */
+/** Buckets in seconds: a score takes about a millisecond; the time-out (1.5 s) ends the range. */
 const INFERENCE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
@@ -54,44 +48,35 @@ const INFERENCE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 const COALESCE_MAX_ITEMS = 64;
 const COALESCE_MAX_BYTES = 256 * 1024;
 
-/** One submission waiting for its verdict. */
+/** One submission waiting for its score. */
 interface Submission {
   model: ModelName;
   workspaceId: string | undefined;
   explain: boolean;
   requestId: string;
   /** Its fields as JSON, made once: the request is assembled from these. */
-  json: string;
+  fieldsJson: string;
 }
 
 /**
- * Sends submissions to the model workers' queue group and validates the replies. Concurrent
- * submissions for the same model, workspace and explain flag travel in one request when
- * `coalesce` is on (domain/coalesce.ts), except with tracing on, where each request goes alone
- * so that its trace is whole. Every failure is a value: the route turns it into 503 and counts
- * nothing. Each submission is timed by outcome, each failure counted by reason (`timeout` is a
- * NATS time-out, `no_worker` no subscriber at all), and, with tracing on, is a CLIENT span whose
- * context rides in the NATS headers to the worker.
+ * Sends submissions to the workers serving their model (each model its own subject and queue
+ * group) and validates the replies. Concurrent submissions for the same model, workspace and
+ * explain flag travel in one request when `coalesce` is on (domain/coalesce.ts). Every failure
+ * is a value, one of InferenceFailure: the route turns it into 503 and counts nothing. A model
+ * that no worker serves is `no_worker` (NATS "no responders", at once), never another model's
+ * answer. Each submission is timed by outcome and each failure counted by reason.
  */
 export class NatsInferenceClient implements InferenceClient {
   readonly #nats: NatsConnection;
   readonly #timeoutMs: number;
-  readonly #tracing: Tracing | undefined;
   readonly #duration: Histogram<"outcome">;
   readonly #failures: Counter<"reason">;
   readonly #perRequest: Histogram;
   readonly #coalescer: Coalescer<Submission, InferenceResult> | undefined;
 
-  constructor(deps: {
-    nats: NatsConnection;
-    timeoutMs: number;
-    metrics?: Registry;
-    tracing?: Tracing;
-    coalesce?: boolean;
-  }) {
+  constructor(deps: { nats: NatsConnection; timeoutMs: number; metrics?: Registry; coalesce?: boolean }) {
     this.#nats = deps.nats;
     this.#timeoutMs = deps.timeoutMs;
-    this.#tracing = deps.tracing;
     const registers = deps.metrics ? [deps.metrics] : [];
     this.#duration = new Histogram({
       name: "sift_inference_request_duration_seconds",
@@ -102,7 +87,7 @@ export class NatsInferenceClient implements InferenceClient {
     });
     this.#failures = new Counter({
       name: "sift_inference_failures_total",
-      help: "Submissions that got no verdict, by reason (timeout, no_worker, worker_error, bad_reply)",
+      help: "Submissions that got no score, by reason (an InferenceFailure: no_worker, timeout, bad_reply, or the worker's bad_request, unknown_model, model_error)",
       labelNames: ["reason"],
       registers,
     });
@@ -117,7 +102,7 @@ export class NatsInferenceClient implements InferenceClient {
           send: (_key, items) => this.#send(items, natsHeaders()),
           maxItems: COALESCE_MAX_ITEMS,
           maxBytes: COALESCE_MAX_BYTES,
-          sizeOf: (item) => Buffer.byteLength(item.json),
+          sizeOf: (item) => Buffer.byteLength(item.fieldsJson),
         })
       : undefined;
   }
@@ -133,29 +118,14 @@ export class NatsInferenceClient implements InferenceClient {
       workspaceId: options.workspaceId,
       explain: options.explain ?? false,
       requestId,
-      json: JSON.stringify(fields),
+      fieldsJson: JSON.stringify(fields),
     };
-    const trace = options.trace;
-    const tracing = this.#tracing;
     const started = performance.now();
     let result: InferenceResult;
-    if (tracing && trace) {
+    if (options.carry) {
       const headers = natsHeaders();
-      const span = tracing.tracer.startSpan(
-        `send ${INFERENCE_SUBJECT}`,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            "messaging.system": "nats",
-            "messaging.destination.name": INFERENCE_SUBJECT,
-            "sift.model": model,
-          },
-        },
-        trace,
-      );
-      tracing.inject(withSpan(trace, span), headers, natsHeaderSetter);
+      options.carry(headers);
       [result] = (await this.#send([submission], headers)) as [InferenceResult];
-      endSpan(span, result.ok ? undefined : result.reason);
     } else if (this.#coalescer) {
       const key = `${model}\n${submission.workspaceId ?? ""}\n${submission.explain ? 1 : 0}`;
       result = await this.#coalescer.add(key, submission);
@@ -169,20 +139,24 @@ export class NatsInferenceClient implements InferenceClient {
   }
 
   /** One request for submissions of the same model, workspace and explain flag: one result each. */
-  async #send(items: Submission[], headers: ReturnType<typeof natsHeaders>): Promise<InferenceResult[]> {
-    const first = items[0]!;
-    this.#perRequest.observe(items.length);
-    // Request ids never contain a comma (the gateway's SAFE_ID), so the list reads back.
-    headers.set(REQUEST_ID_HEADER, items.map((i) => i.requestId).join(","));
+  async #send(submissions: Submission[], headers: MsgHdrs): Promise<InferenceResult[]> {
+    const first = submissions[0]!;
+    this.#perRequest.observe(submissions.length);
+    // One header value per submission, in order (NATS headers repeat a key).
+    for (const s of submissions) headers.append(REQUEST_ID_HEADER, s.requestId);
     const body =
-      `{"model":${JSON.stringify(first.model)},"items":[${items.map((i) => i.json).join(",")}]` +
-      (first.workspaceId ? `,"workspace":${JSON.stringify(first.workspaceId)}` : "") +
+      `{"model":${JSON.stringify(first.model)},"submissions":[${submissions.map((s) => s.fieldsJson).join(",")}]` +
+      (first.workspaceId ? `,"workspaceId":${JSON.stringify(first.workspaceId)}` : "") +
       (first.explain ? `,"explain":true` : "") +
       "}";
-    const fail = (reason: InferenceFailure) => items.map((): InferenceResult => ({ ok: false, reason }));
+    const fail = (reason: InferenceFailure) =>
+      submissions.map((): InferenceResult => ({ ok: false, reason }));
     let data: Uint8Array;
     try {
-      const reply = await this.#nats.request(INFERENCE_SUBJECT, body, { timeout: this.#timeoutMs, headers });
+      const reply = await this.#nats.request(inferenceSubject(first.model), body, {
+        timeout: this.#timeoutMs,
+        headers,
+      });
       data = reply.data;
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -196,11 +170,11 @@ export class NatsInferenceClient implements InferenceClient {
     }
     if (!parsed.success) return fail("bad_reply");
     const reply = parsed.data;
-    if (!reply.ok) return fail("worker_error");
-    if (reply.scores.length !== items.length) return fail("bad_reply");
+    if (!reply.ok) return fail(reply.error);
+    if (reply.model !== first.model || reply.scores.length !== submissions.length) return fail("bad_reply");
     return reply.scores.map((score, i): InferenceResult => {
       const reasons = reply.reasons?.[i];
-      return { ok: true, score, model: reply.model, version: reply.version, ...(reasons ? { reasons } : {}) };
+      return { ok: true, score, model: first.model, version: reply.version, ...(reasons ? { reasons } : {}) };
     });
   }
 }

@@ -32,20 +32,23 @@ const split = (body: ParsedBody, control: string): { control: unknown; content: 
 };
 
 /** The classify service's part of DESIGN.md's order: 400 model → 400 content rules. */
-export const readClassifyRequest = (body: ParsedBody): ClassifyInput => {
+export const readClassifyRequest = (
+  body: ParsedBody,
+  models: readonly ModelName[] = MODEL_NAMES,
+): ClassifyInput => {
   const parts = split(body, "model");
   if (!parts) return { ok: false, message: ClassifyMessage.malformedJson };
   const { control: model } = parts;
   if (model === undefined || model === null || model === "")
     return { ok: false, message: ClassifyMessage.missingModel };
-  if (!isModelName(model)) {
+  if (!models.includes(model as ModelName)) {
     return {
       ok: false,
-      message: unknownModelMessage(typeof model === "string" ? model : JSON.stringify(model)),
+      message: unknownModelMessage(typeof model === "string" ? model : JSON.stringify(model), models),
     };
   }
   const content = contentRules(parts.content);
-  return content.ok ? { ok: true, model, fields: content.fields } : content;
+  return content.ok ? { ok: true, model: model as ModelName, fields: content.fields } : content;
 };
 
 /** POST /feedback: 400 label → 400 content rules (classify's rules and texts). */
@@ -75,6 +78,3 @@ const contentRules = (content: unknown): { ok: true; fields: NormalizedField[] }
       return { ok: false, message: ClassifyMessage.tooLong };
   }
 };
-
-const isModelName = (value: unknown): value is ModelName =>
-  typeof value === "string" && (MODEL_NAMES as readonly string[]).includes(value);

@@ -1,5 +1,11 @@
 import type { RequestHandler } from "express";
-import { labelFor, retryAfterSeconds, type ClassifyResponse } from "@sift/contracts";
+import {
+  labelFor,
+  MODEL_NAMES,
+  retryAfterSeconds,
+  type ClassifyResponse,
+  type ModelName,
+} from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
 import {
   Counter,
@@ -20,6 +26,8 @@ import { testReasons, testVerdict } from "../domain/test-mode.ts";
 export interface ClassifyRouteDeps {
   logger: Logger;
   inference: InferenceClient;
+  /** The model names requests may give (default MODEL_NAMES). */
+  models?: readonly ModelName[];
   usage: UsageMeter;
   metrics?: Registry;
   tracing?: Tracing | undefined;
@@ -39,7 +47,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
   });
   const refusals = new Counter({
     name: "sift_classify_refusals_total",
-    help: "Calls answered without a verdict, by reason",
+    help: "Calls answered without a verdict, by reason (invalid_request, quota_exceeded, or an InferenceFailure)",
     labelNames: ["reason"],
     registers,
   });
@@ -47,7 +55,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
   return async (req, res) => {
     const identity = identityOf(res);
     const explain = req.query["explain"] === "1" || req.query["explain"] === "true";
-    const input = readClassifyRequest(requestBody(req));
+    const input = readClassifyRequest(requestBody(req), deps.models ?? MODEL_NAMES);
     if (!input.ok) {
       refusals.inc({ reason: "invalid_request" });
       return sendError(res, "invalid_request", input.message);
@@ -84,9 +92,10 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
         .catch((err: unknown) =>
           logFailure(deps.logger, err, { requestId: identity.requestId }, "usage release failed"),
         );
+      // A thrown client is a bug there, not a reason of InferenceFailure's: counted as `error`.
       const reason = result?.reason ?? "error";
-      refusals.inc({ reason: `model_${reason}` });
-      deps.logger.warn({ requestId: identity.requestId, reason }, "model unavailable");
+      refusals.inc({ reason });
+      deps.logger.warn({ requestId: identity.requestId, model: input.model, reason }, "model unavailable");
       return sendError(res, "unavailable");
     }
     const verdict: ClassifyResponse = {

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
-import type { ModelName } from "@sift/contracts";
+import { SPAM_STANDARD } from "@sift/contracts";
 import {
+  artifactPath,
   FEATURIZER_VERSION,
   INPUT_IDS,
   INPUT_VALS,
-  META_PATH,
-  MODEL_PATH,
+  metaPathOf,
   OUTPUT_SCORE,
   readModelMeta,
   toBatch,
@@ -16,25 +16,32 @@ import {
 /** Scores featurised submissions; one real implementation (onnxruntime), behind this interface. */
 export interface Scorer {
   /** The model the file holds, from its metadata. */
-  readonly model: ModelName;
+  readonly model: string;
   readonly version: string;
-  score(items: readonly Features[]): Promise<Float32Array>;
+  score(features: readonly Features[]): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
 export interface ScorerOptions {
+  /** The model to load (default `spam-standard`): its committed file, unless `modelPath` is given. */
+  model?: string | undefined;
+  /** A file in place of the committed one; its `.json` metadata must sit beside it. */
   modelPath?: string | undefined;
   intraOpThreads: number;
 }
 
 /**
- * Loads the ONNX model and its metadata once, at start. A model built for another featuriser is
- * refused here rather than allowed to answer with meaningless scores.
+ * Loads one ONNX model and its metadata once, at start. A file whose metadata names another
+ * model, or that was built for another featuriser, is refused here rather than allowed to
+ * answer with meaningless scores.
  */
 export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> => {
-  const modelPath = options.modelPath ?? MODEL_PATH;
-  const metaPath = options.modelPath ? options.modelPath.replace(/\.onnx$/, ".json") : META_PATH;
-  const meta = readModelMeta(existsSync(metaPath) ? metaPath : META_PATH);
+  const name = options.model ?? SPAM_STANDARD;
+  const modelPath = options.modelPath ?? artifactPath(name);
+  const metaPath = metaPathOf(modelPath);
+  if (!existsSync(metaPath)) throw new Error(`model ${name}: no metadata at ${metaPath}`);
+  const meta = readModelMeta(metaPath);
+  if (meta.model !== name) throw new Error(`model ${name}: ${modelPath} holds ${meta.model}`);
   if (meta.featurizerVersion !== FEATURIZER_VERSION) {
     throw new Error(
       `model needs featuriser v${meta.featurizerVersion}, this worker has v${FEATURIZER_VERSION}`,
@@ -51,14 +58,14 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
   return {
     model: meta.model,
     version: meta.version,
-    score: async (items) => {
-      const batch = toBatch(items);
+    score: async (features) => {
+      const batch = toBatch(features);
       const out = await session.run({
         [INPUT_IDS]: new Tensor("int64", batch.ids, [batch.rows, batch.width]),
         [INPUT_VALS]: new Tensor("float32", batch.vals, [batch.rows, batch.width]),
       });
       const scores = out[OUTPUT_SCORE]?.data;
-      if (!(scores instanceof Float32Array) || scores.length !== items.length) {
+      if (!(scores instanceof Float32Array) || scores.length !== features.length) {
         throw new Error("model returned an unexpected output");
       }
       return scores;

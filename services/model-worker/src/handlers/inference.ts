@@ -1,10 +1,4 @@
-import {
-  InferenceRequest,
-  type InferenceReply,
-  type ModelName,
-  type NormalizedField,
-  type Reason,
-} from "@sift/contracts";
+import { InferenceRequest, type InferenceReply, type NormalizedField, type Reason } from "@sift/contracts";
 import { logit, personalize } from "@sift/feedback";
 import { featurize, type Features } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
@@ -12,9 +6,9 @@ import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
   /** `trace`: the request's span context (tracing on), so its batch can name it. */
-  score: (items: Features[], trace?: Context) => Promise<number[]>;
-  /** The one model this worker loaded: a request for another is refused, never answered with it. */
-  model: ModelName;
+  score: (features: Features[], trace?: Context) => Promise<number[]>;
+  /** The model this handler serves: a request for another is refused, never answered with it. */
+  model: string;
   version: string;
   logger: Logger;
   /** Workspaces' learned state; without it every request is scored by the base model alone. */
@@ -30,18 +24,19 @@ export interface InferenceDeps {
 export const handleInference = async (
   data: Uint8Array,
   deps: InferenceDeps,
-  requestId: string | undefined,
+  /** One per submission (the NATS header's values), for the logs. */
+  requestIds: readonly string[],
   trace?: Context,
 ): Promise<InferenceReply> => {
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(data));
   } catch {
-    return { ok: false, error: "invalid_request", detail: "body is not JSON" };
+    return { ok: false, error: "bad_request", detail: "body is not JSON" };
   }
   const parsed = InferenceRequest.safeParse(body);
   if (!parsed.success) {
-    return { ok: false, error: "invalid_request", detail: parsed.error.issues[0]?.message ?? "invalid" };
+    return { ok: false, error: "bad_request", detail: parsed.error.issues[0]?.message ?? "invalid" };
   }
   const request = parsed.data;
   if (request.model !== deps.model) {
@@ -51,18 +46,18 @@ export const handleInference = async (
   let base: number[];
   let fieldReasons: Reason[][] | undefined;
   try {
-    features = request.items.map((fields) => featurize(fields));
+    features = request.submissions.map((fields) => featurize(fields));
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    if (request.explain) fieldReasons = await explainFields(request.items, base, deps.score);
+    if (request.explain) fieldReasons = await explainFields(request.submissions, base, deps.score);
   } catch (err) {
-    deps.logger.error({ err, requestId }, "inference failed");
+    deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
   }
 
-  const learned = request.workspace && deps.states ? await deps.states.get(request.workspace) : null;
-  const verdicts = request.items.map((fields, i) =>
+  const learned = request.workspaceId && deps.states ? await deps.states.get(request.workspaceId) : null;
+  const scored = request.submissions.map((fields, i) =>
     learned
       ? personalize({
           baseScore: base[i]!,
@@ -78,8 +73,8 @@ export const handleInference = async (
     ok: true,
     model: deps.model,
     version: deps.version,
-    scores: verdicts.map((v) => Math.min(1, Math.max(0, v.score))),
-    ...(request.explain ? { reasons: verdicts.map((v) => v.reasons) } : {}),
+    scores: scored.map((s) => Math.min(1, Math.max(0, s.score))),
+    ...(request.explain ? { reasons: scored.map((s) => s.reasons) } : {}),
   };
 };
 
@@ -88,16 +83,16 @@ export const handleInference = async (
  * out (its n-grams and signals taken together). One extra batch per explained request.
  */
 const explainFields = async (
-  items: readonly (readonly NormalizedField[])[],
+  submissions: readonly (readonly NormalizedField[])[],
   base: number[],
-  score: (items: Features[]) => Promise<number[]>,
+  score: (features: Features[]) => Promise<number[]>,
 ): Promise<Reason[][]> => {
-  const without = items.flatMap((fields) =>
+  const without = submissions.flatMap((fields) =>
     fields.map((_, skip) => featurize(fields.filter((__, j) => j !== skip))),
   );
   const scores = await score(without);
   let at = 0;
-  return items.map((fields, i) =>
+  return submissions.map((fields, i) =>
     fields.map(([name]) => ({
       signal: "field content",
       weight: logit(base[i]!) - logit(scores[at++]!),

@@ -123,7 +123,7 @@ export const floors = async (options: {
   const { createRedis, redisReady, systemClock } = await import("@sift/runtime");
   const { KeyStore } = await import("@sift/keystore");
   const { connect } = await import("nats");
-  const { INFERENCE_SUBJECT, SPAM_STANDARD } = await import("@sift/contracts");
+  const { inferenceSubject, SPAM_STANDARD } = await import("@sift/contracts");
   const time = async (hop: string, once: () => Promise<unknown>): Promise<HopFigure> => {
     for (let i = 0; i < Math.min(200, options.count); i++) await once();
     const started = performance.now();
@@ -134,7 +134,7 @@ export const floors = async (options: {
   await redisReady(redis);
   const keys = new KeyStore({ redis, clock: systemClock });
   const nats = await connect({ servers: options.noopNatsUrl.replace(/^nats:\/\//, "") });
-  const body = JSON.stringify({ model: SPAM_STANDARD, items: [[["message", "hello"]]] });
+  const body = JSON.stringify({ model: SPAM_STANDARD, submissions: [[["message", "hello"]]] });
   try {
     return [
       await time("floor: Redis round trip (PING, ioredis, one in flight)", () => redis.ping()),
@@ -142,7 +142,7 @@ export const floors = async (options: {
         keys.resolveAndTake(options.secretKey),
       ),
       await time("floor: NATS request/reply to a worker that answers at once", () =>
-        nats.request(INFERENCE_SUBJECT, body, { timeout: 5_000 }),
+        nats.request(inferenceSubject(SPAM_STANDARD), body, { timeout: 5_000 }),
       ),
     ];
   } finally {

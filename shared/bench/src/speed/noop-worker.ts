@@ -3,12 +3,12 @@
 // behind a real gateway and classify service to measure the chain without the model.
 //   tsx noop-worker.ts <nats url>        prints "ready" once subscribed; drains on SIGTERM
 import { connect } from "nats";
-import { INFERENCE_QUEUE, INFERENCE_SUBJECT, InferenceReply, SPAM_STANDARD } from "@sift/contracts";
+import { inferenceQueue, inferenceSubject, InferenceReply, SPAM_STANDARD } from "@sift/contracts";
 
 const url = process.argv[2] ?? "nats://127.0.0.1:4222";
 const nats = await connect({ servers: url.replace(/^nats:\/\//, "") });
 // The classify service checks the reply holds one score per submission it sent (it coalesces
-// several into one request under load), so the request's items are counted; nothing else is read.
+// several into one request under load), so the request's submissions are counted; nothing else is read.
 const encoder = new TextEncoder();
 const replies = new Map<number, Uint8Array>();
 const replyFor = (items: number) => {
@@ -23,11 +23,13 @@ const replyFor = (items: number) => {
   return reply;
 };
 const decoder = new TextDecoder();
-nats.subscribe(INFERENCE_SUBJECT, {
-  queue: INFERENCE_QUEUE,
+nats.subscribe(inferenceSubject(SPAM_STANDARD), {
+  queue: inferenceQueue(SPAM_STANDARD),
   callback: (err, msg) => {
     if (!err)
-      msg.respond(replyFor((JSON.parse(decoder.decode(msg.data)) as { items: unknown[] }).items.length));
+      msg.respond(
+        replyFor((JSON.parse(decoder.decode(msg.data)) as { submissions: unknown[] }).submissions.length),
+      );
   },
 });
 await nats.flush();

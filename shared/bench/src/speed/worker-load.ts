@@ -2,7 +2,7 @@
 // submission per request, many in flight), and the same work without any transport.
 import { performance } from "node:perf_hooks";
 import type { NatsConnection } from "nats";
-import { INFERENCE_SUBJECT, SPAM_STANDARD } from "@sift/contracts";
+import { inferenceSubject, SPAM_STANDARD } from "@sift/contracts";
 import { featurize } from "@sift/model";
 import { loadOnnxScorer } from "@sift/model-worker/scorer";
 import { figuresOf, type Target } from "./load.ts";
@@ -13,7 +13,7 @@ export const natsTarget = (id: string, label: string, nats: NatsConnection, conc
   id,
   label,
   run: async ({ seconds }) => {
-    const bodies = SAMPLES.map((fields) => JSON.stringify({ model: SPAM_STANDARD, items: [fields] }));
+    const bodies = SAMPLES.map((fields) => JSON.stringify({ model: SPAM_STANDARD, submissions: [fields] }));
     const latencies: number[] = [];
     let errors = 0;
     let refused = 0;
@@ -24,7 +24,9 @@ export const natsTarget = (id: string, label: string, nats: NatsConnection, conc
       for (let i = offset; performance.now() < deadline; i++) {
         const sent = performance.now();
         try {
-          const reply = await nats.request(INFERENCE_SUBJECT, bodies[i % bodies.length]!, { timeout: 5_000 });
+          const reply = await nats.request(inferenceSubject(SPAM_STANDARD), bodies[i % bodies.length]!, {
+            timeout: 5_000,
+          });
           if (!(JSON.parse(decoder.decode(reply.data)) as { ok: boolean }).ok) refused++;
           latencies.push(performance.now() - sent);
         } catch {
