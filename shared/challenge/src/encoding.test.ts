@@ -10,7 +10,7 @@ const sample: Challenge = {
   issuedAt: Date.UTC(2026, 0, 1),
   expiresAt: Date.UTC(2026, 0, 1, 0, 10),
   nonce: new Uint8Array(16).fill(7),
-  bits: 9,
+  difficulty: 9,
   puzzles: 16,
 };
 
@@ -23,7 +23,7 @@ describe("challenge encoding", () => {
       issuedAt: fc.nat(),
       expiresAt: fc.maxSafeNat(),
       nonce: fc.uint8Array({ minLength: 16, maxLength: 16 }),
-      bits: fc.integer({ min: 1, max: 24 }),
+      difficulty: fc.integer({ min: 1, max: 24 }),
       puzzles: fc.integer({ min: 1, max: 64 }),
     });
     fc.assert(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FeedbackStore } from "@sift/feedback";
+import { CHALLENGE_TTL_MS } from "@sift/contracts";
 import {
-  CHALLENGE_TTL_MS,
   Difficulty,
   KeyKind,
   KeyStore,

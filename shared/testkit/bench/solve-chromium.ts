@@ -26,7 +26,10 @@ const server = createServer((req, res) => {
   if (req.url === "/sift.js")
     return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
   if (req.url === "/challenge") {
-    const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 600_000 }, { keys, clock });
+    const issued = issueChallenge(
+      { configId: "bench", difficulty: bits, puzzles, ttlMs: 600_000 },
+      { keys, clock },
+    );
     return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
   }
   const csp = mainThread ? { "content-security-policy": "worker-src 'none'" } : {};

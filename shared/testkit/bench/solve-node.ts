@@ -13,7 +13,10 @@ const clock = new ManualClock();
 for (const batch of [64, 256]) {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 60_000 }, { keys, clock });
+    const issued = issueChallenge(
+      { configId: "bench", difficulty: bits, puzzles, ttlMs: 60_000 },
+      { keys, clock },
+    );
     const start = performance.now();
     await solveChallenge(issued, { batch });
     times.push(performance.now() - start);

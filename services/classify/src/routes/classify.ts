@@ -5,7 +5,6 @@ import {
   Counter,
   identityOf,
   logFailure,
-  requestBody,
   sendError,
   traced,
   type Logger,
@@ -14,6 +13,7 @@ import {
 } from "@sift/runtime";
 import type { InferenceClient } from "../clients/inference.ts";
 import { readClassifyRequest } from "../domain/request.ts";
+import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
 
 export interface ClassifyRouteDeps {
@@ -46,7 +46,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
   return async (req, res) => {
     const identity = identityOf(res);
     const explain = req.query["explain"] === "1" || req.query["explain"] === "true";
-    const input = readClassifyRequest(requestBody(req));
+    const input = readClassifyRequest(bodyParts(req, "model"));
     if (!input.ok) {
       refusals.inc({ reason: "invalid_request" });
       return sendError(res, "invalid_request", input.message);

@@ -11,7 +11,7 @@ import { issueChallenge } from "./sign.ts";
 
 const secret = "a-test-signing-secret-of-32-chars!";
 const keys = new SigningKeyRing([{ id: "k1", secret, notBefore: 0 }]);
-const params = { configId: "cfg_A", bits: 6, puzzles: 4, ttlMs: 10 * MINUTE };
+const params = { configId: "cfg_A", difficulty: 6, puzzles: 4, ttlMs: 10 * MINUTE };
 
 const solvedAt = async (
   clock: ManualClock,
@@ -148,7 +148,7 @@ describe("checkSolution", () => {
     const { challengeBytes, signature, counters } = parsed.solution;
     const seed = sha256(seedInput(challengeBytes));
     let wrong = counters[2]! + 1;
-    while (leadingZeroBits(sha256(puzzleInput(seed, 2, wrong))) >= params.bits) wrong++;
+    while (leadingZeroBits(sha256(puzzleInput(seed, 2, wrong))) >= params.difficulty) wrong++;
     const forged = formatSolution(challengeBytes, signature, counters.with(2, wrong));
     expect(reason(check(forged, clock))).toBe("invalidSolution");
   });

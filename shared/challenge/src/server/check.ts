@@ -57,6 +57,6 @@ const sha256 = (data: Uint8Array): Uint8Array => createHash("sha256").update(dat
 const proofHolds = ({ challengeBytes, challenge, counters }: DecodedSolution): boolean => {
   const seed = sha256(seedInput(challengeBytes));
   return counters.every(
-    (counter, index) => leadingZeroBits(sha256(puzzleInput(seed, index, counter))) >= challenge.bits,
+    (counter, index) => leadingZeroBits(sha256(puzzleInput(seed, index, counter))) >= challenge.difficulty,
   );
 };

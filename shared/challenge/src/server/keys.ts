@@ -1,3 +1,5 @@
+import { CHALLENGE_TTL_MS } from "@sift/contracts";
+
 /**
  * Challenge signing keys. Rotation is a deploy of one more key with a `notBefore` in the future:
  * every instance starts signing with it at the same moment, and the key it replaces keeps
@@ -11,15 +13,14 @@ export interface SigningKey {
   notBefore: number;
 }
 
-/** Challenge lives are capped at this, so an overlap of the same length covers every challenge. */
-export const MAX_CHALLENGE_TTL_MS = 60 * 60 * 1000;
 const MIN_SECRET_LENGTH = 32;
 
 export class SigningKeyRing {
   readonly #keys: SigningKey[];
   readonly #overlapMs: number;
 
-  constructor(keys: readonly SigningKey[], overlapMs = MAX_CHALLENGE_TTL_MS) {
+  /** Challenge lives are capped at CHALLENGE_TTL_MS.max, so an overlap that long covers every challenge. */
+  constructor(keys: readonly SigningKey[], overlapMs = CHALLENGE_TTL_MS.max) {
     if (keys.length === 0) throw new Error("at least one challenge signing key is required");
     const ids = new Set(keys.map((key) => key.id));
     if (ids.size !== keys.length) throw new Error("challenge signing key ids must be unique");

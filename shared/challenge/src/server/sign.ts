@@ -11,7 +11,7 @@ export const hmacChallenge = (challengeBytes: Uint8Array, key: SigningKey): Uint
 
 export interface ChallengeParams {
   configId: string;
-  bits: number;
+  difficulty: number;
   puzzles: number;
   ttlMs: number;
 }
@@ -30,13 +30,13 @@ export const issueChallenge = (
     issuedAt,
     expiresAt,
     nonce: new Uint8Array(randomBytes(NONCE_BYTES)),
-    bits: params.bits,
+    difficulty: params.difficulty,
     puzzles: params.puzzles,
   });
   return {
     challenge: toBase64Url(bytes),
     signature: toBase64Url(hmacChallenge(bytes, key)),
-    bits: params.bits,
+    bits: params.difficulty,
     puzzles: params.puzzles,
     expiresAt,
   };

@@ -80,9 +80,9 @@ const heavyKey = await workspaceKey("classify");
 const challengeKey = await workspaceKey("challenge");
 // Verify's cost does not depend on the difficulty (it checks puzzles + 1 hashes whatever the
 // bits), so the configuration asks the least work, and the bench can solve tens of thousands.
-const CHALLENGE = { bits: 1, puzzles: 16, ttlMs: 30 * 60_000 };
+const CHALLENGE = { difficulty: 1, puzzles: 16, ttlMs: 30 * 60_000 };
 await keys.updateConfig(challengeKey.configId, {
-  difficulty: CHALLENGE.bits,
+  difficulty: CHALLENGE.difficulty,
   challengeTtlMs: CHALLENGE.ttlMs,
 });
 const pool = new SolutionPool({
