@@ -1,6 +1,6 @@
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   dependencyChecks,
   type Clock,
@@ -59,7 +59,7 @@ export const createClassifyService = async (deps: {
   });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,
-    keys: new KeyStore({ redis, clock }),
+    keys: new Keystore({ redis, clock }),
     usage,
     notices: new NoticeStore({ redis }),
     clock,

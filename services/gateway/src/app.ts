@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import { ENDPOINTS, type Access, type Route } from "@sift/contracts";
-import type { KeyStore } from "@sift/keystore";
+import type { Keystore } from "@sift/keystore";
 import {
   assignRequestId,
   boundedBody,
@@ -39,7 +39,7 @@ export interface GatewayDeps {
     | "testKeyBurst"
     | "trustProxy"
   >;
-  keys: KeyStore;
+  keys: Keystore;
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;

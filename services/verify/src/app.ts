@@ -10,9 +10,9 @@ import {
   type Registry,
   type Tracing,
 } from "@sift/runtime";
-import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
 import type { AdaptiveStore } from "./clients/adaptive-store.ts";
-import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
+import { challengeRoute, type SiteConfigLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
 
 export interface VerifyDeps {
@@ -20,11 +20,11 @@ export interface VerifyDeps {
   clock: Clock;
   logger: Logger;
   /** The challenge signing-key ring: signs what /challenge issues, checks what /verify gets. */
-  signingKeys: SigningKeyRing;
+  signingSecrets: SigningSecretRing;
   /** Marks a solution spent, once. */
   guard: ReplayGuard;
-  /** The key store: a site key's configuration. */
-  keys: SiteKeyLookup;
+  /** The keystore: a site key's configuration. */
+  keystore: SiteConfigLookup;
   /** Scores behind adaptive difficulty. */
   adaptive: AdaptiveStore;
   readiness: ReadinessChecks;

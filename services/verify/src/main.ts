@@ -1,4 +1,4 @@
-import { challengeKeyRing } from "@sift/challenge/server";
+import { signingSecretRing } from "@sift/challenge/server";
 import {
   createLogger,
   createRedis,
@@ -38,7 +38,7 @@ const app = createVerifyApp({
   clock: systemClock,
   logger,
   signer: new IdentitySigner(config.internalSecret),
-  signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
+  signingSecrets: signingSecretRing(config.challengeKeys, config.internalSecret),
   metrics: createRegistry("verify", { processMetrics: true }),
   tracing,
   serving: gate.check,

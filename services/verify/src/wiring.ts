@@ -1,5 +1,5 @@
-import { RedisReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
-import { KeyStore } from "@sift/keystore";
+import { RedisReplayGuard, type SigningSecretRing } from "@sift/challenge/server";
+import { Keystore } from "@sift/keystore";
 import {
   dependencyChecks,
   type Clock,
@@ -18,7 +18,7 @@ export const createVerifyApp = (deps: {
   clock: Clock;
   logger: Logger;
   signer: IdentitySigner;
-  signingKeys: SigningKeyRing;
+  signingSecrets: SigningSecretRing;
   metrics?: Registry;
   tracing?: Tracing | undefined;
   /** A /readyz check that fails once shutdown starts (main.ts: ServingGate). */
@@ -27,7 +27,7 @@ export const createVerifyApp = (deps: {
   buildVerifyApp({
     ...deps,
     guard: new RedisReplayGuard(deps.redis),
-    keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
   });

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { decodeChallenge, fromBase64Url } from "@sift/challenge";
-import { challengeKeyRing, RedisReplayGuard } from "@sift/challenge/server";
+import { signingSecretRing, RedisReplayGuard } from "@sift/challenge/server";
 import { VerifyMessage, type Identity } from "@sift/contracts";
 import {
   closeServer,
@@ -153,9 +153,9 @@ describe("adaptive difficulty when its scores cannot be read", () => {
         signer,
         clock,
         logger: silentLogger(),
-        signingKeys: challengeKeyRing(undefined, stack.internalSecret),
+        signingSecrets: signingSecretRing(undefined, stack.internalSecret),
         guard: new RedisReplayGuard(stack.redis),
-        keys: stack.keys,
+        keystore: stack.keys,
         adaptive: failing,
         readiness: {},
         metrics,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { VerifyMessage } from "@sift/contracts";
 import { parseSolution } from "@sift/challenge";
-import { SigningKeyRing } from "@sift/challenge/server";
+import { SigningSecretRing } from "@sift/challenge/server";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { ManualClock, MINUTE } from "@sift/runtime";
 import { solve, verify } from "./helpers.ts";
@@ -13,7 +13,7 @@ let clock: ManualClock;
 
 beforeAll(async () => {
   clock = new ManualClock(rotateAt - MINUTE);
-  const challengeKeys = new SigningKeyRing(
+  const challengeKeys = new SigningSecretRing(
     [
       { id: "old", secret: "old-signing-secret-0123456789abcdef", notBefore: 0 },
       { id: "new", secret: "new-signing-secret-0123456789abcdef", notBefore: rotateAt },

@@ -1,7 +1,7 @@
 /**
  * GCRA (the generic cell rate algorithm): a token bucket kept as one timestamp, the "theoretical
  * arrival time" of the next request. As Lua functions so it can run alone (RedisRateLimiter) or
- * inside the key lookup (KeyStore.resolveAndTake): one round trip.
+ * inside the key lookup (Keystore.resolveAndTake): one round trip.
  *
  * gcraStep(tat or nil, now ms, interval ms per request, burst) returns the whole milliseconds
  * until the request would be taken (at least 1) and nil, or 0 and the new TAT when it is taken.

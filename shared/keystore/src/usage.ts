@@ -1,6 +1,6 @@
 import type { Result } from "ioredis";
 import { commandDeadline, DAY, type Clock, type RedisClient } from "@sift/runtime";
-import { keyLayout, type KeyLayout } from "./layout.ts";
+import { redisLayout, type RedisLayout } from "./layout.ts";
 import { ADMIT, RELEASE } from "./usage-script.ts";
 import type { Plan } from "./types.ts";
 
@@ -56,12 +56,12 @@ export interface UsageMeter {
 export class RedisUsageMeter implements UsageMeter {
   readonly #redis: RedisClient;
   readonly #clock: Clock;
-  readonly #layout: KeyLayout;
+  readonly #layout: RedisLayout;
 
   constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
     this.#redis = deps.redis;
     this.#clock = deps.clock;
-    this.#layout = keyLayout(deps.prefix);
+    this.#layout = redisLayout(deps.prefix);
     this.#redis.defineCommand("siftUsageAdmit", { numberOfKeys: 3, lua: ADMIT });
     this.#redis.defineCommand("siftUsageRelease", { numberOfKeys: 3, lua: RELEASE });
   }
@@ -77,7 +77,7 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
-    const { usage, quota, monthly } = this.#keys(reservation.workspaceId);
+    const { usage, quota, monthly } = this.#redisKeys(reservation.workspaceId);
     const now = this.#clock.now();
     const { day, month } = reservation;
     await this.#redis.siftUsageRelease(
@@ -99,11 +99,11 @@ export class RedisUsageMeter implements UsageMeter {
 
   /** Counted calls of one UTC month (see monthOf). */
   async monthTotal(workspaceId: string, month: number): Promise<number> {
-    return Number((await this.#redis.hget(this.#keys(workspaceId).monthly, String(month))) ?? 0);
+    return Number((await this.#redis.hget(this.#redisKeys(workspaceId).monthly, String(month))) ?? 0);
   }
 
   #run(workspace: UsageSubject, mode: "reserve" | "peek", now: number) {
-    const { usage, quota, monthly } = this.#keys(workspace.id);
+    const { usage, quota, monthly } = this.#redisKeys(workspace.id);
     const { allowance, plan } = workspace;
     return this.#redis.siftUsageAdmit(
       usage,
@@ -133,7 +133,7 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   /** One hash tag, the workspace's: ADMIT and RELEASE touch all three (layout.ts). */
-  #keys(workspaceId: string) {
+  #redisKeys(workspaceId: string) {
     return {
       usage: this.#layout.usage(workspaceId),
       quota: this.#layout.quota(workspaceId),

@@ -11,13 +11,13 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
 import { ManualClock } from "@sift/runtime";
-import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, SigningSecretRing } from "@sift/challenge/server";
 import { buildBrowserBundle } from "@sift/browser";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../src/chromium.ts";
 
 const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2, 6).map(Number);
 const mainThread = process.argv[6] === "main";
-const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
+const secrets = new SigningSecretRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
 const clock = new ManualClock();
 const built = await buildBrowserBundle();
 const script = await readFile(built.path);
@@ -28,7 +28,7 @@ const server = createServer((req, res) => {
   if (req.url === "/challenge") {
     const issued = issueChallenge(
       { configId: "bench", difficulty: bits, puzzles, ttlMs: 600_000 },
-      { keys, clock },
+      { secrets, clock },
     );
     return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
   }

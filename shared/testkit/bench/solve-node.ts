@@ -4,10 +4,10 @@
  */
 import { ManualClock } from "@sift/runtime";
 import { solveChallenge } from "@sift/challenge";
-import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, SigningSecretRing } from "@sift/challenge/server";
 
 const [bits = 10, puzzles = 16, runs = 40] = process.argv.slice(2).map(Number);
-const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
+const secrets = new SigningSecretRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
 const clock = new ManualClock();
 
 for (const batch of [64, 256]) {
@@ -15,7 +15,7 @@ for (const batch of [64, 256]) {
   for (let run = 0; run < runs; run++) {
     const issued = issueChallenge(
       { configId: "bench", difficulty: bits, puzzles, ttlMs: 60_000 },
-      { keys, clock },
+      { secrets, clock },
     );
     const start = performance.now();
     await solveChallenge(issued, { batch });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { solveChallenge } from "@sift/challenge";
-import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, SigningSecretRing } from "@sift/challenge/server";
 import { VerifyMessage, type Identity } from "@sift/contracts";
 import { ManualClock, MINUTE } from "@sift/runtime";
 import { afterSpend, verifySolution } from "./verify-solution.ts";
 
-const signingKeys = new SigningKeyRing([
+const signingSecrets = new SigningSecretRing([
   { id: "k1", secret: "a-test-signing-secret-of-32-chars!", notBefore: 0 },
 ]);
 const challengeKey: Identity["key"] = {
@@ -21,19 +21,19 @@ const challengeKey: Identity["key"] = {
 describe("verifySolution", () => {
   it("answers in DESIGN.md's order before looking at the solution", () => {
     const now = 0;
-    expect(verifySolution({ status: "missing" }, undefined, { signingKeys, now })).toEqual({
+    expect(verifySolution({ status: "missing" }, undefined, { signingSecrets, now })).toEqual({
       step: "answer",
       answer: { ok: false, message: VerifyMessage.missingKey },
     });
-    expect(verifySolution({ status: "invalid" }, "", { signingKeys, now })).toEqual({
+    expect(verifySolution({ status: "invalid" }, "", { signingSecrets, now })).toEqual({
       step: "answer",
       answer: { ok: false, message: VerifyMessage.missingSolution },
     });
-    expect(verifySolution({ status: "invalid" }, "x", { signingKeys, now })).toEqual({
+    expect(verifySolution({ status: "invalid" }, "x", { signingSecrets, now })).toEqual({
       step: "answer",
       answer: { ok: false, message: VerifyMessage.invalidKey },
     });
-    expect(verifySolution({ ...challengeKey, kind: "classify" }, "x", { signingKeys, now })).toEqual({
+    expect(verifySolution({ ...challengeKey, kind: "classify" }, "x", { signingSecrets, now })).toEqual({
       step: "answer",
       answer: { ok: false, message: VerifyMessage.invalidKey },
     });
@@ -42,12 +42,12 @@ describe("verifySolution", () => {
   it("asks for the spend only once every check passed, for the challenge's remaining life", async () => {
     const clock = new ManualClock();
     const params = { configId: "cfg_A", difficulty: 4, puzzles: 4, ttlMs: 10 * MINUTE };
-    const solution = await solveChallenge(issueChallenge(params, { keys: signingKeys, clock }));
+    const solution = await solveChallenge(issueChallenge(params, { secrets: signingSecrets, clock }));
     clock.advance(MINUTE);
-    const step = verifySolution(challengeKey, solution, { signingKeys, now: clock.now() });
+    const step = verifySolution(challengeKey, solution, { signingSecrets, now: clock.now() });
     expect(step).toMatchObject({ step: "spend", remainingMs: 9 * MINUTE });
     const elsewhere = verifySolution({ ...challengeKey, configId: "cfg_B" }, solution, {
-      signingKeys,
+      signingSecrets,
       now: clock.now(),
     });
     expect(elsewhere).toEqual({

@@ -1,5 +1,5 @@
 import { TEST_OK_SOLUTION, VerifyMessage, type Identity, type VerifyResponse } from "@sift/contracts";
-import { checkSolution, type SigningKeyRing } from "@sift/challenge/server";
+import { checkSolution, type SigningSecretRing } from "@sift/challenge/server";
 import { accepted, answer, rejected, spent } from "./verify-outcome.ts";
 
 /**
@@ -18,7 +18,7 @@ export type VerifyStep =
 export const verifySolution = (
   key: Identity["key"],
   solution: unknown,
-  check: { signingKeys: SigningKeyRing; now: number },
+  check: { signingSecrets: SigningSecretRing; now: number },
 ): VerifyStep => {
   const done = (response: VerifyResponse): VerifyStep => ({ step: "answer", answer: response });
   if (key.status === "missing") return done(answer(VerifyMessage.missingKey));
@@ -29,7 +29,12 @@ export const verifySolution = (
   if (typeof solution !== "string") return done(answer(VerifyMessage.invalidSolution));
   // A Classify key never verifies (spec 1): same answer as an unknown key.
   if (key.kind !== "challenge") return done(answer(VerifyMessage.invalidKey));
-  const result = checkSolution({ solution, configId: key.configId, keys: check.signingKeys, now: check.now });
+  const result = checkSolution({
+    solution,
+    configId: key.configId,
+    secrets: check.signingSecrets,
+    now: check.now,
+  });
   if (!result.ok) return done(rejected(result.reason));
   return { step: "spend", spendId: result.spendId, remainingMs: result.remainingMs };
 };

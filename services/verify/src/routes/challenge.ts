@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { issueChallenge, type SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, type SigningSecretRing } from "@sift/challenge/server";
 import type { KeyKind } from "@sift/contracts";
 import { identityOf, sendError, type Clock, type Counter, type Logger } from "@sift/runtime";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
@@ -7,16 +7,16 @@ import { adaptiveDifficulty, type AdaptiveDecision } from "../domain/adaptive.ts
 import { challengeParams, type ChallengeConfig } from "../domain/challenge-params.ts";
 import { answerInternal, bodyValue } from "./common.ts";
 
-/** The key store's lookup, narrowed to what issuing needs (KeyStore satisfies it). */
-export interface SiteKeyLookup {
+/** The keystore's lookup, narrowed to what issuing needs (Keystore satisfies it). */
+export interface SiteConfigLookup {
   configBySiteKey(
     siteKey: string,
   ): Promise<(ChallengeConfig & { kind: KeyKind; adaptive?: boolean | undefined }) | null>;
 }
 
 export interface ChallengeRouteDeps {
-  keys: SiteKeyLookup;
-  signingKeys: SigningKeyRing;
+  keystore: SiteConfigLookup;
+  signingSecrets: SigningSecretRing;
   clock: Clock;
   logger: Logger;
   /** Counts challenges issued and refused. */
@@ -42,7 +42,7 @@ export const challengeRoute =
     }
     let config;
     try {
-      config = await deps.keys.configBySiteKey(siteKey);
+      config = await deps.keystore.configBySiteKey(siteKey);
     } catch (err) {
       const counted = { logger: deps.logger, outcomes: deps.issued };
       return answerInternal(res, counted, { err, fields: {}, what: "site key lookup failed" });
@@ -61,7 +61,7 @@ export const challengeRoute =
     }
     deps.issued.inc({ outcome: "issued" });
     res.setHeader("Cache-Control", "no-store");
-    res.json(issueChallenge(params, { keys: deps.signingKeys, clock: deps.clock }));
+    res.json(issueChallenge(params, { secrets: deps.signingSecrets, clock: deps.clock }));
   };
 
 /**

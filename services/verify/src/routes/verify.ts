@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
 import { VerifyMessage } from "@sift/contracts";
 import { identityOf, type Clock, type Counter, type Logger } from "@sift/runtime";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
@@ -7,7 +7,7 @@ import { afterSpend, verifySolution } from "../domain/verify-solution.ts";
 import { answerInternal, bodyValue } from "./common.ts";
 
 export interface VerifyRouteDeps {
-  signingKeys: SigningKeyRing;
+  signingSecrets: SigningSecretRing;
   guard: ReplayGuard;
   clock: Clock;
   logger: Logger;
@@ -39,7 +39,10 @@ export const verifyRoute =
     const { key, requestId } = identityOf(res);
     const solution = bodyValue(req, "solution");
     try {
-      const step = verifySolution(key, solution, { signingKeys: deps.signingKeys, now: deps.clock.now() });
+      const step = verifySolution(key, solution, {
+        signingSecrets: deps.signingSecrets,
+        now: deps.clock.now(),
+      });
       const outcome =
         step.step === "answer"
           ? step.answer

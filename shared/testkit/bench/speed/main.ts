@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "../../src/index.ts";
 import { startChains } from "./chains.ts";
@@ -63,7 +63,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 const redis = createRedis(chains.redisUrl, "sift-bench");
 await redisReady(redis);
-const keys = new KeyStore({ redis, clock: systemClock });
+const keys = new Keystore({ redis, clock: systemClock });
 const signer = new IdentitySigner(chains.internalSecret);
 const { sift, noop, bare } = chains;
 

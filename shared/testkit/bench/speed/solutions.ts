@@ -3,7 +3,7 @@
 // does, without a round trip each) and solved in this process with Node's synchronous SHA-256.
 import { createHash } from "node:crypto";
 import { formatSolution, fromBase64Url, leadingZeroBits, puzzleInput, seedInput } from "@sift/challenge";
-import { challengeKeyRing, issueChallenge } from "@sift/challenge/server";
+import { signingSecretRing, issueChallenge } from "@sift/challenge/server";
 import { systemClock } from "@sift/runtime";
 
 const sha256 = (data: Uint8Array): Uint8Array => createHash("sha256").update(data).digest();
@@ -22,14 +22,14 @@ export class SolutionPool {
     puzzles: number;
     ttlMs: number;
   }) {
-    const keys = challengeKeyRing(undefined, options.internalSecret);
+    const secrets = signingSecretRing(undefined, options.internalSecret);
     const params = {
       configId: options.configId,
       difficulty: options.difficulty,
       puzzles: options.puzzles,
       ttlMs: options.ttlMs,
     };
-    this.#issue = () => issueChallenge(params, { keys, clock: systemClock });
+    this.#issue = () => issueChallenge(params, { secrets, clock: systemClock });
     this.#difficulty = options.difficulty;
   }
 
