@@ -36,12 +36,15 @@ describe("challenge signing key rotation through the gateway", () => {
     await stack.keys.updateConfig(key.configId, { challengeTtlMs: 60 * MINUTE });
     const before = await Promise.all([1, 2, 3].map(() => solve(stack.gatewayUrl, key.siteKey!)));
     for (const solution of before) {
-      expect(parseSolution(solution)).toMatchObject({ ok: true, solution: { challenge: { keyId: "old" } } });
+      expect(parseSolution(solution)).toMatchObject({
+        ok: true,
+        solution: { challenge: { secretId: "old" } },
+      });
     }
 
     clock.set(rotateAt + MINUTE);
     const after = await solve(stack.gatewayUrl, key.siteKey!);
-    expect(parseSolution(after)).toMatchObject({ ok: true, solution: { challenge: { keyId: "new" } } });
+    expect(parseSolution(after)).toMatchObject({ ok: true, solution: { challenge: { secretId: "new" } } });
     expect((await verify(stack.gatewayUrl, key.secretKey, before[0]!)).json).toEqual({ ok: true });
 
     clock.set(rotateAt + OVERLAP - 1);
