@@ -29,6 +29,3 @@ end
 export const GCRA = `${GCRA_FUNCTION}
 return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
 `;
-
-/** Where per-address rate-limit buckets live (a classify key's bucket is in its key record). */
-export const RATE_LIMIT_PREFIX = "sift:rl:";

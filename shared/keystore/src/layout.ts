@@ -28,6 +28,8 @@ export const redisLayout = (prefix = "sift:") => ({
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
   site: (siteKey: string) => `${prefix}site:${siteKey}`,
   notices: `${prefix}notices`,
+  /** A per-address rate-limit bucket (a classify key's bucket is in its key record). */
+  rateLimit: (bucket: string) => `${prefix}rl:${bucket}`,
   /** Pub/sub channel: `key:<hash>` or `ws:<id>` whenever a key record stops or changes. */
   keyChanges: `${prefix}key-changes`,
 });
