@@ -36,30 +36,24 @@ export interface VerifyDeps {
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */
 export const buildVerifyApp = (deps: VerifyDeps): Express => {
   const registers = deps.metrics ? [deps.metrics] : [];
-  const outcomes = new Counter({
-    name: "sift_verify_outcomes_total",
-    help: "Verify answers by outcome: ok (a real solution accepted), else the spec's message (Test key for the test key, whatever its solution)",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
-  const issued = new Counter({
-    name: "sift_challenges_total",
-    help: "Challenge requests by outcome",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
-  const decisions = new Counter({
-    name: "sift_challenge_difficulty_total",
-    help: "Difficulty decisions of issued challenges: fixed or adaptive, bits above the floor, and the score that raised them",
-    labelNames: ["mode", "raise", "cause"] as const,
-    registers,
-  });
-  const signals = new Counter({
-    name: "sift_challenge_failed_verify_signals_total",
-    help: "Failed or spent verifies counted toward their configuration's adaptive difficulty (recorded or lost)",
-    labelNames: ["outcome"] as const,
-    registers,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers });
+  const outcomes = counter(
+    "sift_verify_outcomes_total",
+    "Verify answers by outcome: ok (a real solution accepted), else the spec's message (Test key for the test key, whatever its solution)",
+    ["outcome"],
+  );
+  const issued = counter("sift_challenges_total", "Challenge requests by outcome", ["outcome"]);
+  const decisions = counter(
+    "sift_challenge_difficulty_total",
+    "Difficulty decisions of issued challenges: fixed or adaptive, bits above the floor, and the score that raised them",
+    ["mode", "raise", "cause"],
+  );
+  const signals = counter(
+    "sift_challenge_failed_verify_signals_total",
+    "Failed or spent verifies counted toward their configuration's adaptive difficulty (recorded or lost)",
+    ["outcome"],
+  );
   return serviceApp(deps, (app) => {
     serviceEndpoint(app, "verify", deps, verifyRoute({ ...deps, outcomes, signals }));
     serviceEndpoint(app, "challenge", deps, challengeRoute({ ...deps, issued, decisions }));
