@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { ModelName } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
 import { BullReportQueue } from "./clients/feedback-queue.ts";
@@ -52,7 +52,7 @@ export const createClassifyService = async (
   });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,
-    keys: new KeyStore({ redis, clock }),
+    keys: new Keystore({ redis, clock }),
     usage,
     notices: new NoticeStore({ redis }),
     clock,

@@ -1,6 +1,6 @@
 import { QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import {
   createJobsRedis,
   createRedis,
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe("the month-end job on Redis Cluster", () => {
   it("schedules, runs and raises one notice for three paid months over the allowance", async () => {
-    const keys = new KeyStore({ redis, clock });
+    const keys = new Keystore({ redis, clock });
     const usage = new RedisUsageMeter({ redis, clock });
     const notices = new NoticeStore({ redis });
     const workspace = await keys.createWorkspace({ name: "paid", plan: "paid", allowance: 2 });

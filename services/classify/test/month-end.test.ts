@@ -2,7 +2,7 @@ import { QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { ManualClock, silentLogger } from "@sift/runtime";
 import { checkPaidPlans, type MonthEndDeps } from "../src/jobs/month-end.ts";
 import { startUsageJobs, type UsageJobs } from "../src/jobs/scheduler.ts";
@@ -20,7 +20,7 @@ const emitted: string[] = [];
 beforeAll(async () => {
   redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
   deps = {
-    keys: new KeyStore({ redis, clock }),
+    keys: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     notices: new NoticeStore({ redis }),
     clock,

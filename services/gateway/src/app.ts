@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
-import type { KeyStore } from "@sift/keystore";
+import type { Keystore } from "@sift/keystore";
 import {
   assignRequestId,
   boundedBody,
@@ -45,7 +45,7 @@ export interface GatewayDeps extends AppDeps {
   };
   /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
   endpoints?: EndpointTable;
-  keys: KeyStore;
+  keys: Keystore;
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;

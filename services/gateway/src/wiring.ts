@@ -1,5 +1,5 @@
 import { browserBundlePath } from "@sift/browser/paths";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
 import { buildGateway, type GatewayDeps } from "./app.ts";
 import { CachedKeyResolver } from "./clients/key-cache.ts";
@@ -18,7 +18,7 @@ export const createGateway = (
 ) =>
   buildGateway({
     ...deps,
-    keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    keys: new Keystore({ redis: deps.redis, clock: deps.clock }),
     limiter: new RedisRateLimiter({ redis: deps.redis, clock: deps.clock }),
     browserScriptPath: browserBundlePath(),
   });
@@ -30,6 +30,6 @@ export const createGateway = (
 export const createKeyCache = (deps: { redis: RedisClient; clock: Clock; logger: Logger; ttlMs: number }) =>
   new CachedKeyResolver({
     ...deps,
-    keys: new KeyStore({ redis: deps.redis, clock: deps.clock }),
+    keys: new Keystore({ redis: deps.redis, clock: deps.clock }),
     subscriber: deps.redis.duplicate(),
   });

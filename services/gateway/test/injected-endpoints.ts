@@ -8,7 +8,7 @@ import {
   type EndpointTable,
   type Identity,
 } from "@sift/contracts";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import {
   bodyField,
   closeServer,
@@ -90,7 +90,7 @@ export interface Seen {
 export interface Harness {
   gatewayUrl: string;
   serviceUrl: string;
-  keys: KeyStore;
+  keys: Keystore;
   /** How many calls reached a handler of the service. */
   handled(): number;
   stop(): Promise<void>;
@@ -158,7 +158,7 @@ export const startHarness = async (redisUrl: string): Promise<Harness> => {
   return {
     gatewayUrl: gateway.url,
     serviceUrl: service.url,
-    keys: new KeyStore({ redis, clock }),
+    keys: new Keystore({ redis, clock }),
     handled: () => handled,
     stop: async () => {
       await gateway.stop();

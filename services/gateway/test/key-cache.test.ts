@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { VerifyMessage } from "@sift/contracts";
-import { hashSecret, keyLayout } from "@sift/keystore";
+import { hashSecret, redisLayout } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, ManualClock, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
 import type { CachedKeyResolver } from "../src/clients/key-cache.ts";
@@ -18,7 +18,7 @@ let stack: Stack;
 let second: { url: string; cache: CachedKeyResolver; stop(): Promise<void> };
 const clock = new ManualClock(Date.UTC(2026, 3, 1, 12));
 const TTL_MS = 5_000;
-const layout = keyLayout();
+const layout = redisLayout();
 
 beforeAll(async () => {
   stack = await startStack({

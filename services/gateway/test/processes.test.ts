@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import { createRedis, systemClock } from "@sift/runtime";
 import { createKey, startOtlpCollector, type OtlpCollector } from "@sift/testkit";
 import { post, startServer, type TestServer } from "@sift/testkit";
@@ -65,7 +65,7 @@ describe("the services as processes", () => {
   });
 
   it("trace a real-key classify call across the gateway, classify and model-worker processes as one trace", async () => {
-    const key = await createKey(new KeyStore({ redis, clock: systemClock }), { kind: "classify" });
+    const key = await createKey(new Keystore({ redis, clock: systemClock }), { kind: "classify" });
     const reply = await post(
       `${gateway}/classify`,
       { content: "Is the shop open on Sunday?", model: "spam-standard" },

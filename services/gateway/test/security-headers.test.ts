@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
 import { buildGateway } from "../src/app.ts";
@@ -29,7 +29,7 @@ beforeAll(async () => {
       testKeyBurst: 100,
       trustProxy: 0,
     },
-    keys: new KeyStore({ redis: stack.redis, clock: stack.clock }),
+    keys: new Keystore({ redis: stack.redis, clock: stack.clock }),
     limiter: new RedisRateLimiter({ redis: stack.redis, clock: stack.clock }),
     signer: new IdentitySigner(stack.internalSecret),
     clock: stack.clock,

@@ -1,17 +1,17 @@
 import type { Express } from "express";
 import { Counter, serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
-import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
 import type { AdaptiveStore } from "./clients/adaptive-store.ts";
-import { challengeRoute, type SiteKeyLookup } from "./routes/challenge.ts";
+import { challengeRoute, type SiteConfigLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
 
 export interface VerifyDeps extends AppDeps {
   /** The challenge signing-key ring: signs what /challenge issues, checks what /verify gets. */
-  signingKeys: SigningKeyRing;
+  signingSecrets: SigningSecretRing;
   /** Marks a solution spent, once. */
   guard: ReplayGuard;
-  /** The key store: a site key's configuration. */
-  keys: SiteKeyLookup;
+  /** The keystore: a site key's configuration. */
+  keystore: SiteConfigLookup;
   /** Scores behind adaptive difficulty. */
   adaptive: AdaptiveStore;
 }

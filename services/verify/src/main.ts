@@ -1,4 +1,4 @@
-import { challengeKeyRing } from "@sift/challenge/server";
+import { signingSecretRing } from "@sift/challenge/server";
 import { IdentitySigner, runService } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { createVerifyApp } from "./wiring.ts";
@@ -12,7 +12,7 @@ const exitCode = await runService({
       ...runtime.deps,
       redis: runtime.redis(),
       signer: new IdentitySigner(config.internalSecret),
-      signingKeys: challengeKeyRing(config.challengeKeys, config.internalSecret),
+      signingSecrets: signingSecretRing(config.challengeKeys, config.internalSecret),
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return { ready: { port: http.port }, stop: [["http", http.stop]] };

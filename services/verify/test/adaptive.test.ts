@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { decodeChallenge, fromBase64Url } from "@sift/challenge";
-import { challengeKeyRing, RedisReplayGuard } from "@sift/challenge/server";
+import { signingSecretRing, RedisReplayGuard } from "@sift/challenge/server";
 import { VerifyMessage, type Identity } from "@sift/contracts";
 import {
   closeServer,
@@ -42,7 +42,7 @@ const challengeFrom = async (siteKey: string, address: string): Promise<number> 
   const reply = await post(`${stack.gatewayUrl}/challenge`, { siteKey }, { "x-forwarded-for": address });
   expect(reply.status).toBe(200);
   const issued = reply.json as Issued;
-  expect(decodeChallenge(fromBase64Url(issued.challenge)!)?.bits).toBe(issued.bits);
+  expect(decodeChallenge(fromBase64Url(issued.challenge)!)?.difficulty).toBe(issued.bits);
   return issued.bits;
 };
 
@@ -59,7 +59,7 @@ const adaptiveKey = async (adaptive: boolean, difficulty = 8) => {
 };
 
 describe("adaptive difficulty", () => {
-  it("raises one address's difficulty under a burst while another's stays at the floor", async () => {
+  it("raises one address's difficulty under a burst while another's stays at the configured difficulty", async () => {
     const key = await adaptiveKey(true);
     const attacker = await burst(key.siteKey!, "203.0.113.7", 20);
     expect(attacker[0]).toBe(8);
@@ -153,9 +153,9 @@ describe("adaptive difficulty when its scores cannot be read", () => {
         signer,
         clock,
         logger: silentLogger(),
-        signingKeys: challengeKeyRing(undefined, stack.internalSecret),
+        signingSecrets: signingSecretRing(undefined, stack.internalSecret),
         guard: new RedisReplayGuard(stack.redis),
-        keys: stack.keys,
+        keystore: stack.keys,
         adaptive: failing,
         readiness: {},
         metrics,

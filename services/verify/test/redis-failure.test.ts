@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { VerifyMessage } from "@sift/contracts";
 import { solveFromService } from "@sift/challenge";
-import { challengeKeyRing } from "@sift/challenge/server";
+import { signingSecretRing } from "@sift/challenge/server";
 import { createKey, post, startStack, startServer, type Stack, type TestServer } from "@sift/testkit";
 import {
   closeServer,
@@ -45,7 +45,7 @@ describe("verify when Redis fails", () => {
       clock: systemClock,
       logger: silentLogger(),
       signer,
-      signingKeys: challengeKeyRing(undefined, stack.internalSecret),
+      signingSecrets: signingSecretRing(undefined, stack.internalSecret),
     });
     const server = createServer(app);
     const port = await listen(server, 0, "127.0.0.1");

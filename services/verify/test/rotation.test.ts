@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { VerifyMessage } from "@sift/contracts";
 import { parseSolution } from "@sift/challenge";
-import { SigningKeyRing } from "@sift/challenge/server";
+import { SigningSecretRing } from "@sift/challenge/server";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { ManualClock, MINUTE } from "@sift/runtime";
 import { solve, verify } from "./helpers.ts";
@@ -13,7 +13,7 @@ let clock: ManualClock;
 
 beforeAll(async () => {
   clock = new ManualClock(rotateAt - MINUTE);
-  const challengeKeys = new SigningKeyRing(
+  const challengeKeys = new SigningSecretRing(
     [
       { id: "old", secret: "old-signing-secret-0123456789abcdef", notBefore: 0 },
       { id: "new", secret: "new-signing-secret-0123456789abcdef", notBefore: rotateAt },
@@ -36,12 +36,15 @@ describe("challenge signing key rotation through the gateway", () => {
     await stack.keys.updateConfig(key.configId, { challengeTtlMs: 60 * MINUTE });
     const before = await Promise.all([1, 2, 3].map(() => solve(stack.gatewayUrl, key.siteKey!)));
     for (const solution of before) {
-      expect(parseSolution(solution)).toMatchObject({ ok: true, solution: { challenge: { keyId: "old" } } });
+      expect(parseSolution(solution)).toMatchObject({
+        ok: true,
+        solution: { challenge: { secretId: "old" } },
+      });
     }
 
     clock.set(rotateAt + MINUTE);
     const after = await solve(stack.gatewayUrl, key.siteKey!);
-    expect(parseSolution(after)).toMatchObject({ ok: true, solution: { challenge: { keyId: "new" } } });
+    expect(parseSolution(after)).toMatchObject({ ok: true, solution: { challenge: { secretId: "new" } } });
     expect((await verify(stack.gatewayUrl, key.secretKey, before[0]!)).json).toEqual({ ok: true });
 
     clock.set(rotateAt + OVERLAP - 1);

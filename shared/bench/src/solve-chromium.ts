@@ -11,13 +11,13 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
 import { ManualClock } from "@sift/runtime";
-import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, SigningSecretRing } from "@sift/challenge/server";
 import { buildBrowserBundle } from "@sift/browser";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@sift/testkit";
 
 const [bits = 10, puzzles = 16, runs = 30, throttle = 1] = process.argv.slice(2, 6).map(Number);
 const mainThread = process.argv[6] === "main";
-const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
+const secrets = new SigningSecretRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
 const clock = new ManualClock();
 const built = await buildBrowserBundle();
 const script = await readFile(built.path);
@@ -26,7 +26,10 @@ const server = createServer((req, res) => {
   if (req.url === "/sift.js")
     return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
   if (req.url === "/challenge") {
-    const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 600_000 }, { keys, clock });
+    const issued = issueChallenge(
+      { configId: "bench", difficulty: bits, puzzles, ttlMs: 600_000 },
+      { secrets, clock },
+    );
     return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issued));
   }
   const csp = mainThread ? { "content-security-policy": "worker-src 'none'" } : {};

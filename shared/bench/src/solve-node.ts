@@ -4,16 +4,19 @@
  */
 import { ManualClock } from "@sift/runtime";
 import { solveChallenge } from "@sift/challenge";
-import { issueChallenge, SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, SigningSecretRing } from "@sift/challenge/server";
 
 const [bits = 10, puzzles = 16, runs = 40] = process.argv.slice(2).map(Number);
-const keys = new SigningKeyRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
+const secrets = new SigningSecretRing([{ id: "bench", secret: "x".repeat(32), notBefore: 0 }]);
 const clock = new ManualClock();
 
 for (const batch of [64, 256]) {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const issued = issueChallenge({ configId: "bench", bits, puzzles, ttlMs: 60_000 }, { keys, clock });
+    const issued = issueChallenge(
+      { configId: "bench", difficulty: bits, puzzles, ttlMs: 60_000 },
+      { secrets, clock },
+    );
     const start = performance.now();
     await solveChallenge(issued, { batch });
     times.push(performance.now() - start);

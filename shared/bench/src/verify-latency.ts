@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { solveFromService } from "@sift/challenge";
-import { challengeKeyRing, checkSolution } from "@sift/challenge/server";
+import { signingSecretRing, checkSolution } from "@sift/challenge/server";
 import { systemClock } from "@sift/runtime";
 import { createKey, startServer, startStack } from "@sift/testkit";
 
@@ -24,10 +24,10 @@ const summary = (label: string, times: number[], unit = "ms") => {
   );
 };
 
-const keys = challengeKeyRing(undefined, stack.internalSecret);
+const secrets = signingSecretRing(undefined, stack.internalSecret);
 const pure = solutions.map((solution) => {
   const start = performance.now();
-  checkSolution({ solution, configId: key.configId, keys, now: systemClock.now() });
+  checkSolution({ solution, configId: key.configId, secrets, now: systemClock.now() });
   return (performance.now() - start) * 1000;
 });
 summary("checkSolution (pure, 8 bits x 16 puzzles)", pure, "µs");

@@ -5,12 +5,12 @@ import { CHALLENGE_VERSION, decodeChallenge, encodeChallenge, type Challenge } f
 
 const sample: Challenge = {
   version: CHALLENGE_VERSION,
-  keyId: "k1",
+  secretId: "k1",
   configId: "cfg_123",
   issuedAt: Date.UTC(2026, 0, 1),
   expiresAt: Date.UTC(2026, 0, 1, 0, 10),
   nonce: new Uint8Array(16).fill(7),
-  bits: 9,
+  difficulty: 9,
   puzzles: 16,
 };
 
@@ -18,12 +18,12 @@ describe("challenge encoding", () => {
   it("decodes what it encodes, for any field values in range", () => {
     const challenge = fc.record({
       version: fc.constant(CHALLENGE_VERSION),
-      keyId: fc.string({ minLength: 1, maxLength: 40 }),
+      secretId: fc.string({ minLength: 1, maxLength: 40 }),
       configId: fc.string({ minLength: 1, maxLength: 80 }),
       issuedAt: fc.nat(),
       expiresAt: fc.maxSafeNat(),
       nonce: fc.uint8Array({ minLength: 16, maxLength: 16 }),
-      bits: fc.integer({ min: 1, max: 24 }),
+      difficulty: fc.integer({ min: 1, max: 24 }),
       puzzles: fc.integer({ min: 1, max: 64 }),
     });
     fc.assert(
@@ -34,8 +34,8 @@ describe("challenge encoding", () => {
   });
 
   it("length-prefixes ids, so moving a character between fields changes the bytes", () => {
-    const a = encodeChallenge({ ...sample, keyId: "ab", configId: "c" });
-    const b = encodeChallenge({ ...sample, keyId: "a", configId: "bc" });
+    const a = encodeChallenge({ ...sample, secretId: "ab", configId: "c" });
+    const b = encodeChallenge({ ...sample, secretId: "a", configId: "bc" });
     expect(a).not.toEqual(b);
     expect(decodeChallenge(b)?.configId).toBe("bc");
   });
@@ -52,7 +52,7 @@ describe("challenge encoding", () => {
   });
 
   it("refuses ids that are not UTF-8", () => {
-    const bytes = encodeChallenge({ ...sample, keyId: "k" });
+    const bytes = encodeChallenge({ ...sample, secretId: "k" });
     expect(bytes[2]).toBe(utf8("k")[0]);
     bytes[2] = 0xff;
     expect(decodeChallenge(bytes)).toBeNull();

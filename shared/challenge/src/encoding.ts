@@ -1,24 +1,24 @@
+import { CHALLENGE_DIFFICULTY } from "@sift/contracts";
 import { fromUtf8, utf8 } from "./bytes.ts";
 
 /** Bumped on any change to the byte layout below; a decoder accepts only the versions it knows. */
 export const CHALLENGE_VERSION = 1;
 export const NONCE_BYTES = 16;
-/** Bounds the decoder enforces, so a forged challenge cannot ask a verifier for unbounded work. */
-export const MAX_BITS = 24;
+/** Bounds the decoder enforces (with CHALLENGE_DIFFICULTY's), so a forged challenge cannot ask a verifier for unbounded work. */
 export const MAX_PUZZLES = 64;
 const MAX_ID_BYTES = 255;
 
 export interface Challenge {
   version: number;
-  /** Id of the signing key that signed this challenge (lets keys rotate with an overlap). */
-  keyId: string;
+  /** Id of the signing secret that signed this challenge (lets secrets rotate with an overlap). */
+  secretId: string;
   configId: string;
   /** Milliseconds since the epoch, from the issuing service's clock. */
   issuedAt: number;
   expiresAt: number;
   nonce: Uint8Array;
-  /** Leading zero bits each sub-puzzle's hash needs. */
-  bits: number;
+  /** The difficulty: leading zero bits each sub-puzzle's hash needs. */
+  difficulty: number;
   /** Number of independent sub-puzzles (lower variance than one puzzle of the same total work). */
   puzzles: number;
 }
@@ -26,27 +26,27 @@ export interface Challenge {
 /**
  * Canonical binary layout, big-endian, every variable field length-prefixed:
  *
- *   u8 version | u8 len + keyId | u8 len + configId | u64 issuedAt | u64 expiresAt |
- *   u8 len + nonce | u8 bits | u8 puzzles
+ *   u8 version | u8 len + secretId | u8 len + configId | u64 issuedAt | u64 expiresAt |
+ *   u8 len + nonce | u8 difficulty | u8 puzzles
  *
  * Length prefixes make field splicing impossible ("ab"+"c" and "a"+"bc" encode differently), and
  * the decoder refuses trailing bytes, so one challenge has exactly one encoding and the HMAC
  * covers exactly the fields that are read.
  */
 export const encodeChallenge = (challenge: Challenge): Uint8Array => {
-  const keyId = utf8(challenge.keyId);
+  const secretId = utf8(challenge.secretId);
   const configId = utf8(challenge.configId);
-  if (keyId.length < 1 || keyId.length > MAX_ID_BYTES) throw new RangeError("keyId length");
+  if (secretId.length < 1 || secretId.length > MAX_ID_BYTES) throw new RangeError("secretId length");
   if (configId.length < 1 || configId.length > MAX_ID_BYTES) throw new RangeError("configId length");
   if (challenge.nonce.length !== NONCE_BYTES) throw new RangeError("nonce length");
-  if (!validWork(challenge.bits, challenge.puzzles)) throw new RangeError("difficulty out of range");
-  const out = new Uint8Array(1 + 1 + keyId.length + 1 + configId.length + 8 + 8 + 1 + NONCE_BYTES + 2);
+  if (!validWork(challenge.difficulty, challenge.puzzles)) throw new RangeError("difficulty out of range");
+  const out = new Uint8Array(1 + 1 + secretId.length + 1 + configId.length + 8 + 8 + 1 + NONCE_BYTES + 2);
   const view = new DataView(out.buffer);
   let o = 0;
   out[o++] = challenge.version;
-  out[o++] = keyId.length;
-  out.set(keyId, o);
-  o += keyId.length;
+  out[o++] = secretId.length;
+  out.set(secretId, o);
+  o += secretId.length;
   out[o++] = configId.length;
   out.set(configId, o);
   o += configId.length;
@@ -56,7 +56,7 @@ export const encodeChallenge = (challenge: Challenge): Uint8Array => {
   out[o++] = NONCE_BYTES;
   out.set(challenge.nonce, o);
   o += NONCE_BYTES;
-  out[o++] = challenge.bits;
+  out[o++] = challenge.difficulty;
   out[o++] = challenge.puzzles;
   return out;
 };
@@ -66,23 +66,23 @@ export const decodeChallenge = (bytes: Uint8Array): Challenge | null => {
   const reader = new Reader(bytes);
   const version = reader.u8();
   if (version !== CHALLENGE_VERSION) return null;
-  const keyId = reader.text();
+  const secretId = reader.text();
   const configId = reader.text();
   const issuedAt = reader.u64();
   const expiresAt = reader.u64();
   const nonce = reader.bytes();
-  const bits = reader.u8();
+  const difficulty = reader.u8();
   const puzzles = reader.u8();
-  if (!reader.atEnd() || keyId === null || configId === null || nonce === null) return null;
-  if (issuedAt === null || expiresAt === null || bits === null || puzzles === null) return null;
-  if (!keyId || !configId || nonce.length !== NONCE_BYTES || !validWork(bits, puzzles)) return null;
-  return { version, keyId, configId, issuedAt, expiresAt, nonce, bits, puzzles };
+  if (!reader.atEnd() || secretId === null || configId === null || nonce === null) return null;
+  if (issuedAt === null || expiresAt === null || difficulty === null || puzzles === null) return null;
+  if (!secretId || !configId || nonce.length !== NONCE_BYTES || !validWork(difficulty, puzzles)) return null;
+  return { version, secretId, configId, issuedAt, expiresAt, nonce, difficulty, puzzles };
 };
 
-const validWork = (bits: number, puzzles: number): boolean =>
-  Number.isInteger(bits) &&
-  bits >= 1 &&
-  bits <= MAX_BITS &&
+const validWork = (difficulty: number, puzzles: number): boolean =>
+  Number.isInteger(difficulty) &&
+  difficulty >= CHALLENGE_DIFFICULTY.min &&
+  difficulty <= CHALLENGE_DIFFICULTY.max &&
   Number.isInteger(puzzles) &&
   puzzles >= 1 &&
   puzzles <= MAX_PUZZLES;

@@ -2,7 +2,7 @@ import { concatBytes, utf8 } from "./bytes.ts";
 
 /**
  * The proof of work. Each of `puzzles` sub-puzzles asks for a counter c such that
- * SHA-256(seed ‖ u8 index ‖ u32 c) starts with `bits` zero bits, where
+ * SHA-256(seed ‖ u8 index ‖ u32 c) starts with `difficulty` zero bits, where
  * seed = SHA-256("sift-pow-v1" ‖ encoded challenge).
  *
  * Several small puzzles instead of one big one: the work of one puzzle is geometric (its standard
@@ -49,6 +49,3 @@ export const decodeProof = (bytes: Uint8Array, puzzles: number): number[] | null
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return Array.from({ length: puzzles }, (_, index) => view.getUint32(index * 4));
 };
-
-/** Expected number of hashes to solve a challenge: the figure difficulty is tuned by. */
-export const expectedHashes = (bits: number, puzzles: number): number => puzzles * 2 ** bits;

@@ -14,7 +14,10 @@ export const SIGNATURE_BYTES = 32;
 export interface IssuedChallenge {
   challenge: string;
   signature: string;
-  /** Copies of signed fields, for display and logs only: the solver reads the signed bytes. */
+  /**
+   * Copies of signed fields, for display and logs only: the solver reads the signed bytes.
+   * `bits` is the difficulty, under the name the answer has always had.
+   */
   bits: number;
   puzzles: number;
   expiresAt: number;

@@ -32,7 +32,7 @@ export const solveChallenge = async (
   if (!challengeBytes || !signature || !challenge) throw new Error("the service sent a malformed challenge");
   const digest = options.digest ?? webCryptoDigest;
   const seed = await digest(seedInput(challengeBytes));
-  const counters = await solvePuzzles(seed, challenge.bits, challenge.puzzles, digest, options);
+  const counters = await solvePuzzles(seed, challenge.difficulty, challenge.puzzles, digest, options);
   return formatSolution(challengeBytes, signature, counters);
 };
 
@@ -42,7 +42,7 @@ export const solveChallenge = async (
  */
 const solvePuzzles = async (
   seed: Uint8Array,
-  bits: number,
+  difficulty: number,
   puzzles: number,
   digest: Digest,
   options: SolveOptions,
@@ -64,7 +64,7 @@ const solvePuzzles = async (
     for (const index of open) next[index] = next[index]! + perPuzzle;
     // Lowest counter first, so a solver's answer does not depend on the order hashes resolve in.
     tries.forEach(({ index, counter }, t) => {
-      if (found[index] === undefined && leadingZeroBits(hashes[t]!) >= bits) found[index] = counter;
+      if (found[index] === undefined && leadingZeroBits(hashes[t]!) >= difficulty) found[index] = counter;
     });
     if (next.some((counter) => counter > 0xffff_ffff)) throw new Error("no solution below 2^32");
   }

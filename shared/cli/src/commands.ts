@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { FeedbackStore } from "@sift/feedback";
+import { CHALLENGE_TTL_MS } from "@sift/contracts";
 import {
-  CHALLENGE_TTL_MS,
   Difficulty,
   KeyKind,
-  KeyStore,
+  Keystore,
   NoticeStore,
   Plan,
   RedisUsageMeter,
@@ -17,7 +17,7 @@ export class UsageError extends Error {}
 export class NotFound extends Error {}
 
 export interface CliDeps {
-  keys: KeyStore;
+  keystore: Keystore;
   usage: RedisUsageMeter;
   notices: NoticeStore;
   /** Reports, lists and sharing (POST /feedback's learned state). */
@@ -58,8 +58,8 @@ export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
 export const COMMANDS: Record<string, Command> = {
   "workspace create": {
     flags: ["name", "plan", "allowance"],
-    run: async (flags, { keys }) => {
-      const workspace = await keys.createWorkspace({
+    run: async (flags, { keystore }) => {
+      const workspace = await keystore.createWorkspace({
         name: required(flags, "name"),
         plan: parse(Plan, required(flags, "plan"), "plan")!,
         ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
@@ -69,8 +69,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   "workspace set": {
     flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst", "share-reports"],
-    run: async (flags, { keys, feedback }) => {
-      const id = required(flags, "workspace");
+    run: async (flags, { keystore, feedback }) => {
+      const workspaceId = required(flags, "workspace");
       const shareReports = parse(onOff, flags["share-reports"], "share-reports");
       const changes: WorkspaceChanges = definedOnly({
         classify: parse(onOff, flags["classify"], "classify"),
@@ -83,18 +83,21 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError("nothing to set");
       const workspace =
         Object.keys(changes).length > 0
-          ? await keys.updateWorkspace(id, changes)
-          : await keys.getWorkspace(id);
-      if (!workspace) throw new NotFound(`no workspace ${id}`);
-      if (shareReports !== undefined) await feedback.setSharing(id, shareReports);
+          ? await keystore.updateWorkspace(workspaceId, changes)
+          : await keystore.getWorkspace(workspaceId);
+      if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
+      if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
       return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports }) };
     },
   },
   "config create": {
     flags: ["workspace", "kind"],
-    run: async (flags, { keys }) => {
+    run: async (flags, { keystore }) => {
       const workspaceId = required(flags, "workspace");
-      const created = await keys.createConfig(workspaceId, parse(KeyKind, required(flags, "kind"), "kind")!);
+      const created = await keystore.createConfig(
+        workspaceId,
+        parse(KeyKind, required(flags, "kind"), "kind")!,
+      );
       if (!created) throw new NotFound(`no workspace ${workspaceId}`);
       const { config, secretKey } = created;
       return config.siteKey
@@ -104,9 +107,9 @@ export const COMMANDS: Record<string, Command> = {
   },
   "config set": {
     flags: ["config", "difficulty", "challenge-ttl", "adaptive"],
-    run: async (flags, { keys }) => {
-      const id = required(flags, "config");
-      // The configuration schema's bounds (the key store's), the life given in seconds here.
+    run: async (flags, { keystore }) => {
+      const configId = required(flags, "config");
+      // The configuration schema's bounds (the keystore's), the life given in seconds here.
       const ttlSeconds = parse(
         z.coerce
           .number()
@@ -122,17 +125,17 @@ export const COMMANDS: Record<string, Command> = {
         adaptive: parse(onOff, flags["adaptive"], "adaptive"),
       });
       if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
-      const config = await keys.updateConfig(id, changes);
-      if (!config) throw new NotFound(`no configuration ${id}`);
+      const config = await keystore.updateConfig(configId, changes);
+      if (!config) throw new NotFound(`no configuration ${configId}`);
       return { configId: config.id, ...changes };
     },
   },
   "key reroll": {
     flags: ["config"],
-    run: async (flags, { keys }) => {
-      const id = required(flags, "config");
-      const secretKey = await keys.reroll(id);
-      if (!secretKey) throw new NotFound(`no configuration ${id}`);
+    run: async (flags, { keystore }) => {
+      const configId = required(flags, "config");
+      const secretKey = await keystore.reroll(configId);
+      if (!secretKey) throw new NotFound(`no configuration ${configId}`);
       return { secretKey };
     },
   },
@@ -142,10 +145,10 @@ export const COMMANDS: Record<string, Command> = {
   },
   "usage show": {
     flags: ["workspace"],
-    run: async (flags, { keys, usage }) => {
-      const id = required(flags, "workspace");
-      const workspace = await keys.getWorkspace(id);
-      if (!workspace) throw new NotFound(`no workspace ${id}`);
+    run: async (flags, { keystore, usage }) => {
+      const workspaceId = required(flags, "workspace");
+      const workspace = await keystore.getWorkspace(workspaceId);
+      if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
       const status = await usage.status(workspace);
       return {
         state: status.state,

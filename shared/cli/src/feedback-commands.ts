@@ -20,12 +20,12 @@ const listChange = (change: "add" | "remove"): Command => ({
   flags: ["workspace", "type"],
   booleans: ["block", "allow"],
   positional: "value",
-  run: async (flags, { keys, feedback }) => {
+  run: async (flags, { keystore, feedback }) => {
     const workspaceId = required(flags, "workspace");
     const kind = listKind(flags);
     const type = listType(flags);
     const value = required(flags, "value");
-    if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+    if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
     const entry = await feedback.updateList(workspaceId, change, { kind, type, value });
     if (!entry) throw new UsageError(`${JSON.stringify(value)} is not a valid ${type}`);
     return { workspaceId, [change === "add" ? "added" : "removed"]: entry };
@@ -39,9 +39,9 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   "list show": {
     flags: ["workspace", "type"],
     booleans: ["block", "allow"],
-    run: async (flags, { keys, feedback }) => {
+    run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
-      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       const kind = flags["block"] || flags["allow"] ? listKind(flags) : undefined;
       const type = flags["type"] === undefined ? undefined : listType(flags);
       const entries = (await feedback.lists(workspaceId)).filter(
@@ -52,9 +52,9 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback stats": {
     flags: ["workspace"],
-    run: async (flags, { keys, feedback }) => {
+    run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
-      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       const [stats, sharing] = await Promise.all([feedback.stats(workspaceId), feedback.shares(workspaceId)]);
       return {
         workspaceId,
@@ -67,9 +67,9 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    run: async (flags, { keys, feedback }) => {
+    run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
-      if (!(await keys.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       return { workspaceId, forgotten: true, version: await feedback.forget(workspaceId) };
     },
   },

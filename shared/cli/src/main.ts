@@ -1,6 +1,6 @@
 import { solveFromService } from "@sift/challenge";
 import { FeedbackStore } from "@sift/feedback";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
 import { runCli } from "./run.ts";
@@ -14,7 +14,7 @@ let code = 1;
 try {
   await redisReady(redis, 3_000);
   const result = await runCli(process.argv.slice(2), {
-    keys: new KeyStore({ redis, clock: systemClock }),
+    keystore: new Keystore({ redis, clock: systemClock }),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),

@@ -2,20 +2,20 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { hashSecret, KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { hashSecret, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { FeedbackStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
 
 let redis: Redis;
-let keys: KeyStore;
+let keystore: Keystore;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 
 beforeAll(() => {
   redis = new Redis(inject("redisUrl"));
-  keys = new KeyStore({ redis, clock: systemClock });
+  keystore = new Keystore({ redis, clock: systemClock });
   const deps = {
-    keys,
+    keystore,
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
@@ -44,7 +44,7 @@ describe("sift admin CLI", () => {
       "50",
     );
     expect(workspaceId).toMatch(/^ws_/);
-    expect(await keys.getWorkspace(workspaceId!)).toMatchObject({
+    expect(await keystore.getWorkspace(workspaceId!)).toMatchObject({
       name: "Acme",
       plan: "free",
       allowance: 50,
@@ -55,8 +55,8 @@ describe("sift admin CLI", () => {
     expect(Object.keys(classify).sort()).toEqual(["configId", "secretKey"]);
     const challenge = await ok("config", "create", "--workspace", workspaceId!, "--kind", "challenge");
     expect(Object.keys(challenge).sort()).toEqual(["configId", "secretKey", "siteKey"]);
-    expect(await keys.resolve(classify["secretKey"]!)).toMatchObject({ kind: "classify", workspaceId });
-    expect(await keys.resolve(challenge["secretKey"]!)).toMatchObject({ kind: "challenge", workspaceId });
+    expect(await keystore.resolve(classify["secretKey"]!)).toMatchObject({ kind: "classify", workspaceId });
+    expect(await keystore.resolve(challenge["secretKey"]!)).toMatchObject({ kind: "challenge", workspaceId });
   });
 
   it("sets classify, plan, allowance and rate limit", async () => {
@@ -74,7 +74,7 @@ describe("sift admin CLI", () => {
       "7",
     );
     await ok("workspace", "set", "--workspace", workspaceId!, "--rate-limit", "5", "--burst", "9");
-    expect(await keys.getWorkspace(workspaceId!)).toMatchObject({
+    expect(await keystore.getWorkspace(workspaceId!)).toMatchObject({
       classify: false,
       plan: "free",
       allowance: 7,
@@ -95,8 +95,8 @@ describe("sift admin CLI", () => {
     );
     const { secretKey: fresh } = await ok("key", "reroll", "--config", configId!);
     expect(fresh).not.toBe(secretKey);
-    expect(await keys.resolve(secretKey!)).toBeNull();
-    expect(await keys.resolve(fresh!)).toMatchObject({ configId });
+    expect(await keystore.resolve(secretKey!)).toBeNull();
+    expect(await keystore.resolve(fresh!)).toMatchObject({ configId });
     expect(await redis.exists(`sift:key:${hashSecret(secretKey!)}`)).toBe(0);
   });
 
@@ -104,15 +104,15 @@ describe("sift admin CLI", () => {
     const { workspaceId } = await ok("workspace", "create", "--name", "F", "--plan", "free");
     const { configId } = await ok("config", "create", "--workspace", workspaceId!, "--kind", "challenge");
     await ok("config", "set", "--config", configId!, "--difficulty", "10", "--challenge-ttl", "120");
-    expect(await keys.getConfig(configId!)).toMatchObject({ difficulty: 10, challengeTtlMs: 120_000 });
-    expect((await keys.getConfig(configId!))!.adaptive).toBeUndefined();
+    expect(await keystore.getConfig(configId!)).toMatchObject({ difficulty: 10, challengeTtlMs: 120_000 });
+    expect((await keystore.getConfig(configId!))!.adaptive).toBeUndefined();
     expect(await ok("config", "set", "--config", configId!, "--adaptive", "on")).toEqual({
       configId,
       adaptive: true,
     });
-    expect(await keys.getConfig(configId!)).toMatchObject({ difficulty: 10, adaptive: true });
+    expect(await keystore.getConfig(configId!)).toMatchObject({ difficulty: 10, adaptive: true });
     await ok("config", "set", "--config", configId!, "--adaptive", "off");
-    expect(await keys.getConfig(configId!)).toMatchObject({ adaptive: false });
+    expect(await keystore.getConfig(configId!)).toMatchObject({ adaptive: false });
   });
 
   it("shows usage in the documented shape", async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solveFromService } from "@sift/challenge";
 import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
-import { GRACE_MS, hashSecret, keyLayout, NoticeStore } from "@sift/keystore";
+import { GRACE_MS, hashSecret, redisLayout, NoticeStore } from "@sift/keystore";
 import { DAY, ManualClock } from "@sift/runtime";
 import {
   createKey,
@@ -64,7 +64,7 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 /** One CLI command, in-process on the cluster client, as main.ts wires it. */
 const sift = async (...argv: string[]): Promise<Record<string, string>> => {
   const result = await runCli(argv, {
-    keys: stack.keys,
+    keystore: stack.keys,
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
     feedback: new FeedbackStore({ redis: stack.redis }),
@@ -209,13 +209,13 @@ describe("Sift on a three-master Redis Cluster", () => {
     const resolved = await Promise.all([key.secretKey, ...secrets].map((s) => stack.keys.resolve(s!)));
     const working = [key.secretKey, ...secrets].filter((_, i) => resolved[i] !== null);
     expect(working).toHaveLength(1);
-    const config = await stack.redis.hget(keyLayout().config(key.configId), "secretHash");
+    const config = await stack.redis.hget(redisLayout().config(key.configId), "secretHash");
     expect(hashSecret(working[0]!)).toBe(config);
-    expect(await stack.redis.scard(keyLayout().retiredSecrets(key.configId))).toBe(0);
+    expect(await stack.redis.scard(redisLayout().retiredSecrets(key.configId))).toBe(0);
   });
 
   it("keeps every key record in step with its workspace when updates race creations and rerolls", async () => {
-    const layout = keyLayout();
+    const layout = redisLayout();
     const workspace = await stack.keys.createWorkspace({ name: "race", plan: "free" });
     const first = await stack.keys.createConfig(workspace.id, "classify");
     const racing: Promise<unknown>[] = [];

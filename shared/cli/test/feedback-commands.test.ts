@@ -1,21 +1,21 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { FeedbackStore } from "@sift/feedback";
-import { KeyStore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
 
 let redis: Redis;
-let keys: KeyStore;
+let keystore: Keystore;
 let feedback: FeedbackStore;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 
 beforeAll(() => {
   redis = new Redis(inject("redisUrl"));
-  keys = new KeyStore({ redis, clock: systemClock });
+  keystore = new Keystore({ redis, clock: systemClock });
   feedback = new FeedbackStore({ redis });
   const deps = {
-    keys,
+    keystore,
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback,
@@ -30,7 +30,7 @@ const ok = async (...argv: string[]) => {
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
 };
-const newWorkspace = async () => (await keys.createWorkspace({ name: "site", plan: "free" })).id;
+const newWorkspace = async () => (await keystore.createWorkspace({ name: "site", plan: "free" })).id;
 
 describe("sift list", () => {
   it("adds, shows and removes block and allow entries, normalised", async () => {
@@ -132,7 +132,7 @@ describe("sift feedback and sharing", () => {
     expect(await feedback.shares(ws)).toBe(true);
     await ok("workspace", "set", "--workspace", ws, "--share-reports", "off", "--allowance", "5");
     expect(await feedback.shares(ws)).toBe(false);
-    expect((await keys.getWorkspace(ws))?.allowance).toBe(5);
+    expect((await keystore.getWorkspace(ws))?.allowance).toBe(5);
     expect((await cli("workspace", "set", "--workspace", ws, "--share-reports", "maybe")).code).toBe(2);
   });
 });

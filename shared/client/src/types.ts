@@ -85,13 +85,9 @@ export const VERIFY_TOO_LARGE_TEXT = "Payload Too Large";
 export const TEST_KEY = "test";
 
 /**
- * `POST /feedback` as Sift's DESIGN.md names it (not in the spec; the endpoint is added by a
- * later release of the service): report a verdict's mistake with a Classify key.
+ * What `POST /feedback` answers (Sift's DESIGN.md names it; not in the spec): a verdict's
+ * mistake reported with a Classify key.
  */
-export interface FeedbackRequest {
-  content: Content;
-  label: Label;
-}
 export interface FeedbackResponse {
   ok: true;
 }

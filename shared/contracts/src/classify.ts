@@ -56,6 +56,21 @@ export const FeedbackResponse = z.object({ ok: z.literal(true) });
 
 export const labelFor = (score: number): Label => (score >= SPAM_THRESHOLD ? "spam" : "clean");
 
+/** The 401, 403 and 413 a classify-key endpoint answers (the gateway's checks), in that order. */
+const keyedAnswers = (keyProblems: string) => ({
+  "401": jsonResponse(ErrorBody, keyProblems, [
+    ClassifyMessage.missingKey,
+    ClassifyMessage.invalidKey,
+    ClassifyMessage.challengeKey,
+  ]),
+  "403": jsonResponse(ErrorBody, "Classify is off for the workspace.", [ClassifyMessage.classifyOff]),
+  "413": jsonResponse(ErrorBody, "Body over 1 MB.", [ClassifyMessage.bodyTooLarge]),
+});
+
+const serviceFailure = jsonResponse(ErrorBody, "Failure on the service side. Retry.", [
+  ClassifyMessage.internal,
+]);
+
 /** Documentation-only shape of the request (the service validates with its own rules). */
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 const ClassifyRequestDoc = z.object({
@@ -97,13 +112,7 @@ export const classifyDoc: OperationDoc = {
       ClassifyMessage.tooManyFields,
       ClassifyMessage.tooLong,
     ]),
-    "401": jsonResponse(ErrorBody, "Key missing, unknown, rerolled, mismatched or of the wrong kind.", [
-      ClassifyMessage.missingKey,
-      ClassifyMessage.invalidKey,
-      ClassifyMessage.challengeKey,
-    ]),
-    "403": jsonResponse(ErrorBody, "Classify is off for the workspace.", [ClassifyMessage.classifyOff]),
-    "413": jsonResponse(ErrorBody, "Body over 1 MB.", [ClassifyMessage.bodyTooLarge]),
+    ...keyedAnswers("Key missing, unknown, rerolled, mismatched or of the wrong kind."),
     "429": {
       ...jsonResponse(
         ErrorBody,
@@ -114,7 +123,7 @@ export const classifyDoc: OperationDoc = {
         "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds to wait." },
       },
     },
-    "500": jsonResponse(ErrorBody, "Failure on the service side. Retry.", [ClassifyMessage.internal]),
+    "500": serviceFailure,
     "503": jsonResponse(ErrorBody, "The model failed or timed out. Not counted; treat as clean.", [
       ClassifyMessage.unavailable,
     ]),
@@ -141,16 +150,10 @@ export const feedbackDoc: OperationDoc = {
       ClassifyMessage.tooManyFields,
       ClassifyMessage.tooLong,
     ]),
-    "401": jsonResponse(ErrorBody, "As classify.", [
-      ClassifyMessage.missingKey,
-      ClassifyMessage.invalidKey,
-      ClassifyMessage.challengeKey,
-    ]),
-    "403": jsonResponse(ErrorBody, "Classify is off for the workspace.", [ClassifyMessage.classifyOff]),
-    "413": jsonResponse(ErrorBody, "Body over 1 MB.", [ClassifyMessage.bodyTooLarge]),
+    ...keyedAnswers("As classify."),
     "429": jsonResponse(ErrorBody, "The key's rate limit, shared with classify.", [
       ClassifyMessage.rateLimited,
     ]),
-    "500": jsonResponse(ErrorBody, "Failure on the service side. Retry.", [ClassifyMessage.internal]),
+    "500": serviceFailure,
   },
 };

@@ -1,7 +1,7 @@
 /**
  * GCRA (the generic cell rate algorithm): a token bucket kept as one timestamp, the "theoretical
  * arrival time" of the next request. As Lua functions so it can run alone (RedisRateLimiter) or
- * inside the key lookup (KeyStore.resolveAndTake): one round trip.
+ * inside the key lookup (Keystore.resolveAndTake): one round trip.
  *
  * gcraStep(tat or nil, now ms, interval ms per request, burst) returns the whole milliseconds
  * until the request would be taken (at least 1) and nil, or 0 and the new TAT when it is taken.
@@ -29,6 +29,3 @@ end
 export const GCRA = `${GCRA_FUNCTION}
 return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
 `;
-
-/** Where per-address rate-limit buckets live (a classify key's bucket is in its key record). */
-export const RATE_LIMIT_PREFIX = "sift:rl:";

@@ -5,3 +5,4 @@ export * from "./usage.ts";
 export * from "./notices.ts";
 export * from "./gcra.ts";
 export * from "./layout.ts";
+export * from "./redis-store.ts";

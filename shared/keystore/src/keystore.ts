@@ -1,6 +1,5 @@
 import type { Result } from "ioredis";
-import type { Clock, RedisClient } from "@sift/runtime";
-import { keyLayout, type KeyLayout } from "./layout.ts";
+import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 import { hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
 import { KEY_RECORD_FIELDS, RESOLVE_AND_TAKE, SWAP_SECRET, SYNC_KEY, WORKSPACE_FIELDS } from "./scripts.ts";
 import {
@@ -41,18 +40,13 @@ export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "diff
  * `keyChanges` channel: `key:<hash>` for each rerolled-away secret once its record is deleted,
  * `ws:<id>` once a workspace update reached all its key records.
  */
-export class KeyStore {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #keys: KeyLayout;
-
-  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#keys = keyLayout(deps.prefix);
-    this.#redis.defineCommand("siftResolveAndTake", { numberOfKeys: 1, lua: RESOLVE_AND_TAKE });
-    this.#redis.defineCommand("siftSyncKey", { numberOfKeys: 1, lua: SYNC_KEY });
-    this.#redis.defineCommand("siftSwapSecret", { numberOfKeys: 2, lua: SWAP_SECRET });
+export class Keystore extends RedisStore {
+  constructor(deps: RedisStoreDeps) {
+    super(deps, {
+      siftResolveAndTake: { keys: 1, lua: RESOLVE_AND_TAKE },
+      siftSyncKey: { keys: 1, lua: SYNC_KEY },
+      siftSwapSecret: { keys: 2, lua: SWAP_SECRET },
+    });
   }
 
   async createWorkspace(input: WorkspaceInput): Promise<Workspace> {
@@ -64,16 +58,16 @@ export class KeyStore {
       classify: true,
       rateLimit: DEFAULT_RATE_LIMIT,
       burst: DEFAULT_BURST,
-      createdAt: this.#clock.now(),
+      createdAt: this.clock.now(),
     };
     // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
-    await this.#redis.sadd(this.#keys.workspaces, workspace.id);
-    await this.#redis.hset(this.#keys.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
+    await this.redis.sadd(this.layout.workspaces, workspace.id);
+    await this.redis.hset(this.layout.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
     return workspace;
   }
 
-  async getWorkspace(id: string): Promise<Workspace | null> {
-    const hash = await this.#redis.hgetall(this.#keys.workspace(id));
+  async getWorkspace(workspaceId: string): Promise<Workspace | null> {
+    const hash = await this.redis.hgetall(this.layout.workspace(workspaceId));
     if (Object.keys(hash).length === 0) return null;
     return Workspace.parse({
       ...hash,
@@ -86,30 +80,30 @@ export class KeyStore {
   }
 
   async listWorkspaceIds(): Promise<string[]> {
-    return this.#redis.smembers(this.#keys.workspaces);
+    return this.redis.smembers(this.layout.workspaces);
   }
 
   /**
    * Applies the changes; returns the updated workspace, or null when it does not exist. When it
    * returns, every key of the workspace answers with the new fields.
    */
-  async updateWorkspace(id: string, changes: WorkspaceChanges): Promise<Workspace | null> {
-    const current = await this.getWorkspace(id);
+  async updateWorkspace(workspaceId: string, changes: WorkspaceChanges): Promise<Workspace | null> {
+    const current = await this.getWorkspace(workspaceId);
     if (!current) return null;
     const next = Workspace.parse({ ...current, ...changes });
-    const key = this.#keys.workspace(id);
-    const replies = await this.#redis.multi().hset(key, toHash(next)).hincrby(key, "rev", 1).exec();
+    const redisKey = this.layout.workspace(workspaceId);
+    const replies = await this.redis.multi().hset(redisKey, toHash(next)).hincrby(redisKey, "rev", 1).exec();
     const rev = replies?.[1]?.[1];
     if (typeof rev !== "number") throw new Error("workspace update failed");
     const fields = toHash(next);
-    const configIds = await this.#redis.smembers(this.#keys.workspaceConfigs(id));
+    const configIds = await this.redis.smembers(this.layout.workspaceConfigs(workspaceId));
     await Promise.all(
       configIds.map(async (configId) => {
-        const secretHash = await this.#redis.hget(this.#keys.config(configId), "secretHash");
+        const secretHash = await this.redis.hget(this.layout.config(configId), "secretHash");
         if (secretHash) await this.#syncKey(secretHash, rev, fields);
       }),
     );
-    await this.#redis.publish(this.#keys.keyChanges, keyChange.workspace(id));
+    await this.redis.publish(this.layout.keyChanges, keyChange.workspace(workspaceId));
     return next;
   }
 
@@ -117,7 +111,7 @@ export class KeyStore {
     workspaceId: string,
     kind: KeyKind,
   ): Promise<{ config: Configuration; secretKey: string } | null> {
-    const workspace = await this.#redis.hgetall(this.#keys.workspace(workspaceId));
+    const workspace = await this.redis.hgetall(this.layout.workspace(workspaceId));
     if (Object.keys(workspace).length === 0) return null;
     const secretKey = newSecretKey();
     const config: Configuration = {
@@ -126,21 +120,21 @@ export class KeyStore {
       kind,
       keyId: newId("key"),
       ...(kind === "challenge" ? { siteKey: newSiteKey() } : {}),
-      createdAt: this.#clock.now(),
+      createdAt: this.clock.now(),
     };
     const hash = hashSecret(secretKey);
     // Each on its own slot. The configuration joins its workspace's set before its key record is
     // written, so a concurrent workspace update either sees it or is seen by #catchUp.
-    await this.#redis.hset(this.#keys.config(config.id), { ...toHash(config), secretHash: hash });
-    await this.#redis.sadd(this.#keys.workspaceConfigs(workspaceId), config.id);
-    await this.#redis.hset(this.#keys.key(hash), keyRecord(config, workspace));
-    if (config.siteKey) await this.#redis.set(this.#keys.site(config.siteKey), config.id);
+    await this.redis.hset(this.layout.config(config.id), { ...toHash(config), secretHash: hash });
+    await this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id);
+    await this.redis.hset(this.layout.key(hash), keyRecord(config, workspace));
+    if (config.siteKey) await this.redis.set(this.layout.site(config.siteKey), config.id);
     await this.#catchUp(hash, workspaceId);
     return { config, secretKey };
   }
 
   async getConfig(id: string): Promise<Configuration | null> {
-    const hash = await this.#redis.hgetall(this.#keys.config(id));
+    const hash = await this.redis.hgetall(this.layout.config(id));
     if (Object.keys(hash).length === 0) return null;
     return Configuration.parse({
       ...hash,
@@ -156,12 +150,12 @@ export class KeyStore {
     if (!current) return null;
     const next = Configuration.parse({ ...current, ...changes });
     // Neither field is in the key record: the gateway never needs them.
-    await this.#redis.hset(this.#keys.config(id), toHash(next));
+    await this.redis.hset(this.layout.config(id), toHash(next));
     return next;
   }
 
   async configBySiteKey(siteKey: string): Promise<Configuration | null> {
-    const id = await this.#redis.get(this.#keys.site(siteKey));
+    const id = await this.redis.get(this.layout.site(siteKey));
     return id ? this.getConfig(id) : null;
   }
 
@@ -175,26 +169,26 @@ export class KeyStore {
   async reroll(configId: string): Promise<string | null> {
     const config = await this.getConfig(configId);
     if (!config) return null;
-    const workspace = await this.#redis.hgetall(this.#keys.workspace(config.workspaceId));
+    const workspace = await this.redis.hgetall(this.layout.workspace(config.workspaceId));
     const secretKey = newSecretKey();
     const hash = hashSecret(secretKey);
     const keyId = newId("key");
-    await this.#redis.hset(this.#keys.key(hash), keyRecord({ ...config, keyId }, workspace));
-    const retired = await this.#redis.siftSwapSecret(
-      this.#keys.config(configId),
-      this.#keys.retiredSecrets(configId),
+    await this.redis.hset(this.layout.key(hash), keyRecord({ ...config, keyId }, workspace));
+    const retired = await this.redis.siftSwapSecret(
+      this.layout.config(configId),
+      this.layout.retiredSecrets(configId),
       hash,
       keyId,
     );
     if (!retired) {
-      await this.#redis.del(this.#keys.key(hash));
+      await this.redis.del(this.layout.key(hash));
       return null;
     }
     if (retired.length > 0) {
       // One DEL per key: the records live on different slots.
-      await Promise.all(retired.map((old) => this.#redis.del(this.#keys.key(old))));
-      await Promise.all(retired.map((old) => this.#redis.publish(this.#keys.keyChanges, keyChange.key(old))));
-      await this.#redis.srem(this.#keys.retiredSecrets(configId), ...retired);
+      await Promise.all(retired.map((old) => this.redis.del(this.layout.key(old))));
+      await Promise.all(retired.map((old) => this.redis.publish(this.layout.keyChanges, keyChange.key(old))));
+      await this.redis.srem(this.layout.retiredSecrets(configId), ...retired);
     }
     await this.#catchUp(hash, config.workspaceId);
     return secretKey;
@@ -207,13 +201,13 @@ export class KeyStore {
 
   /** `resolve` for a secret already hashed (hashSecret). */
   async resolveHash(secretHash: string): Promise<ResolvedKeyRecord | null> {
-    const row = await this.#redis.hmget(this.#keys.key(secretHash), ...KEY_RECORD_FIELDS);
+    const row = await this.redis.hmget(this.layout.key(secretHash), ...KEY_RECORD_FIELDS);
     return row.every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
   }
 
   /** The channel `keyChange` messages are published on (for a subscriber of this store's prefix). */
   get changesChannel(): string {
-    return this.#keys.keyChanges;
+    return this.layout.keyChanges;
   }
 
   /**
@@ -223,21 +217,18 @@ export class KeyStore {
   async resolveAndTake(
     secretKey: string,
   ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
-    const row = await this.#redis.siftResolveAndTake(
-      this.#keys.key(hashSecret(secretKey)),
-      this.#clock.now(),
-    );
+    const row = await this.redis.siftResolveAndTake(this.layout.key(hashSecret(secretKey)), this.clock.now());
     return row ? { record: toRecord(row), retryAfterMs: Number(row[9]) } : null;
   }
 
   /** After writing a key record from a workspace read: bring it up to the workspace as it is now. */
   async #catchUp(secretHash: string, workspaceId: string): Promise<void> {
-    const workspace = await this.#redis.hgetall(this.#keys.workspace(workspaceId));
+    const workspace = await this.redis.hgetall(this.layout.workspace(workspaceId));
     await this.#syncKey(secretHash, Number(workspace["rev"] ?? 0), workspace);
   }
 
   async #syncKey(secretHash: string, rev: number, workspace: Record<string, string>): Promise<void> {
-    await this.#redis.siftSyncKey(this.#keys.key(secretHash), rev, ...workspaceFields(workspace));
+    await this.redis.siftSyncKey(this.layout.key(secretHash), rev, ...workspaceFields(workspace));
   }
 }
 

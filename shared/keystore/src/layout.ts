@@ -1,5 +1,5 @@
 /**
- * Every Redis key the key store, usage meter and notices use, in one place, so that the rule
+ * Every Redis key the keystore, usage meter and notices use, in one place, so that the rule
  * Redis Cluster imposes (every key one script or MULTI touches must hash to one slot) can be
  * read off here:
  *
@@ -16,20 +16,22 @@
  *
  * Ids are base64url (ws_…, cfg_…), so they never contain a brace.
  */
-export const keyLayout = (prefix = "sift:") => ({
+export const redisLayout = (prefix = "sift:") => ({
   workspaces: `${prefix}workspaces`,
-  workspace: (id: string) => `${prefix}ws:{${id}}`,
-  workspaceConfigs: (id: string) => `${prefix}ws-configs:{${id}}`,
-  usage: (id: string) => `${prefix}usage:{${id}}`,
-  quota: (id: string) => `${prefix}quota:{${id}}`,
-  usageMonthly: (id: string) => `${prefix}usage-month:{${id}}`,
-  config: (id: string) => `${prefix}cfg:{${id}}`,
+  workspace: (workspaceId: string) => `${prefix}ws:{${workspaceId}}`,
+  workspaceConfigs: (workspaceId: string) => `${prefix}ws-configs:{${workspaceId}}`,
+  usage: (workspaceId: string) => `${prefix}usage:{${workspaceId}}`,
+  quota: (workspaceId: string) => `${prefix}quota:{${workspaceId}}`,
+  usageMonthly: (workspaceId: string) => `${prefix}usage-month:{${workspaceId}}`,
+  config: (configId: string) => `${prefix}cfg:{${configId}}`,
   retiredSecrets: (configId: string) => `${prefix}cfg-retired:{${configId}}`,
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
   site: (siteKey: string) => `${prefix}site:${siteKey}`,
   notices: `${prefix}notices`,
+  /** A per-address rate-limit bucket (a classify key's bucket is in its key record). */
+  rateLimit: (bucket: string) => `${prefix}rl:${bucket}`,
   /** Pub/sub channel: `key:<hash>` or `ws:<id>` whenever a key record stops or changes. */
   keyChanges: `${prefix}key-changes`,
 });
 
-export type KeyLayout = ReturnType<typeof keyLayout>;
+export type RedisLayout = ReturnType<typeof redisLayout>;

@@ -1,6 +1,6 @@
 import { PlanConversationNotice } from "@sift/contracts";
 import type { RedisClient } from "@sift/runtime";
-import { keyLayout } from "./layout.ts";
+import { redisLayout } from "./layout.ts";
 
 /**
  * Raised notices, one hash field per notice id. Raising is set-if-absent, so a check run twice,
@@ -12,7 +12,7 @@ export class NoticeStore {
 
   constructor(deps: { redis: RedisClient; prefix?: string }) {
     this.#redis = deps.redis;
-    this.#key = keyLayout(deps.prefix).notices;
+    this.#key = redisLayout(deps.prefix).notices;
   }
 
   /** True when this call raised the notice; false when it had been raised before. */

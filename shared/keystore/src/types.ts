@@ -1,28 +1,9 @@
 import { z } from "zod";
-import { MAX_BITS } from "@sift/challenge";
-import { MAX_CHALLENGE_TTL_MS } from "@sift/challenge/server";
-import { KeyKind, Plan } from "@sift/contracts";
+import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS, KeyKind, Plan } from "@sift/contracts";
 
 export { KeyKind, Plan };
 
-/**
- * A Challenge configuration's settings, bounded once for the CLI (which parses flags with
- * these), the key store (which stores only what passes) and the verify service (which issues
- * with them): harder than the decoder accepts could never verify, and a life past the signing
- * keys' overlap would outlive a rotation.
- */
-export const CHALLENGE_DIFFICULTY = {
-  min: 1,
-  max: MAX_BITS,
-  /** 8 bits × 16 puzzles: ~0.2 s mean in Chromium at 4× CPU slowdown (docs/challenge.md). */
-  default: 8,
-} as const;
-export const CHALLENGE_TTL_MS = {
-  min: 1_000,
-  max: MAX_CHALLENGE_TTL_MS,
-  /** DESIGN.md: 10 minutes from issue. */
-  default: 10 * 60 * 1000,
-} as const;
+/** A Challenge configuration's settings, within the bounds of @sift/contracts (challenge.ts). */
 export const Difficulty = z.number().int().min(CHALLENGE_DIFFICULTY.min).max(CHALLENGE_DIFFICULTY.max);
 export const ChallengeTtlMs = z.number().int().min(CHALLENGE_TTL_MS.min).max(CHALLENGE_TTL_MS.max);
 

@@ -1,6 +1,6 @@
 import type { Result } from "ioredis";
-import { commandDeadline, DAY, type Clock, type RedisClient } from "@sift/runtime";
-import { keyLayout, type KeyLayout } from "./layout.ts";
+import { commandDeadline, DAY } from "@sift/runtime";
+import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 import { ADMIT, RELEASE } from "./usage-script.ts";
 import type { Plan } from "./types.ts";
 
@@ -53,21 +53,16 @@ export interface UsageMeter {
   status(workspace: UsageSubject): Promise<UsageStatus>;
 }
 
-export class RedisUsageMeter implements UsageMeter {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #layout: KeyLayout;
-
-  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#layout = keyLayout(deps.prefix);
-    this.#redis.defineCommand("siftUsageAdmit", { numberOfKeys: 3, lua: ADMIT });
-    this.#redis.defineCommand("siftUsageRelease", { numberOfKeys: 3, lua: RELEASE });
+export class RedisUsageMeter extends RedisStore implements UsageMeter {
+  constructor(deps: RedisStoreDeps) {
+    super(deps, {
+      siftUsageAdmit: { keys: 3, lua: ADMIT },
+      siftUsageRelease: { keys: 3, lua: RELEASE },
+    });
   }
 
   async admit(workspace: UsageSubject): Promise<Admission> {
-    const now = this.#clock.now();
+    const now = this.clock.now();
     const row = await this.#run(workspace, "reserve", now);
     const status = this.#status(workspace, row);
     const day = row[4];
@@ -77,10 +72,10 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
-    const { usage, quota, monthly } = this.#keys(reservation.workspaceId);
-    const now = this.#clock.now();
+    const { usage, quota, monthly } = this.#redisKeys(reservation.workspaceId);
+    const now = this.clock.now();
     const { day, month } = reservation;
-    await this.#redis.siftUsageRelease(
+    await this.redis.siftUsageRelease(
       usage,
       quota,
       monthly,
@@ -94,18 +89,18 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   async status(workspace: UsageSubject): Promise<UsageStatus> {
-    return this.#status(workspace, await this.#run(workspace, "peek", this.#clock.now()));
+    return this.#status(workspace, await this.#run(workspace, "peek", this.clock.now()));
   }
 
   /** Counted calls of one UTC month (see monthOf). */
   async monthTotal(workspaceId: string, month: number): Promise<number> {
-    return Number((await this.#redis.hget(this.#keys(workspaceId).monthly, String(month))) ?? 0);
+    return Number((await this.redis.hget(this.#redisKeys(workspaceId).monthly, String(month))) ?? 0);
   }
 
   #run(workspace: UsageSubject, mode: "reserve" | "peek", now: number) {
-    const { usage, quota, monthly } = this.#keys(workspace.id);
+    const { usage, quota, monthly } = this.#redisKeys(workspace.id);
     const { allowance, plan } = workspace;
-    return this.#redis.siftUsageAdmit(
+    return this.redis.siftUsageAdmit(
       usage,
       quota,
       monthly,
@@ -118,7 +113,7 @@ export class RedisUsageMeter implements UsageMeter {
       mode,
       monthOf(now),
       // Only a reservation can come too late; a peek reads.
-      mode === "reserve" ? commandDeadline(this.#redis) : 0,
+      mode === "reserve" ? commandDeadline(this.redis) : 0,
     );
   }
 
@@ -133,11 +128,11 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   /** One hash tag, the workspace's: ADMIT and RELEASE touch all three (layout.ts). */
-  #keys(workspaceId: string) {
+  #redisKeys(workspaceId: string) {
     return {
-      usage: this.#layout.usage(workspaceId),
-      quota: this.#layout.quota(workspaceId),
-      monthly: this.#layout.usageMonthly(workspaceId),
+      usage: this.layout.usage(workspaceId),
+      quota: this.layout.quota(workspaceId),
+      monthly: this.layout.usageMonthly(workspaceId),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { KeyKind } from "@sift/contracts";
-import { KeyStore, type Plan } from "@sift/keystore";
+import { Keystore, type Plan } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { spawnStack } from "./processes.ts";
 import { dockerAnswers, startServer } from "./servers.ts";
@@ -45,7 +45,7 @@ export const startSift = async (options: SiftOptions = {}): Promise<SiftUnderTes
     : await startProcesses(redis.url, nats.url, secret);
   const client = createRedis(redis.url, "sift-under-test");
   await redisReady(client);
-  const keys = new KeyStore({ redis: client, clock: systemClock });
+  const keys = new Keystore({ redis: client, clock: systemClock });
   return {
     baseUrl: started.baseUrl,
     redisUrl: redis.url,

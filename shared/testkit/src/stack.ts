@@ -4,10 +4,10 @@ import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
 import { createGateway, createKeyCache } from "@sift/gateway/wiring";
 import type { KeyKind, ModelName } from "@sift/contracts";
-import { KeyStore, RedisUsageMeter, type Plan } from "@sift/keystore";
+import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyApp } from "@sift/verify/wiring";
 import { solveFromService } from "@sift/challenge";
-import { challengeKeyRing, type SigningKeyRing } from "@sift/challenge/server";
+import { signingSecretRing, type SigningSecretRing } from "@sift/challenge/server";
 import {
   closeServer,
   createHttpServer,
@@ -41,7 +41,7 @@ export interface StackOptions {
   /** Test-key calls per second per address (property tests send hundreds from one address). */
   testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
-  challengeKeys?: SigningKeyRing;
+  challengeKeys?: SigningSecretRing;
   /** Traces each service to this OTLP/HTTP collector, with a tracer provider of its own, as main.ts does. */
   otlpEndpoint?: string;
   /** The gateway's trace sample ratio (0-1, default 1). */
@@ -62,7 +62,7 @@ export interface Stack {
   classifyUrl: string;
   redis: RedisClient;
   nats: NatsConnection;
-  keys: KeyStore;
+  keys: Keystore;
   usage: RedisUsageMeter;
   clock: Clock;
   internalSecret: string;
@@ -112,7 +112,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       clock,
       logger,
       signer,
-      signingKeys: options.challengeKeys ?? challengeKeyRing(undefined, internalSecret),
+      signingSecrets: options.challengeKeys ?? signingSecretRing(undefined, internalSecret),
       metrics: metrics.verify,
       tracing: tracing.verify,
     }),
@@ -172,7 +172,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     classifyUrl: classify.url,
     redis,
     nats,
-    keys: new KeyStore({ redis, clock }),
+    keys: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     clock,
     internalSecret,
@@ -222,7 +222,7 @@ const serve = async (app: Express, limits?: HttpLimits): Promise<Served> => {
 
 /** A workspace with one configuration of `kind`, as the admin CLI would make it. */
 export const createKey = async (
-  keys: KeyStore,
+  keys: Keystore,
   options: { kind: KeyKind; plan?: Plan; allowance?: number },
 ): Promise<{ workspaceId: string; configId: string; secretKey: string; siteKey?: string }> => {
   const workspace = await keys.createWorkspace({

@@ -9,34 +9,22 @@ import {
   type NormalizedField,
 } from "@sift/contracts";
 import { prepareContent } from "@sift/content";
-import { bodyField, isJsonObject, type ParsedBody } from "@sift/runtime";
 
 type Refusal = { ok: false; message: string };
 export type ClassifyInput = { ok: true; model: ModelName; fields: NormalizedField[] } | Refusal;
 export type FeedbackInput = { ok: true; label: Label; fields: NormalizedField[] } | Refusal;
 
 /**
- * The body's control field (classify's `model`, feedback's `label`; in a form `_model` /
- * `_label`) and its content: in a form every field but `secretKey` and the control field
- * (spec 4.1). The gateway already found the body to be a JSON object or a form.
+ * A body as the route read it (routes/body-parts.ts): its control field (classify's `model`,
+ * feedback's `label`) and its content, or null when it is neither a JSON object nor a form.
  */
-const split = (body: ParsedBody, control: string): { control: unknown; content: unknown } | null => {
-  if (body.kind === "json" && isJsonObject(body.value)) {
-    return { control: bodyField(body, control), content: bodyField(body, "content") };
-  }
-  if (body.kind === "form") {
-    const { secretKey: _key, [`_${control}`]: value, ...fields } = body.value;
-    return { control: value, content: fields };
-  }
-  return null;
-};
+export type BodyParts = { control: unknown; content: unknown } | null;
 
 /** The classify service's part of DESIGN.md's order: 400 model → 400 content rules. */
 export const readClassifyRequest = (
-  body: ParsedBody,
+  parts: BodyParts,
   models: readonly ModelName[] = MODEL_NAMES,
 ): ClassifyInput => {
-  const parts = split(body, "model");
   if (!parts) return { ok: false, message: ClassifyMessage.malformedJson };
   const { control: model } = parts;
   if (model === undefined || model === null || model === "")
@@ -52,8 +40,7 @@ export const readClassifyRequest = (
 };
 
 /** POST /feedback: 400 label → 400 content rules (classify's rules and texts). */
-export const readFeedbackRequest = (body: ParsedBody): FeedbackInput => {
-  const parts = split(body, "label");
+export const readFeedbackRequest = (parts: BodyParts): FeedbackInput => {
   if (!parts) return { ok: false, message: ClassifyMessage.malformedJson };
   const { control: label } = parts;
   if (label !== "spam" && label !== "clean") return { ok: false, message: FeedbackMessage.invalidLabel };

@@ -1,5 +1,5 @@
 import type { PlanConversationNotice } from "@sift/contracts";
-import { monthName, type KeyStore, type NoticeStore, type RedisUsageMeter } from "@sift/keystore";
+import { monthName, type Keystore, type NoticeStore, type RedisUsageMeter } from "@sift/keystore";
 import type { Clock } from "@sift/runtime";
 
 /** Spec 3.1 and 8: three months in a row over the allowance start a plan conversation. */
@@ -8,7 +8,7 @@ const MONTHS_IN_A_ROW = 3;
 const STREAK_LOOKBACK = 24;
 
 export interface MonthEndDeps {
-  keys: KeyStore;
+  keys: Keystore;
   usage: RedisUsageMeter;
   notices: NoticeStore;
   clock: Clock;

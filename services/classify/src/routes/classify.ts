@@ -11,7 +11,6 @@ import {
   Counter,
   identityOf,
   logFailure,
-  requestBody,
   requestContext,
   sendError,
   traceStep,
@@ -21,6 +20,7 @@ import {
 } from "@sift/runtime";
 import type { InferenceClient } from "../clients/inference.ts";
 import { readClassifyRequest } from "../domain/request.ts";
+import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
 
 export interface ClassifyRouteDeps {
@@ -55,7 +55,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
   return async (req, res) => {
     const identity = identityOf(res);
     const explain = req.query["explain"] === "1" || req.query["explain"] === "true";
-    const input = readClassifyRequest(requestBody(req), deps.models ?? MODEL_NAMES);
+    const input = readClassifyRequest(bodyParts(req, "model"), deps.models ?? MODEL_NAMES);
     if (!input.ok) {
       refusals.inc({ reason: "invalid_request" });
       return sendError(res, "invalid_request", input.message);

@@ -1,16 +1,9 @@
 import type { RequestHandler } from "express";
-import {
-  Counter,
-  identityOf,
-  requestBody,
-  sendError,
-  type Clock,
-  type Logger,
-  type Registry,
-} from "@sift/runtime";
+import { Counter, identityOf, sendError, type Clock, type Logger, type Registry } from "@sift/runtime";
 import type { ReportQueue } from "../clients/feedback-queue.ts";
 import { toReport } from "../domain/report.ts";
 import { readFeedbackRequest } from "../domain/request.ts";
+import { bodyParts } from "./body-parts.ts";
 
 export interface FeedbackRouteDeps {
   reports: ReportQueue;
@@ -33,7 +26,7 @@ export const feedbackRoute = (deps: FeedbackRouteDeps): RequestHandler => {
 
   return async (req, res) => {
     const { key, requestId } = identityOf(res);
-    const input = readFeedbackRequest(requestBody(req));
+    const input = readFeedbackRequest(bodyParts(req, "label"));
     if (!input.ok) {
       reports.inc({ outcome: "invalid" });
       return sendError(res, "invalid_request", input.message);

@@ -1,4 +1,4 @@
-import { hashSecret, keyChange, type KeyStore, type ResolvedKeyRecord } from "@sift/keystore";
+import { hashSecret, keyChange, type Keystore, type ResolvedKeyRecord } from "@sift/keystore";
 import type { Clock, Logger, RedisClient } from "@sift/runtime";
 
 /** How the gateway looks a key up where no rate limit is taken with it (verify). */
@@ -11,7 +11,7 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * A short in-process cache of key resolutions, so a verify call costs the gateway no Redis round
- * trip. It is emptied entry by entry by the key store's announcements (KeyStore: a rerolled-away
+ * trip. It is emptied entry by entry by the key store's announcements (Keystore: a rerolled-away
  * secret, a changed workspace) on a Redis pub/sub connection of its own, and bypassed whole
  * while that connection is not subscribed (at start, and from the moment it drops until it is
  * subscribed again, the cache emptied), so no announcement can be missed. A lookup that was in
@@ -21,7 +21,7 @@ const MAX_ENTRIES = 10_000;
  * taken in the same Redis call and must stay exact across gateways.
  */
 export class CachedKeyResolver implements KeyResolver {
-  readonly #keys: KeyStore;
+  readonly #keys: Keystore;
   readonly #subscriber: RedisClient;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -32,7 +32,7 @@ export class CachedKeyResolver implements KeyResolver {
   #subscribed = false;
 
   constructor(deps: {
-    keys: KeyStore;
+    keys: Keystore;
     subscriber: RedisClient;
     clock: Clock;
     logger: Logger;

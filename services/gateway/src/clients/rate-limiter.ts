@@ -1,6 +1,5 @@
 import type { Result } from "ioredis";
-import { GCRA, RATE_LIMIT_PREFIX } from "@sift/keystore";
-import type { Clock, RedisClient } from "@sift/runtime";
+import { GCRA, RedisStore, type RedisStoreDeps } from "@sift/keystore";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
@@ -10,25 +9,18 @@ export interface RateLimiter {
 }
 
 /**
- * Per-address limits (the test key, /challenge) with the same GCRA the key store runs for
+ * Per-address limits (the test key, /challenge) with the same GCRA the keystore runs for
  * classify keys. GCRA over rate-limiter-flexible: its fixed windows let 2x the rate through at a
  * window edge, and a burst on top of a rate needs two of its limiters (two round trips); this
  * is one Lua call, shared exactly by every gateway instance.
  */
-export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #prefix: string;
-
-  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#prefix = deps.prefix ?? RATE_LIMIT_PREFIX;
-    this.#redis.defineCommand("siftGcra", { numberOfKeys: 1, lua: GCRA });
+export class RedisRateLimiter extends RedisStore implements RateLimiter {
+  constructor(deps: RedisStoreDeps) {
+    super(deps, { siftGcra: { keys: 1, lua: GCRA } });
   }
 
   async take(key: string, rate: number, burst: number): Promise<RateDecision> {
-    const wait = await this.#redis.siftGcra(this.#prefix + key, this.#clock.now(), 1000 / rate, burst);
+    const wait = await this.redis.siftGcra(this.layout.rateLimit(key), this.clock.now(), 1000 / rate, burst);
     const retryAfterMs = Number(wait);
     return retryAfterMs > 0 ? { allowed: false, retryAfterMs } : { allowed: true };
   }

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { carriesBody, retryAfterSeconds, TEST_KEY, type Method } from "@sift/contracts";
-import type { KeyStore } from "@sift/keystore";
+import type { Keystore } from "@sift/keystore";
 import {
   bodyField,
   clientAddress,
@@ -18,7 +18,7 @@ import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";
 
 export interface ClassifyKeyDeps {
-  keys: KeyStore;
+  keys: Keystore;
   limiter: RateLimiter;
   clock: Clock;
   /** Budget of the shared test key, per client address (the key is public, so per key is moot). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADAPTIVE, adaptiveBits, ceilingFor, raiseFor } from "./adaptive.ts";
+import { ADAPTIVE, adaptiveDifficulty, ceilingFor, raiseFor } from "./adaptive.ts";
 
 describe("adaptive difficulty", () => {
   it("raises one bit per doubling of a score past its step, up to the ceiling", () => {
@@ -16,18 +16,34 @@ describe("adaptive difficulty", () => {
     ]);
   });
 
-  it("stays at the floor when both scores are low", () => {
-    expect(adaptiveBits(8, { address: 1, config: 3 })).toEqual({ bits: 8, raise: 0, cause: "none" });
+  it("stays at the configured difficulty when both scores are low", () => {
+    expect(adaptiveDifficulty(8, { address: 1, config: 3 })).toEqual({
+      difficulty: 8,
+      raise: 0,
+      cause: "none",
+    });
   });
 
   it("takes the higher raise of the address and the configuration", () => {
-    expect(adaptiveBits(8, { address: 20, config: 0 })).toEqual({ bits: 10, raise: 2, cause: "address" });
-    expect(adaptiveBits(8, { address: 10, config: 200 })).toEqual({ bits: 11, raise: 3, cause: "config" });
+    expect(adaptiveDifficulty(8, { address: 20, config: 0 })).toEqual({
+      difficulty: 10,
+      raise: 2,
+      cause: "address",
+    });
+    expect(adaptiveDifficulty(8, { address: 10, config: 200 })).toEqual({
+      difficulty: 11,
+      raise: 3,
+      cause: "config",
+    });
   });
 
   it("never passes the schema's maximum", () => {
     expect(ceilingFor(22)).toBe(24);
-    expect(adaptiveBits(23, { address: 1e6, config: 0 }).bits).toBe(24);
-    expect(adaptiveBits(24, { address: 1e6, config: 0 })).toEqual({ bits: 24, raise: 0, cause: "none" });
+    expect(adaptiveDifficulty(23, { address: 1e6, config: 0 }).difficulty).toBe(24);
+    expect(adaptiveDifficulty(24, { address: 1e6, config: 0 })).toEqual({
+      difficulty: 24,
+      raise: 0,
+      cause: "none",
+    });
   });
 });

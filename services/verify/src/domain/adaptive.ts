@@ -1,4 +1,4 @@
-import { CHALLENGE_DIFFICULTY } from "@sift/keystore";
+import { CHALLENGE_DIFFICULTY } from "@sift/contracts";
 
 /**
  * Adaptive difficulty (docs/challenge.md). Two decaying scores per configuration: one per
@@ -6,7 +6,7 @@ import { CHALLENGE_DIFFICULTY } from "@sift/keystore";
  * a valid Challenge key that failed or found the challenge spent: the verify call comes from
  * the site's server, so it cannot be pinned on a browser's address). Each score adds its
  * events and halves every `halfLifeMs`; the difficulty rises by one bit when a score reaches
- * its `step`, and by one more at each doubling, up to `maxRaise` bits over the floor.
+ * its `step`, and by one more at each doubling, up to `maxRaise` bits over the configured difficulty.
  */
 export const ADAPTIVE = {
   /** A score halves every 30 s: a burst is forgotten within a few minutes of calm. */
@@ -15,7 +15,7 @@ export const ADAPTIVE = {
   addressStep: 10,
   /** Failed or spent verifies of the configuration: +1 bit at 50, +2 at 100, … */
   configStep: 50,
-  /** The ceiling is the floor + 4 bits (16× the work), and never above the schema's maximum. */
+  /** The ceiling is the configured difficulty + 4 (16× the work), and never above the schema's maximum. */
   maxRaise: 4,
 } as const;
 
@@ -27,26 +27,26 @@ export interface AdaptiveScores {
 }
 
 export interface AdaptiveDecision {
-  bits: number;
-  /** Bits above the floor. */
+  difficulty: number;
+  /** Bits above the configured difficulty. */
   raise: number;
-  /** Which score decided the raise (`none` at the floor; `unavailable` when Redis failed). */
+  /** Which score decided the raise (`none` when not raised; `unavailable` when Redis failed). */
   cause: "none" | "address" | "config" | "unavailable";
 }
 
-/** Bits above the floor for one score: 0 under `step`, then 1 + log2(score / step), whole bits. */
+/** Bits above the configured difficulty for one score: 0 under `step`, then 1 + log2(score / step), whole bits. */
 export const raiseFor = (score: number, step: number): number =>
   score < step ? 0 : Math.min(ADAPTIVE.maxRaise, 1 + Math.floor(Math.log2(score / step)));
 
-/** The ceiling for a configuration whose floor is `floor`. */
-export const ceilingFor = (floor: number): number =>
-  Math.max(floor, Math.min(floor + ADAPTIVE.maxRaise, CHALLENGE_DIFFICULTY.max));
+/** The ceiling for a configuration of difficulty `configured`. */
+export const ceilingFor = (configured: number): number =>
+  Math.max(configured, Math.min(configured + ADAPTIVE.maxRaise, CHALLENGE_DIFFICULTY.max));
 
-/** The difficulty to issue: the floor raised by the higher of the two scores' raises, capped. */
-export const adaptiveBits = (floor: number, scores: AdaptiveScores): AdaptiveDecision => {
+/** The difficulty to issue: the configured one raised by the higher of the two scores' raises, capped. */
+export const adaptiveDifficulty = (configured: number, scores: AdaptiveScores): AdaptiveDecision => {
   const byAddress = raiseFor(scores.address, ADAPTIVE.addressStep);
   const byConfig = raiseFor(scores.config, ADAPTIVE.configStep);
-  const bits = Math.min(ceilingFor(floor), floor + Math.max(byAddress, byConfig));
-  const raise = bits - floor;
-  return { bits, raise, cause: raise === 0 ? "none" : byAddress >= byConfig ? "address" : "config" };
+  const difficulty = Math.min(ceilingFor(configured), configured + Math.max(byAddress, byConfig));
+  const raise = difficulty - configured;
+  return { difficulty, raise, cause: raise === 0 ? "none" : byAddress >= byConfig ? "address" : "config" };
 };

@@ -1,14 +1,8 @@
 import type { ChallengeParams } from "@sift/challenge/server";
-import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/keystore";
+import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/contracts";
 
-/**
- * Default difficulty: 8 leading zero bits in each of 16 sub-puzzles, 4,096 SHA-256 hashes
- * expected (the configuration schema's default, in the key store).
- */
-export const DEFAULT_BITS = CHALLENGE_DIFFICULTY.default;
 /** 16 sub-puzzles: the solve time's spread is a quarter of its mean (see @sift/challenge pow.ts). */
 export const PUZZLES = 16;
-export const DEFAULT_CHALLENGE_TTL_MS = CHALLENGE_TTL_MS.default;
 
 export interface ChallengeConfig {
   id: string;
@@ -18,14 +12,19 @@ export interface ChallengeConfig {
 }
 
 /**
- * A configuration's challenge parameters with the schema's defaults, and its bounds applied
- * again to whatever an older record holds.
+ * A configuration's challenge parameters with the schema's defaults (difficulty 8 × 16
+ * sub-puzzles: 4,096 SHA-256 hashes expected; 10 minutes), and its bounds applied again to
+ * whatever an older record holds.
  */
 export const challengeParams = (config: ChallengeConfig): ChallengeParams => ({
   configId: config.id,
-  bits: clamp(config.difficulty ?? DEFAULT_BITS, CHALLENGE_DIFFICULTY.min, CHALLENGE_DIFFICULTY.max),
+  difficulty: clamp(
+    config.difficulty ?? CHALLENGE_DIFFICULTY.default,
+    CHALLENGE_DIFFICULTY.min,
+    CHALLENGE_DIFFICULTY.max,
+  ),
   puzzles: PUZZLES,
-  ttlMs: clamp(config.challengeTtlMs ?? DEFAULT_CHALLENGE_TTL_MS, CHALLENGE_TTL_MS.min, CHALLENGE_TTL_MS.max),
+  ttlMs: clamp(config.challengeTtlMs ?? CHALLENGE_TTL_MS.default, CHALLENGE_TTL_MS.min, CHALLENGE_TTL_MS.max),
 });
 
 const clamp = (value: number, min: number, max: number): number =>

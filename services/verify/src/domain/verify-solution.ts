@@ -1,32 +1,43 @@
 import { TEST_OK_SOLUTION, VerifyMessage, type Identity, type VerifyResponse } from "@sift/contracts";
-import { checkSolution, type ReplayGuard, type SigningKeyRing } from "@sift/challenge/server";
+import { checkSolution, type SigningSecretRing } from "@sift/challenge/server";
 import { accepted, answer, rejected, spent } from "./verify-outcome.ts";
 
-export interface VerifySolutionDeps {
-  signingKeys: SigningKeyRing;
-  guard: ReplayGuard;
-  now: number;
-}
+/**
+ * Where the pure checks leave a verify: answered already, or waiting on the spend of a challenge
+ * that passed every check (the caller marks `spendId` spent for `remainingMs`, then `afterSpend`).
+ */
+export type VerifyStep =
+  { step: "answer"; answer: VerifyResponse } | { step: "spend"; spendId: string; remainingMs: number };
 
 /**
  * DESIGN.md's verify order: Missing secret key → Missing solution → Test key → Invalid secret
- * key, then every pure check of the solution, then the spend, so a forged or wrong solution
- * never burns a real one. A failing store throws; the route answers `Internal server error`.
+ * key, then every pure check of the solution; only then the spend, so a forged or wrong solution
+ * never burns a real one. No I/O: the route spends and answers `Internal server error` when the
+ * store fails.
  */
-export const verifySolution = async (
-  deps: VerifySolutionDeps,
+export const verifySolution = (
   key: Identity["key"],
   solution: unknown,
-): Promise<VerifyResponse> => {
-  if (key.status === "missing") return answer(VerifyMessage.missingKey);
+  check: { signingSecrets: SigningSecretRing; now: number },
+): VerifyStep => {
+  const done = (response: VerifyResponse): VerifyStep => ({ step: "answer", answer: response });
+  if (key.status === "missing") return done(answer(VerifyMessage.missingKey));
   if (solution === undefined || solution === null || solution === "")
-    return answer(VerifyMessage.missingSolution);
-  if (key.status === "test") return answer(VerifyMessage.testKey, solution === TEST_OK_SOLUTION);
-  if (key.status === "invalid") return answer(VerifyMessage.invalidKey);
-  if (typeof solution !== "string") return answer(VerifyMessage.invalidSolution);
+    return done(answer(VerifyMessage.missingSolution));
+  if (key.status === "test") return done(answer(VerifyMessage.testKey, solution === TEST_OK_SOLUTION));
+  if (key.status === "invalid") return done(answer(VerifyMessage.invalidKey));
+  if (typeof solution !== "string") return done(answer(VerifyMessage.invalidSolution));
   // A Classify key never verifies (spec 1): same answer as an unknown key.
-  if (key.kind !== "challenge") return answer(VerifyMessage.invalidKey);
-  const result = checkSolution({ solution, configId: key.configId, keys: deps.signingKeys, now: deps.now });
-  if (!result.ok) return rejected(result.reason);
-  return (await deps.guard.spend(result.spendId, result.remainingMs)) ? accepted : spent;
+  if (key.kind !== "challenge") return done(answer(VerifyMessage.invalidKey));
+  const result = checkSolution({
+    solution,
+    configId: key.configId,
+    secrets: check.signingSecrets,
+    now: check.now,
+  });
+  if (!result.ok) return done(rejected(result.reason));
+  return { step: "spend", spendId: result.spendId, remainingMs: result.remainingMs };
 };
+
+/** The answer once the spend is done: this call spent the challenge, or someone had before. */
+export const afterSpend = (spentNow: boolean): VerifyResponse => (spentNow ? accepted : spent);

@@ -1,37 +1,29 @@
 import type { RequestHandler } from "express";
-import { issueChallenge, type SigningKeyRing } from "@sift/challenge/server";
+import { issueChallenge, type SigningSecretRing } from "@sift/challenge/server";
 import type { KeyKind } from "@sift/contracts";
-import {
-  bodyField,
-  identityOf,
-  logFailure,
-  requestBody,
-  sendError,
-  type Clock,
-  type Counter,
-  type Logger,
-} from "@sift/runtime";
+import { identityOf, sendError, type Clock, type Counter, type Logger } from "@sift/runtime";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
-import { adaptiveBits, type AdaptiveDecision } from "../domain/adaptive.ts";
+import { adaptiveDifficulty, type AdaptiveDecision } from "../domain/adaptive.ts";
 import { challengeParams, type ChallengeConfig } from "../domain/challenge-params.ts";
+import { answerInternal, bodyValue } from "./common.ts";
 
-/** The key store's lookup, narrowed to what issuing needs (KeyStore satisfies it). */
-export interface SiteKeyLookup {
+/** The keystore's lookup, narrowed to what issuing needs (Keystore satisfies it). */
+export interface SiteConfigLookup {
   configBySiteKey(
     siteKey: string,
   ): Promise<(ChallengeConfig & { kind: KeyKind; adaptive?: boolean | undefined }) | null>;
 }
 
 export interface ChallengeRouteDeps {
-  keys: SiteKeyLookup;
-  signingKeys: SigningKeyRing;
+  keystore: SiteConfigLookup;
+  signingSecrets: SigningSecretRing;
   clock: Clock;
   logger: Logger;
   /** Counts challenges issued and refused. */
   issued: Counter<"outcome">;
   /** The per-(configuration, address) scores of adaptive configurations. */
   adaptive: AdaptiveStore;
-  /** Every difficulty decision: fixed or adaptive, bits above the floor, and which score raised it. */
+  /** Every difficulty decision: fixed or adaptive, bits above the configured difficulty, and which score raised it. */
   decisions: Counter<"mode" | "raise" | "cause">;
 }
 
@@ -43,18 +35,17 @@ export interface ChallengeRouteDeps {
 export const challengeRoute =
   (deps: ChallengeRouteDeps): RequestHandler =>
   async (req, res) => {
-    const siteKey = siteKeyOf(bodyField(requestBody(req), "siteKey") ?? req.query["siteKey"]);
+    const siteKey = siteKeyOf(bodyValue(req, "siteKey") ?? req.query["siteKey"]);
     if (!siteKey) {
       deps.issued.inc({ outcome: "missing_site_key" });
       return sendError(res, "missing_site_key");
     }
     let config;
     try {
-      config = await deps.keys.configBySiteKey(siteKey);
+      config = await deps.keystore.configBySiteKey(siteKey);
     } catch (err) {
-      logFailure(deps.logger, err, {}, "site key lookup failed");
-      deps.issued.inc({ outcome: "internal" });
-      return sendError(res, "internal");
+      const counted = { logger: deps.logger, outcomes: deps.issued };
+      return answerInternal(res, counted, { err, fields: {}, what: "site key lookup failed" });
     }
     if (!config || config.kind !== "challenge") {
       deps.issued.inc({ outcome: "unknown_site_key" });
@@ -62,33 +53,34 @@ export const challengeRoute =
     }
     const params = challengeParams(config);
     if (config.adaptive) {
-      const decision = await adapt(deps, config.id, identityOf(res).client ?? "unknown", params.bits);
+      const decision = await adapt(deps, config.id, identityOf(res).client ?? "unknown", params.difficulty);
       deps.decisions.inc({ mode: "adaptive", raise: String(decision.raise), cause: decision.cause });
-      params.bits = decision.bits;
+      params.difficulty = decision.difficulty;
     } else {
       deps.decisions.inc({ mode: "fixed", raise: "0", cause: "none" });
     }
     deps.issued.inc({ outcome: "issued" });
     res.setHeader("Cache-Control", "no-store");
-    res.json(issueChallenge(params, { keys: deps.signingKeys, clock: deps.clock }));
+    res.json(issueChallenge(params, { secrets: deps.signingSecrets, clock: deps.clock }));
   };
 
 /**
  * The adaptive difficulty for this address, counting this challenge. When the scores cannot
- * be read the challenge is still issued, at the floor: the site keeps working through a Redis
+ * be read the challenge is still issued, at the configured difficulty: the site keeps working through a Redis
  * hiccup the key lookup survived, and the metric says so.
  */
 const adapt = async (
   deps: ChallengeRouteDeps,
   configId: string,
   client: string,
-  floor: number,
+  configured: number,
 ): Promise<AdaptiveDecision> => {
   try {
-    return adaptiveBits(floor, await deps.adaptive.challengeIssued(configId, client, deps.clock.now()));
+    const scores = await deps.adaptive.challengeIssued(configId, client, deps.clock.now());
+    return adaptiveDifficulty(configured, scores);
   } catch (err) {
-    deps.logger.warn({ err, configId }, "adaptive scores unavailable; issuing at the floor");
-    return { bits: floor, raise: 0, cause: "unavailable" };
+    deps.logger.warn({ err, configId }, "adaptive scores unavailable; issuing at the configured difficulty");
+    return { difficulty: configured, raise: 0, cause: "unavailable" };
   }
 };
 

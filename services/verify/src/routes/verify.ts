@@ -1,21 +1,13 @@
 import type { RequestHandler } from "express";
-import type { ReplayGuard, SigningKeyRing } from "@sift/challenge/server";
+import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
 import { VerifyMessage } from "@sift/contracts";
-import {
-  bodyField,
-  identityOf,
-  logFailure,
-  requestBody,
-  sendError,
-  type Clock,
-  type Counter,
-  type Logger,
-} from "@sift/runtime";
+import { identityOf, type Clock, type Counter, type Logger } from "@sift/runtime";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
-import { verifySolution } from "../domain/verify-solution.ts";
+import { afterSpend, verifySolution } from "../domain/verify-solution.ts";
+import { answerInternal, bodyValue } from "./common.ts";
 
 export interface VerifyRouteDeps {
-  signingKeys: SigningKeyRing;
+  signingSecrets: SigningSecretRing;
   guard: ReplayGuard;
   clock: Clock;
   logger: Logger;
@@ -37,14 +29,24 @@ const FAILED = new Set<string | undefined>([
   VerifyMessage.invalidSolutionLength,
 ]);
 
-/** POST /verify: every outcome is a 200 with the spec's message; a failing store is `Internal server error`. */
+/**
+ * POST /verify: the domain's pure checks, then the spend (the only I/O before the answer).
+ * Every outcome is a 200 with the spec's message; a failing store is `Internal server error`.
+ */
 export const verifyRoute =
   (deps: VerifyRouteDeps): RequestHandler =>
   async (req, res) => {
     const { key, requestId } = identityOf(res);
-    const solution = bodyField(requestBody(req), "solution");
+    const solution = bodyValue(req, "solution");
     try {
-      const outcome = await verifySolution({ ...deps, now: deps.clock.now() }, key, solution);
+      const step = verifySolution(key, solution, {
+        signingSecrets: deps.signingSecrets,
+        now: deps.clock.now(),
+      });
+      const outcome =
+        step.step === "answer"
+          ? step.answer
+          : afterSpend(await deps.guard.spend(step.spendId, step.remainingMs));
       // The test key's answers carry their message even when ok, so they never count as real accepts.
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
@@ -59,8 +61,6 @@ export const verifyRoute =
         );
       }
     } catch (err) {
-      logFailure(deps.logger, err, { requestId }, "solution check failed");
-      deps.outcomes.inc({ outcome: "internal" });
-      sendError(res, "internal");
+      answerInternal(res, deps, { err, fields: { requestId }, what: "solution check failed" });
     }
   };

@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
 import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import {
   createPoster,
@@ -92,7 +92,7 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
   const poster = createPoster(stack.baseUrl, { maxSockets: IN_FLIGHT_CAP });
   try {
     const redis = new Redis(redisServer.url);
-    const keys = new KeyStore({ redis, clock: systemClock });
+    const keys = new Keystore({ redis, clock: systemClock });
     const workspace = await keys.createWorkspace({ name: "soak", plan: "paid", allowance: 1e9 });
     await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
     const classifyKey = (await keys.createConfig(workspace.id, "classify"))!.secretKey;

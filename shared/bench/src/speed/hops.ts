@@ -121,7 +121,7 @@ export const floors = async (options: {
   count: number;
 }): Promise<HopFigure[]> => {
   const { createRedis, redisReady, systemClock } = await import("@sift/runtime");
-  const { KeyStore } = await import("@sift/keystore");
+  const { Keystore } = await import("@sift/keystore");
   const { connect } = await import("nats");
   const { inferenceSubject, SPAM_STANDARD } = await import("@sift/contracts");
   const time = async (hop: string, once: () => Promise<unknown>): Promise<HopFigure> => {
@@ -132,7 +132,7 @@ export const floors = async (options: {
   };
   const redis = createRedis(options.redisUrl, "sift-bench-floor");
   await redisReady(redis);
-  const keys = new KeyStore({ redis, clock: systemClock });
+  const keys = new Keystore({ redis, clock: systemClock });
   const nats = await connect({ servers: options.noopNatsUrl.replace(/^nats:\/\//, "") });
   const body = JSON.stringify({ model: SPAM_STANDARD, submissions: [[["message", "hello"]]] });
   try {

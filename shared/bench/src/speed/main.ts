@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
 import { identityFor, resolvedKey } from "@sift/contracts";
-import { KeyStore } from "@sift/keystore";
+import { Keystore } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
 import { startChains } from "./chains.ts";
@@ -64,7 +64,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 const redis = createRedis(chains.redisUrl, "sift-bench");
 await redisReady(redis);
-const keys = new KeyStore({ redis, clock: systemClock });
+const keys = new Keystore({ redis, clock: systemClock });
 const signer = new IdentitySigner(chains.internalSecret);
 const { sift, noop, bare } = chains;
 
@@ -81,9 +81,9 @@ const heavyKey = await workspaceKey("classify");
 const challengeKey = await workspaceKey("challenge");
 // Verify's cost does not depend on the difficulty (it checks puzzles + 1 hashes whatever the
 // bits), so the configuration asks the least work, and the bench can solve tens of thousands.
-const CHALLENGE = { bits: 1, puzzles: 16, ttlMs: 30 * 60_000 };
+const CHALLENGE = { difficulty: 1, puzzles: 16, ttlMs: 30 * 60_000 };
 await keys.updateConfig(challengeKey.configId, {
-  difficulty: CHALLENGE.bits,
+  difficulty: CHALLENGE.difficulty,
   challengeTtlMs: CHALLENGE.ttlMs,
 });
 const pool = new SolutionPool({

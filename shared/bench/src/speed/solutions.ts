@@ -3,34 +3,34 @@
 // does, without a round trip each) and solved in this process with Node's synchronous SHA-256.
 import { createHash } from "node:crypto";
 import { formatSolution, fromBase64Url, leadingZeroBits, puzzleInput, seedInput } from "@sift/challenge";
-import { challengeKeyRing, issueChallenge } from "@sift/challenge/server";
+import { signingSecretRing, issueChallenge } from "@sift/challenge/server";
 import { systemClock } from "@sift/runtime";
 
 const sha256 = (data: Uint8Array): Uint8Array => createHash("sha256").update(data).digest();
 
 export class SolutionPool {
   readonly #issue: () => ReturnType<typeof issueChallenge>;
-  readonly #bits: number;
+  readonly #difficulty: number;
   readonly #ready: string[] = [];
   #handedOut = 0;
 
-  /** `bits` and `ttlMs` must be what the configuration says (the bench sets both). */
+  /** `difficulty` and `ttlMs` must be what the configuration says (the bench sets both). */
   constructor(options: {
     internalSecret: string;
     configId: string;
-    bits: number;
+    difficulty: number;
     puzzles: number;
     ttlMs: number;
   }) {
-    const keys = challengeKeyRing(undefined, options.internalSecret);
+    const secrets = signingSecretRing(undefined, options.internalSecret);
     const params = {
       configId: options.configId,
-      bits: options.bits,
+      difficulty: options.difficulty,
       puzzles: options.puzzles,
       ttlMs: options.ttlMs,
     };
-    this.#issue = () => issueChallenge(params, { keys, clock: systemClock });
-    this.#bits = options.bits;
+    this.#issue = () => issueChallenge(params, { secrets, clock: systemClock });
+    this.#difficulty = options.difficulty;
   }
 
   get handedOut(): number {
@@ -54,7 +54,7 @@ export class SolutionPool {
     const seed = sha256(seedInput(bytes));
     const counters = Array.from({ length: issued.puzzles }, (_, index) => {
       let counter = 0;
-      while (leadingZeroBits(sha256(puzzleInput(seed, index, counter))) < this.#bits) counter++;
+      while (leadingZeroBits(sha256(puzzleInput(seed, index, counter))) < this.#difficulty) counter++;
       return counter;
     });
     return formatSolution(bytes, fromBase64Url(issued.signature)!, counters);

@@ -6,21 +6,21 @@ import { leadingZeroBits, puzzleInput, seedInput } from "../pow.ts";
 import { formatSolution, parseSolution } from "../solution.ts";
 import { solveChallenge } from "../solver.ts";
 import { checkSolution, type CheckResult } from "./check.ts";
-import { SigningKeyRing } from "./keys.ts";
+import { SigningSecretRing } from "./signing-secrets.ts";
 import { issueChallenge } from "./sign.ts";
 
 const secret = "a-test-signing-secret-of-32-chars!";
-const keys = new SigningKeyRing([{ id: "k1", secret, notBefore: 0 }]);
-const params = { configId: "cfg_A", bits: 6, puzzles: 4, ttlMs: 10 * MINUTE };
+const secrets = new SigningSecretRing([{ id: "k1", secret, notBefore: 0 }]);
+const params = { configId: "cfg_A", difficulty: 6, puzzles: 4, ttlMs: 10 * MINUTE };
 
 const solvedAt = async (
   clock: ManualClock,
-  ring = keys,
+  ring = secrets,
   overrides: Partial<typeof params> = {},
-): Promise<string> => solveChallenge(issueChallenge({ ...params, ...overrides }, { keys: ring, clock }));
+): Promise<string> => solveChallenge(issueChallenge({ ...params, ...overrides }, { secrets: ring, clock }));
 
-const check = (solution: string, clock: ManualClock, configId = "cfg_A", ring = keys): CheckResult =>
-  checkSolution({ solution, configId, keys: ring, now: clock.now() });
+const check = (solution: string, clock: ManualClock, configId = "cfg_A", ring = secrets): CheckResult =>
+  checkSolution({ solution, configId, secrets: ring, now: clock.now() });
 
 const reason = (result: CheckResult) => (result.ok ? "ok" : result.reason);
 
@@ -122,7 +122,7 @@ describe("checkSolution", () => {
         ),
       ),
     ).toBe("invalidSignature");
-    const other = new SigningKeyRing([{ id: "k1", secret: `${secret}-other`, notBefore: 0 }]);
+    const other = new SigningSecretRing([{ id: "k1", secret: `${secret}-other`, notBefore: 0 }]);
     expect(reason(check(solution, clock, "cfg_A", other))).toBe("invalidSignature");
   });
 
@@ -148,7 +148,7 @@ describe("checkSolution", () => {
     const { challengeBytes, signature, counters } = parsed.solution;
     const seed = sha256(seedInput(challengeBytes));
     let wrong = counters[2]! + 1;
-    while (leadingZeroBits(sha256(puzzleInput(seed, 2, wrong))) >= params.bits) wrong++;
+    while (leadingZeroBits(sha256(puzzleInput(seed, 2, wrong))) >= params.difficulty) wrong++;
     const forged = formatSolution(challengeBytes, signature, counters.with(2, wrong));
     expect(reason(check(forged, clock))).toBe("invalidSolution");
   });
@@ -171,7 +171,7 @@ describe("checkSolution", () => {
 describe("signing key rotation", () => {
   it("verifies a challenge of the previous key during the overlap and answers invalidSignature after", async () => {
     const rotateAt = Date.UTC(2026, 0, 1, 12);
-    const ring = new SigningKeyRing(
+    const ring = new SigningSecretRing(
       [
         { id: "old", secret, notBefore: 0 },
         { id: "new", secret: `${secret}-new`, notBefore: rotateAt },
@@ -183,7 +183,10 @@ describe("signing key rotation", () => {
     const life = { ttlMs: 60 * MINUTE };
     clock.set(rotateAt + MINUTE);
     const newSolution = await solvedAt(clock, ring, life);
-    expect(parseSolution(newSolution)).toMatchObject({ ok: true, solution: { challenge: { keyId: "new" } } });
+    expect(parseSolution(newSolution)).toMatchObject({
+      ok: true,
+      solution: { challenge: { secretId: "new" } },
+    });
     expect(reason(check(oldSolution, clock, "cfg_A", ring))).toBe("ok");
     clock.set(rotateAt + 15 * MINUTE - 1);
     expect(reason(check(oldSolution, clock, "cfg_A", ring))).toBe("ok");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { toBase64Url } from "../bytes.ts";
 import { leadingZeroBits, puzzleInput, seedInput } from "../pow.ts";
 import { parseSolution, type DecodedSolution } from "../solution.ts";
-import type { SigningKeyRing } from "./keys.ts";
+import type { SigningSecretRing } from "./signing-secrets.ts";
 import { constantTimeEqualBytes, constantTimeEqualText, hmacChallenge } from "./sign.ts";
 
 /** Failure kinds, named as the keys of `VerifyMessage` in @sift/contracts. */
@@ -24,7 +24,7 @@ export interface CheckInput {
   solution: string;
   /** The configuration of the secret key the caller verified with. */
   configId: string;
-  keys: SigningKeyRing;
+  secrets: SigningSecretRing;
   now: number;
 }
 
@@ -32,13 +32,13 @@ export interface CheckInput {
  * Every check of a solution except the spend, in DESIGN.md's order. Pure (no I/O): the caller
  * spends `spendId` only on `ok: true`, so a forged or wrong solution never burns a real one.
  */
-export const checkSolution = ({ solution, configId, keys, now }: CheckInput): CheckResult => {
+export const checkSolution = ({ solution, configId, secrets, now }: CheckInput): CheckResult => {
   const parsed = parseSolution(solution);
   if (!parsed.ok) return parsed;
   const decoded = parsed.solution;
   const { challenge } = decoded;
-  const key = keys.accepting(challenge.keyId, now);
-  const expected = key ? hmacChallenge(decoded.challengeBytes, key) : null;
+  const signing = secrets.accepting(challenge.secretId, now);
+  const expected = signing ? hmacChallenge(decoded.challengeBytes, signing) : null;
   if (!expected || !constantTimeEqualBytes(expected, decoded.signature))
     return { ok: false, reason: "invalidSignature" };
   if (!constantTimeEqualText(challenge.configId, configId)) return { ok: false, reason: "mismatchingKeys" };
@@ -57,6 +57,6 @@ const sha256 = (data: Uint8Array): Uint8Array => createHash("sha256").update(dat
 const proofHolds = ({ challengeBytes, challenge, counters }: DecodedSolution): boolean => {
   const seed = sha256(seedInput(challengeBytes));
   return counters.every(
-    (counter, index) => leadingZeroBits(sha256(puzzleInput(seed, index, counter))) >= challenge.bits,
+    (counter, index) => leadingZeroBits(sha256(puzzleInput(seed, index, counter))) >= challenge.difficulty,
   );
 };

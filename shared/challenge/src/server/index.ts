@@ -1,5 +1,5 @@
-export * from "./keys.ts";
+export * from "./signing-secrets.ts";
 export * from "./sign.ts";
 export * from "./check.ts";
 export * from "./replay-guard.ts";
-export * from "./key-config.ts";
+export * from "./signing-ring.ts";

@@ -3,40 +3,40 @@ import type { Clock } from "@sift/runtime";
 import { toBase64Url } from "../bytes.ts";
 import { CHALLENGE_VERSION, encodeChallenge, NONCE_BYTES } from "../encoding.ts";
 import type { IssuedChallenge } from "../solution.ts";
-import type { SigningKey, SigningKeyRing } from "./keys.ts";
+import type { SigningSecret, SigningSecretRing } from "./signing-secrets.ts";
 
 /** HMAC-SHA-256 over the exact encoded bytes (canonical, so nothing else verifies the same). */
-export const hmacChallenge = (challengeBytes: Uint8Array, key: SigningKey): Uint8Array =>
-  createHmac("sha256", key.secret).update(challengeBytes).digest();
+export const hmacChallenge = (challengeBytes: Uint8Array, signing: SigningSecret): Uint8Array =>
+  createHmac("sha256", signing.secret).update(challengeBytes).digest();
 
 export interface ChallengeParams {
   configId: string;
-  bits: number;
+  difficulty: number;
   puzzles: number;
   ttlMs: number;
 }
 
 export const issueChallenge = (
   params: ChallengeParams,
-  deps: { keys: SigningKeyRing; clock: Clock },
+  deps: { secrets: SigningSecretRing; clock: Clock },
 ): IssuedChallenge => {
   const issuedAt = deps.clock.now();
-  const key = deps.keys.active(issuedAt);
+  const signing = deps.secrets.active(issuedAt);
   const expiresAt = issuedAt + params.ttlMs;
   const bytes = encodeChallenge({
     version: CHALLENGE_VERSION,
-    keyId: key.id,
+    secretId: signing.id,
     configId: params.configId,
     issuedAt,
     expiresAt,
     nonce: new Uint8Array(randomBytes(NONCE_BYTES)),
-    bits: params.bits,
+    difficulty: params.difficulty,
     puzzles: params.puzzles,
   });
   return {
     challenge: toBase64Url(bytes),
-    signature: toBase64Url(hmacChallenge(bytes, key)),
-    bits: params.bits,
+    signature: toBase64Url(hmacChallenge(bytes, signing)),
+    bits: params.difficulty,
     puzzles: params.puzzles,
     expiresAt,
   };

@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
 import { SPAM_STANDARD } from "@sift/contracts";
-import { KeyStore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import {
   createPoster,
@@ -92,7 +92,7 @@ export const startFaultStack = async (
   const poster = createPoster(stack.baseUrl, { maxSockets: 64, timeoutMs: 20_000 });
 
   const client = new Redis(redis.url);
-  const keys = new KeyStore({ redis: client, clock: systemClock });
+  const keys = new Keystore({ redis: client, clock: systemClock });
   const meter = new RedisUsageMeter({ redis: client, clock: systemClock });
   const workspace = await keys.createWorkspace({ name: "faults", plan: "paid", allowance: 1e9 });
   await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });

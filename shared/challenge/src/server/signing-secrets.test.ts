@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { MINUTE } from "@sift/runtime";
-import { challengeKeyRing } from "./key-config.ts";
-import { parseSigningKeys, SigningKeyRing } from "./keys.ts";
+import { signingSecretRing } from "./signing-ring.ts";
+import { parseSigningSecrets, SigningSecretRing } from "./signing-secrets.ts";
 
 const secret = "s".repeat(32);
 
 describe("signing key ring", () => {
   const t = Date.UTC(2026, 0, 1);
-  const ring = new SigningKeyRing(
+  const ring = new SigningSecretRing(
     [
       { id: "new", secret, notBefore: t },
       { id: "old", secret, notBefore: 0 },
@@ -28,10 +28,10 @@ describe("signing key ring", () => {
   });
 
   it("refuses short secrets and duplicate ids", () => {
-    expect(() => new SigningKeyRing([{ id: "a", secret: "short", notBefore: 0 }])).toThrow(/shorter/);
+    expect(() => new SigningSecretRing([{ id: "a", secret: "short", notBefore: 0 }])).toThrow(/shorter/);
     expect(
       () =>
-        new SigningKeyRing([
+        new SigningSecretRing([
           { id: "a", secret, notBefore: 0 },
           { id: "a", secret, notBefore: 1 },
         ]),
@@ -39,22 +39,22 @@ describe("signing key ring", () => {
   });
 
   it("parses id:secret[@notBefore] entries", () => {
-    expect(parseSigningKeys(`k1:${secret}, k2:${secret}@2026-01-01T00:00:00Z\nk3:${secret}@5`)).toEqual([
+    expect(parseSigningSecrets(`k1:${secret}, k2:${secret}@2026-01-01T00:00:00Z\nk3:${secret}@5`)).toEqual([
       { id: "k1", secret, notBefore: 0 },
       { id: "k2", secret, notBefore: t },
       { id: "k3", secret, notBefore: 5 },
     ]);
-    expect(() => parseSigningKeys("nocolon")).toThrow();
-    expect(() => parseSigningKeys(`k:${secret}@someday`)).toThrow(/notBefore/);
+    expect(() => parseSigningSecrets("nocolon")).toThrow();
+    expect(() => parseSigningSecrets(`k:${secret}@someday`)).toThrow(/notBefore/);
   });
 });
 
-describe("challengeKeyRing", () => {
+describe("signingSecretRing", () => {
   it("uses the configured keys when set, else one key derived from the internal secret", () => {
-    expect(challengeKeyRing(`k9:${secret}`, "i".repeat(32)).active(0).id).toBe("k9");
-    const derived = challengeKeyRing(undefined, "i".repeat(32)).active(0);
+    expect(signingSecretRing(`k9:${secret}`, "i".repeat(32)).active(0).id).toBe("k9");
+    const derived = signingSecretRing(undefined, "i".repeat(32)).active(0);
     expect(derived.id).toBe("derived");
     expect(derived.secret).not.toContain("iiii");
-    expect(challengeKeyRing("", "j".repeat(32)).active(0).secret).not.toBe(derived.secret);
+    expect(signingSecretRing("", "j".repeat(32)).active(0).secret).not.toBe(derived.secret);
   });
 });
