@@ -97,7 +97,7 @@ describe("the services as processes", () => {
       body: { ok: true, checks: { redis: "ok", verify: "ok", classify: "ok", serving: "ok" } },
     });
     const expected = {
-      worker: { worker: "ok" },
+      worker: { "model spam-standard": "ok" },
       verify: { redis: "ok", serving: "ok" },
       classify: { redis: "ok", nats: "ok", serving: "ok" },
     };

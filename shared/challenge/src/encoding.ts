@@ -1,4 +1,4 @@
-import { CHALLENGE_DIFFICULTY } from "@sift/contracts";
+import { CHALLENGE_DIFFICULTY } from "@sift/contracts/challenge-limits";
 import { fromUtf8, utf8 } from "./bytes.ts";
 
 /** Bumped on any change to the byte layout below; a decoder accepts only the versions it knows. */

@@ -2,6 +2,7 @@ export * from "./messages.ts";
 export * from "./errors.ts";
 export * from "./endpoints.ts";
 export * from "./challenge.ts";
+export * from "./challenge-limits.ts";
 export * from "./classify.ts";
 export * from "./verify.ts";
 export * from "./inference.ts";
