@@ -52,7 +52,7 @@ export const createClassifyService = async (
   });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,
-    keys: new Keystore({ redis, clock }),
+    keystore: new Keystore({ redis, clock }),
     usage,
     notices: new NoticeStore({ redis }),
     clock,

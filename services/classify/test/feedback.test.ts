@@ -34,8 +34,8 @@ afterAll(async () => {
 });
 
 const workspace = async () => {
-  const key = await createKey(stack.keys, { kind: "classify" });
-  await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 100_000, burst: 100_000 });
+  const key = await createKey(stack.keystore, { kind: "classify" });
+  await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 100_000, burst: 100_000 });
   return key;
 };
 const auth = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` });
@@ -104,7 +104,7 @@ describe("POST /feedback", () => {
     // Another workspace's verdicts do not move.
     expect((await classify(other.secretKey, RESEND)).score).toBe(otherBefore.score);
     // Reports are not usage: only the verdicts are counted.
-    const usage = await stack.usage.status((await stack.keys.getWorkspace(site.workspaceId))!);
+    const usage = await stack.usage.status((await stack.keystore.getWorkspace(site.workspaceId))!);
     expect(usage.used30d).toBe(verdicts.get(site.secretKey));
   });
 
@@ -151,12 +151,12 @@ describe("POST /feedback", () => {
       status: 401,
       json: { message: ClassifyMessage.invalidKey },
     });
-    const challenge = await createKey(stack.keys, { kind: "challenge" });
+    const challenge = await createKey(stack.keystore, { kind: "challenge" });
     expect(await report(challenge.secretKey, "x", "spam")).toMatchObject({
       status: 401,
       json: { message: ClassifyMessage.challengeKey },
     });
-    await stack.keys.updateWorkspace(site.workspaceId, { classify: false });
+    await stack.keystore.updateWorkspace(site.workspaceId, { classify: false });
     expect(await report(site.secretKey, "x", "spam")).toMatchObject({
       status: 403,
       json: { message: ClassifyMessage.classifyOff },
@@ -169,8 +169,8 @@ describe("POST /feedback", () => {
     expect(big).toMatchObject({ status: 413, json: { message: ClassifyMessage.bodyTooLarge } });
 
     // The key's rate limit is shared with classify.
-    const limited = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(limited.workspaceId, { rateLimit: 0.001, burst: 2 });
+    const limited = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(limited.workspaceId, { rateLimit: 0.001, burst: 2 });
     expect((await classify(limited.secretKey, "hello")).label).toBeDefined();
     expect((await report(limited.secretKey, "hello", "clean")).status).toBe(200);
     const refused = await report(limited.secretKey, "hello", "clean");

@@ -123,7 +123,7 @@ describe("models by name", () => {
   });
 
   it("routes each name to its model: the two models rank the same submissions the other way", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const verdict = async (model: ModelName, message: string) => {
       const reply = await classify(key.secretKey, model, message);
       expect(reply.status).toBe(200);
@@ -147,7 +147,7 @@ describe("models by name", () => {
   });
 
   it("answers the spec's 503 for a valid name no worker serves, counted as no_worker and not as usage", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const reply = await classify(key.secretKey, ABSENT, TULIPS);
     expect([reply.status, reply.json]).toEqual([503, { ok: false, message: ClassifyMessage.unavailable }]);
     const refusals = await stack.metrics.classify.getSingleMetric("sift_classify_refusals_total")!.get();
@@ -156,7 +156,7 @@ describe("models by name", () => {
     expect(failures.values.map((v) => [v.labels["reason"], v.value])).toEqual([["no_worker", 1]]);
     // Not counted; and the served models still answer on the same key.
     expect((await classify(key.secretKey, TINY, TULIPS)).status).toBe(200);
-    const workspace = (await stack.keys.getWorkspace(key.workspaceId))!;
+    const workspace = (await stack.keystore.getWorkspace(key.workspaceId))!;
     expect((await stack.usage.status(workspace)).used30d).toBe(1);
   });
 });

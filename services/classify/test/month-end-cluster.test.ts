@@ -38,17 +38,17 @@ afterAll(async () => {
 
 describe("the month-end job on Redis Cluster", () => {
   it("schedules, runs and raises one notice for three paid months over the allowance", async () => {
-    const keys = new Keystore({ redis, clock });
+    const keystore = new Keystore({ redis, clock });
     const usage = new RedisUsageMeter({ redis, clock });
     const notices = new NoticeStore({ redis });
-    const workspace = await keys.createWorkspace({ name: "paid", plan: "paid", allowance: 2 });
+    const workspace = await keystore.createWorkspace({ name: "paid", plan: "paid", allowance: 2 });
     for (const monthIndex of [0, 1, 2]) {
       clock.set(Date.UTC(2027, monthIndex, 10, 12));
       for (let n = 0; n < 3; n++) expect((await usage.admit(workspace)).admitted).toBe(true);
     }
 
     jobs = await startUsageJobs({
-      keys,
+      keystore,
       usage,
       notices,
       clock,

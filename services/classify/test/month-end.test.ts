@@ -20,7 +20,7 @@ const emitted: string[] = [];
 beforeAll(async () => {
   redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
   deps = {
-    keys: new Keystore({ redis, clock }),
+    keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     notices: new NoticeStore({ redis }),
     clock,
@@ -33,7 +33,7 @@ const JAN = month(2027, 0);
 
 /** A paid workspace with allowance 2 and the given number of counted calls in each month from January. */
 const paidWorkspace = async (perMonth: number[]) => {
-  const workspace = await deps.keys.createWorkspace({ name: "paid", plan: "paid", allowance: 2 });
+  const workspace = await deps.keystore.createWorkspace({ name: "paid", plan: "paid", allowance: 2 });
   for (const [i, count] of perMonth.entries()) {
     clock.set(Date.UTC(2027, i, 10, 12));
     for (let n = 0; n < count; n++) {
@@ -85,7 +85,7 @@ describe("the paid-plan month-end check", () => {
   });
 
   it("never checks a free workspace", async () => {
-    const workspace = await deps.keys.createWorkspace({ name: "free", plan: "free", allowance: 2 });
+    const workspace = await deps.keystore.createWorkspace({ name: "free", plan: "free", allowance: 2 });
     for (const i of [0, 1, 2]) {
       clock.set(Date.UTC(2027, i, 10));
       await deps.usage.admit(workspace);

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe("a NATS outage", () => {
   it("answers 503 while NATS is down and verdicts again once it is back", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const statuses: number[] = [];
     const classify = async () => {
       const reply = await post(
@@ -64,7 +64,7 @@ describe("a NATS outage", () => {
     // Every 200 counted, and nothing else.
     expect(statuses).toContain(503);
     expect(new Set(statuses)).toEqual(new Set([200, 503]));
-    const workspace = (await stack.keys.getWorkspace(key.workspaceId))!;
+    const workspace = (await stack.keystore.getWorkspace(key.workspaceId))!;
     expect((await stack.usage.status(workspace)).used30d).toBe(statuses.filter((s) => s === 200).length);
   });
 });

@@ -42,10 +42,10 @@ const classify = (secretKey: string) =>
   );
 
 const workspaceWith = async (allowance: number, plan: "free" | "paid" = "free") => {
-  const key = await createKey(stack.keys, { kind: "classify", plan, allowance });
+  const key = await createKey(stack.keystore, { kind: "classify", plan, allowance });
   // The per-key rate limit is not what these tests are about.
-  await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 100_000, burst: 100_000 });
-  const status = async () => stack.usage.status((await stack.keys.getWorkspace(key.workspaceId))!);
+  await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 100_000, burst: 100_000 });
+  const status = async () => stack.usage.status((await stack.keystore.getWorkspace(key.workspaceId))!);
   return { ...key, status };
 };
 

@@ -45,7 +45,7 @@ export interface GatewayDeps extends AppDeps {
   };
   /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
   endpoints?: EndpointTable;
-  keys: Keystore;
+  keystore: Keystore;
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;
@@ -59,7 +59,7 @@ export interface GatewayDeps extends AppDeps {
  * rules (key, rate limit), then a proxy hop to its service with the caller's identity signed in
  * headers.
  */
-export const buildGateway = (deps: GatewayDeps): Express => {
+export const buildGatewayApp = (deps: GatewayDeps): Express => {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.config.trustProxy);

@@ -2,7 +2,7 @@ import express from "express";
 import { IdentitySigner, metricsHandler, runService } from "@sift/runtime";
 import { httpLimits, loadConfig } from "./config.ts";
 import { serviceHealthy } from "./clients/service-health.ts";
-import { createGateway, createKeyCache } from "./wiring.ts";
+import { createGatewayService, createKeyCache } from "./wiring.ts";
 
 const exitCode = await runService({
   name: "gateway",
@@ -13,7 +13,7 @@ const exitCode = await runService({
     const keyCache =
       config.keyCacheMs > 0 ? createKeyCache({ ...deps, redis, ttlMs: config.keyCacheMs }) : undefined;
     keyCache?.start();
-    const app = createGateway({
+    const app = createGatewayService({
       ...deps,
       config,
       redis,

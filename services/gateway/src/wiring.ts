@@ -1,12 +1,12 @@
 import { browserBundlePath } from "@sift/browser/paths";
 import { Keystore } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
-import { buildGateway, type GatewayDeps } from "./app.ts";
+import { buildGatewayApp, type GatewayDeps } from "./app.ts";
 import { CachedKeyResolver } from "./clients/key-cache.ts";
 import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 
 /** The gateway on real clients; main.ts and the test harness both build it here. */
-export const createGateway = (
+export const createGatewayService = (
   deps: ProcessDeps & {
     config: GatewayDeps["config"];
     redis: RedisClient;
@@ -16,9 +16,9 @@ export const createGateway = (
     endpoints?: GatewayDeps["endpoints"];
   },
 ) =>
-  buildGateway({
+  buildGatewayApp({
     ...deps,
-    keys: new Keystore({ redis: deps.redis, clock: deps.clock }),
+    keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     limiter: new RedisRateLimiter({ redis: deps.redis, clock: deps.clock }),
     browserScriptPath: browserBundlePath(),
   });
@@ -30,6 +30,6 @@ export const createGateway = (
 export const createKeyCache = (deps: { redis: RedisClient; clock: Clock; logger: Logger; ttlMs: number }) =>
   new CachedKeyResolver({
     ...deps,
-    keys: new Keystore({ redis: deps.redis, clock: deps.clock }),
+    keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     subscriber: deps.redis.duplicate(),
   });

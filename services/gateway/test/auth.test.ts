@@ -16,12 +16,12 @@ let keys: { classify: string; challenge: string; rerolled: string; classifyOff: 
 beforeAll(async () => {
   nats = await startServer("nats");
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
-  const classify = await createKey(stack.keys, { kind: "classify" });
-  const challenge = await createKey(stack.keys, { kind: "challenge" });
-  const rerolled = await createKey(stack.keys, { kind: "classify" });
-  await stack.keys.reroll(rerolled.configId);
-  const off = await createKey(stack.keys, { kind: "classify" });
-  await stack.keys.updateWorkspace(off.workspaceId, { classify: false });
+  const classify = await createKey(stack.keystore, { kind: "classify" });
+  const challenge = await createKey(stack.keystore, { kind: "challenge" });
+  const rerolled = await createKey(stack.keystore, { kind: "classify" });
+  await stack.keystore.reroll(rerolled.configId);
+  const off = await createKey(stack.keystore, { kind: "classify" });
+  await stack.keystore.updateWorkspace(off.workspaceId, { classify: false });
   keys = {
     classify: classify.secretKey,
     challenge: challenge.secretKey,
@@ -160,10 +160,10 @@ describe("authentication details", () => {
   });
 
   it("refuses a rerolled key at once and accepts the new one", async () => {
-    const created = await createKey(stack.keys, { kind: "challenge" });
+    const created = await createKey(stack.keystore, { kind: "challenge" });
     const before = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: created.secretKey });
     expect(before.json).toEqual({ ok: false, message: VERIFY_PAST_KEY });
-    const fresh = await stack.keys.reroll(created.configId);
+    const fresh = await stack.keystore.reroll(created.configId);
     const old = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: created.secretKey });
     expect(old.json).toEqual({ ok: false, message: VerifyMessage.invalidKey });
     const next = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: fresh! });
@@ -176,7 +176,7 @@ describe("authentication details", () => {
   });
 
   it("stores secrets only as hashes", async () => {
-    const created = await createKey(stack.keys, { kind: "classify" });
+    const created = await createKey(stack.keystore, { kind: "classify" });
     const redisKeys = await stack.redis.keys("sift:*");
     const values = await Promise.all(
       redisKeys.map(async (k) =>

@@ -40,7 +40,7 @@ describe("POST /challenge", () => {
   });
 
   it("limits challenges per client address, with Retry-After, and refills with time", async () => {
-    const { siteKey } = await createKey(stack.keys, { kind: "challenge" });
+    const { siteKey } = await createKey(stack.keystore, { kind: "challenge" });
     const ask = () => post(`${stack.gatewayUrl}/challenge`, { siteKey: siteKey! });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await ask()).status);

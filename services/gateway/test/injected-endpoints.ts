@@ -26,7 +26,7 @@ import {
   systemClock,
   type RedisClient,
 } from "@sift/runtime";
-import { createGateway } from "../src/wiring.ts";
+import { createGatewayService } from "../src/wiring.ts";
 
 /**
  * ENDPOINTS plus entries no release ships, mounted through the real gateway onto one real
@@ -90,7 +90,7 @@ export interface Seen {
 export interface Harness {
   gatewayUrl: string;
   serviceUrl: string;
-  keys: Keystore;
+  keystore: Keystore;
   /** How many calls reached a handler of the service. */
   handled(): number;
   stop(): Promise<void>;
@@ -135,7 +135,7 @@ export const startHarness = async (redisUrl: string): Promise<Harness> => {
   const service = await serve(createHttpServer(app));
   const gateway = await serve(
     createHttpServer(
-      createGateway({
+      createGatewayService({
         endpoints: TABLE,
         config: {
           verifyUrl: service.url,
@@ -158,7 +158,7 @@ export const startHarness = async (redisUrl: string): Promise<Harness> => {
   return {
     gatewayUrl: gateway.url,
     serviceUrl: service.url,
-    keys: new Keystore({ redis, clock }),
+    keystore: new Keystore({ redis, clock }),
     handled: () => handled,
     stop: async () => {
       await gateway.stop();

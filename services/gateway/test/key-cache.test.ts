@@ -5,7 +5,7 @@ import { hashSecret, redisLayout } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, ManualClock, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
 import type { CachedKeyResolver } from "../src/clients/key-cache.ts";
-import { createGateway, createKeyCache } from "../src/wiring.ts";
+import { createGatewayService, createKeyCache } from "../src/wiring.ts";
 
 /**
  * The gateway's cache of verify key resolutions, across two gateway instances on one Redis:
@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   const cache = createKeyCache({ redis: stack.redis, clock, logger: silentLogger(), ttlMs: TTL_MS });
   cache.start();
-  const app = createGateway({
+  const app = createGatewayService({
     config: {
       verifyUrl: stack.verifyUrl,
       classifyUrl: stack.classifyUrl,
@@ -73,7 +73,7 @@ const KNOWN = VerifyMessage.invalidSolutionLength;
 
 /** Waits until `base`'s cache keeps entries (it is bypassed until its subscription is live). */
 const subscribed = async (base: string) => {
-  const key = await createKey(stack.keys, { kind: "challenge" });
+  const key = await createKey(stack.keystore, { kind: "challenge" });
   const redisKey = layout.key(hashSecret(key.secretKey));
   for (let i = 0; i < 100; i++) {
     await verifyMessage(base, key.secretKey);
@@ -101,7 +101,7 @@ const cached = async (secretKey: string, caches: CachedKeyResolver[]) => {
 
 describe("the gateway's key cache", () => {
   it("serves a resolved verify key from memory until its life ends", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     expect(await everywhere(key.secretKey)).toEqual([KNOWN, KNOWN]);
     // Behind the key store's back (no announcement): only the cache still knows the key.
     await stack.redis.del(layout.key(hashSecret(key.secretKey)));
@@ -111,9 +111,9 @@ describe("the gateway's key cache", () => {
   });
 
   it("refuses a rerolled key in both gateways as soon as the reroll returns, and accepts the new one", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     expect(await everywhere(key.secretKey)).toEqual([KNOWN, KNOWN]);
-    const fresh = await stack.keys.reroll(key.configId);
+    const fresh = await stack.keystore.reroll(key.configId);
     expect(await everywhere(key.secretKey)).toEqual([VerifyMessage.invalidKey, VerifyMessage.invalidKey]);
     expect(await everywhere(fresh!)).toEqual([KNOWN, KNOWN]);
   });
@@ -122,14 +122,14 @@ describe("the gateway's key cache", () => {
     const third = createKeyCache({ redis: stack.redis, clock, logger: silentLogger(), ttlMs: TTL_MS });
     third.start();
     try {
-      const key = await createKey(stack.keys, { kind: "challenge", plan: "free" });
+      const key = await createKey(stack.keystore, { kind: "challenge", plan: "free" });
       const caches = [second.cache, third];
       const plans = () => Promise.all(caches.map(async (c) => (await c.resolve(key.secretKey))?.plan));
       for (let i = 0; (await plans()).join() !== "free,free" || !(await cached(key.secretKey, caches)); i++) {
         expect(i).toBeLessThan(100);
         await new Promise((r) => setTimeout(r, 20));
       }
-      await stack.keys.updateWorkspace(key.workspaceId, { plan: "paid" });
+      await stack.keystore.updateWorkspace(key.workspaceId, { plan: "paid" });
       // The announcement is the update's last step, so it may reach the caches a moment after the
       // update returns; the clock stands still, so only the announcement can change what they hold.
       await expect.poll(plans, { timeout: 2_000, interval: 5 }).toEqual(["paid", "paid"]);
@@ -139,7 +139,7 @@ describe("the gateway's key cache", () => {
   });
 
   it("keeps nothing while its subscription is down, and caches again once it is back", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     expect(await verifyMessage(second.url, key.secretKey)).toBe(KNOWN);
     // Drop every subscriber connection: announcements sent now would be lost.
     await stack.redis.call("CLIENT", "KILL", "TYPE", "pubsub");

@@ -14,8 +14,8 @@ let challenge: Awaited<ReturnType<typeof createKey>>;
 
 beforeAll(async () => {
   harness = await startHarness(inject("redisUrl"));
-  classify = await createKey(harness.keys, { kind: "classify" });
-  challenge = await createKey(harness.keys, { kind: "challenge" });
+  classify = await createKey(harness.keystore, { kind: "classify" });
+  challenge = await createKey(harness.keystore, { kind: "challenge" });
 });
 afterAll(async () => {
   await harness?.stop();

@@ -66,7 +66,7 @@ const sample = async (
 
 describe("metrics after real traffic", () => {
   it("count requests by route and status, and time them, on every service", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     expect((await classify(key.secretKey)).status).toBe(200);
     expect((await post(`${stack.gatewayUrl}/verify`, { secretKey: "test", solution: "ok" })).status).toBe(
       200,
@@ -86,7 +86,7 @@ describe("metrics after real traffic", () => {
   });
 
   it("time the model and size its batches, and time the NATS request by outcome", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     await Promise.all(Array.from({ length: 4 }, () => classify(key.secretKey)));
     expect(
       await sample("worker", "sift_model_batch_size_count", { service: "model-worker" }),
@@ -112,16 +112,16 @@ describe("metrics after real traffic", () => {
   it("count the gateway's 401, 403 and 429 refusals and classify's quota refusals by reason", async () => {
     expect((await classify()).status).toBe(401);
     expect((await classify("sk_nonsense")).status).toBe(401);
-    const off = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(off.workspaceId, { classify: false });
+    const off = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(off.workspaceId, { classify: false });
     expect((await classify(off.secretKey)).status).toBe(403);
-    const slow = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(slow.workspaceId, { rateLimit: 0.01, burst: 1 });
+    const slow = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(slow.workspaceId, { rateLimit: 0.01, burst: 1 });
     expect([(await classify(slow.secretKey)).status, (await classify(slow.secretKey)).status]).toEqual([
       200, 429,
     ]);
     // Spec 3.1: a Free workspace that reaches its allowance has seven days of grace, then 429.
-    const small = await createKey(stack.keys, { kind: "classify", allowance: 1 });
+    const small = await createKey(stack.keystore, { kind: "classify", allowance: 1 });
     expect((await classify(small.secretKey)).status).toBe(200);
     clock.advance(7 * DAY);
     expect((await classify(small.secretKey)).status).toBe(429);
@@ -143,8 +143,8 @@ describe("metrics after real traffic", () => {
   });
 
   it("count challenge issues and verify outcomes by outcome", async () => {
-    const challenge = await createKey(stack.keys, { kind: "challenge" });
-    await stack.keys.updateConfig(challenge.configId, { difficulty: 1 });
+    const challenge = await createKey(stack.keystore, { kind: "challenge" });
+    await stack.keystore.updateConfig(challenge.configId, { difficulty: 1 });
     const solution = await solveChallenge(stack.gatewayUrl, challenge.siteKey!);
     const verify = (secretKey: string, solution: string) =>
       post(`${stack.gatewayUrl}/verify`, { secretKey, solution });
@@ -167,7 +167,7 @@ describe("metrics after real traffic", () => {
   });
 
   it("count NATS time-outs and a missing worker by reason", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     await worker.stop();
     try {
       expect((await classify(key.secretKey)).status).toBe(503);

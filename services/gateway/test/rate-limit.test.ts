@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage } from "@sift/contracts";
-import { createGateway } from "../src/wiring.ts";
+import { createGatewayService } from "../src/wiring.ts";
 import { IdentitySigner, listen, ManualClock, silentLogger, closeServer } from "@sift/runtime";
 import {
   createKey,
@@ -24,7 +24,7 @@ const clock = new ManualClock(Date.UTC(2026, 3, 1, 12));
 beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl"), clock });
   worker = await startModelWorker(inject("natsUrl"));
-  const app = createGateway({
+  const app = createGatewayService({
     config: {
       verifyUrl: stack.verifyUrl,
       classifyUrl: stack.classifyUrl,
@@ -61,8 +61,8 @@ const classify = (base: string, secretKey: string) =>
 
 describe("per-key rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the burst, and counts nothing refused", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 2, burst: 3 });
+    const key = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 2, burst: 3 });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await classify(stack.gatewayUrl, key.secretKey)).status);
     expect(statuses).toEqual([200, 200, 200]);
@@ -73,7 +73,7 @@ describe("per-key rate limit", () => {
     ]);
     // At 2 per second the next slot opens 500 ms later: rounded up to whole seconds.
     expect(limited.headers.get("retry-after")).toBe("1");
-    const workspace = (await stack.keys.getWorkspace(key.workspaceId))!;
+    const workspace = (await stack.keystore.getWorkspace(key.workspaceId))!;
     expect((await stack.usage.status(workspace)).used30d).toBe(3);
 
     clock.advance(500);
@@ -82,8 +82,8 @@ describe("per-key rate limit", () => {
   });
 
   it("is shared by a second gateway instance", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 1, burst: 2 });
+    const key = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 1, burst: 2 });
     expect((await classify(stack.gatewayUrl, key.secretKey)).status).toBe(200);
     expect((await classify(second.url, key.secretKey)).status).toBe(200);
     const first = await classify(stack.gatewayUrl, key.secretKey);
@@ -93,9 +93,9 @@ describe("per-key rate limit", () => {
   });
 
   it("applies the workspace's limit to each of its keys separately", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
-    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 1, burst: 1 });
-    const other = await stack.keys.createConfig(key.workspaceId, "classify");
+    const key = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 1, burst: 1 });
+    const other = await stack.keystore.createConfig(key.workspaceId, "classify");
     expect((await classify(stack.gatewayUrl, key.secretKey)).status).toBe(200);
     expect((await classify(stack.gatewayUrl, key.secretKey)).status).toBe(429);
     expect((await classify(stack.gatewayUrl, other!.secretKey)).status).toBe(200);

@@ -28,8 +28,8 @@ const verify = (key: string) => post(`${stack.gatewayUrl}/verify`, { solution: "
 
 describe("a Redis outage", () => {
   it("answers 500 on classify and Internal server error on verify, then recovers without restarts", async () => {
-    const classifyKey = await createKey(stack.keys, { kind: "classify" });
-    const challengeKey = await createKey(stack.keys, { kind: "challenge" });
+    const classifyKey = await createKey(stack.keystore, { kind: "classify" });
+    const challengeKey = await createKey(stack.keystore, { kind: "challenge" });
     expect((await verify(challengeKey.secretKey)).json).not.toEqual({
       ok: false,
       message: VerifyMessage.internal,
@@ -54,7 +54,7 @@ describe("a Redis outage", () => {
     await redis.start();
     // The server came back empty (no persistence in tests): new keys, same processes.
     await expect.poll(() => stack.redis.ping().catch(() => "down"), { timeout: 10_000 }).toBe("PONG");
-    const fresh = await createKey(stack.keys, { kind: "classify" });
+    const fresh = await createKey(stack.keystore, { kind: "classify" });
     expect((await classify(fresh.secretKey)).status).not.toBe(500);
     expect((await fetch(`${stack.gatewayUrl}/readyz`)).status).toBe(200);
   });

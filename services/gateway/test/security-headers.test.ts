@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Keystore } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
-import { buildGateway } from "../src/app.ts";
+import { buildGatewayApp } from "../src/app.ts";
 import { RedisRateLimiter } from "../src/clients/rate-limiter.ts";
 
 let stack: Stack;
@@ -16,10 +16,10 @@ let scriptGateway: { url: string; server: Server };
 
 beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
-  challengeKey = await createKey(stack.keys, { kind: "challenge" });
+  challengeKey = await createKey(stack.keystore, { kind: "challenge" });
   const dir = mkdtempSync(join(tmpdir(), "sift-script-"));
   writeFileSync(join(dir, "sift.js"), "window.Sift = {};\n");
-  const app = buildGateway({
+  const app = buildGatewayApp({
     config: {
       verifyUrl: stack.verifyUrl,
       classifyUrl: stack.classifyUrl,
@@ -29,7 +29,7 @@ beforeAll(async () => {
       testKeyBurst: 100,
       trustProxy: 0,
     },
-    keys: new Keystore({ redis: stack.redis, clock: stack.clock }),
+    keystore: new Keystore({ redis: stack.redis, clock: stack.clock }),
     limiter: new RedisRateLimiter({ redis: stack.redis, clock: stack.clock }),
     signer: new IdentitySigner(stack.internalSecret),
     clock: stack.clock,

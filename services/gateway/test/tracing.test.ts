@@ -62,7 +62,7 @@ const CALLER_SPAN = "b7ad6b7169203331";
 
 describe("traces", () => {
   it("follow a classify call from the gateway over HTTP and NATS to the model worker as one trace", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const reply = await post(
       `${stack.gatewayUrl}/classify`,
       { content: { name: "Ann", message: "Is the shop open on Sunday?" }, model: "spam-standard" },
@@ -103,7 +103,7 @@ describe("traces", () => {
   it("mark the NATS request and the service's span failed when no model worker answers", async () => {
     await worker.stop();
     try {
-      const key = await createKey(stack.keys, { kind: "classify" });
+      const key = await createKey(stack.keystore, { kind: "classify" });
       const reply = await post(
         `${stack.gatewayUrl}/classify`,
         { content: "Is the shop open on Sunday?", model: "spam-standard" },
@@ -149,7 +149,7 @@ describe("traces", () => {
     try {
       await Promise.all([stack.flushTraces(), worker.flushTraces()]);
       const before = collector.spans.length;
-      const key = await createKey(unsampled.keys, { kind: "classify" });
+      const key = await createKey(unsampled.keystore, { kind: "classify" });
       const reply = await post(
         `${unsampled.gatewayUrl}/classify`,
         { content: "Is the shop open on Sunday?", model: "spam-standard" },

@@ -69,7 +69,7 @@ const classify = async (secretKey: string) => {
 
 describe("a model worker's learned state", () => {
   it("is loaded again by a restarted worker, on its first request", async () => {
-    const site = await createKey(stack.keys, { kind: "classify" });
+    const site = await createKey(stack.keystore, { kind: "classify" });
     await learn(site.workspaceId, "spam");
     worker = await startModelWorker(nats.url, undefined, { redisUrl: stateRedis.url });
     expect(await classify(site.secretKey)).toBeGreaterThanOrEqual(0.8);
@@ -79,8 +79,8 @@ describe("a model worker's learned state", () => {
   });
 
   it("falls back to the base model while its Redis is down, and learns again once it is back", async () => {
-    const held = await createKey(stack.keys, { kind: "classify" });
-    const cold = await createKey(stack.keys, { kind: "classify" });
+    const held = await createKey(stack.keystore, { kind: "classify" });
+    const cold = await createKey(stack.keystore, { kind: "classify" });
     await learn(held.workspaceId, "spam");
     await learn(cold.workspaceId, "spam");
     expect(await classify(held.secretKey)).toBeGreaterThanOrEqual(0.8);

@@ -35,9 +35,9 @@ const MESSAGES = [
 
 describe("model worker outage", () => {
   it("answers 503 while the worker is dead, verdicts again after a restart, and counts only verdicts", async () => {
-    const { secretKey, workspaceId } = await createKey(stack.keys, { kind: "classify" });
+    const { secretKey, workspaceId } = await createKey(stack.keystore, { kind: "classify" });
     // The load below is about outages, not rate limits or the free allowance.
-    await stack.keys.updateWorkspace(workspaceId, {
+    await stack.keystore.updateWorkspace(workspaceId, {
       rateLimit: 100_000,
       burst: 100_000,
       allowance: 1_000_000,
@@ -99,7 +99,7 @@ describe("model worker outage", () => {
     expect(statuses.some((s) => s.status === 200 && s.at > restartedAt)).toBe(true);
     for (let i = 0; i < 3; i++) expect(check(await classify())).toBe(200);
 
-    const workspace = await stack.keys.getWorkspace(workspaceId);
+    const workspace = await stack.keystore.getWorkspace(workspaceId);
     const usage = await stack.usage.status(workspace!);
     expect(statuses.some((s) => s.status === 503)).toBe(true);
     expect(usage.used30d).toBe(verdicts);

@@ -6,7 +6,7 @@ const Config = ServiceConfig.extend({
   port: portField(8081).meta({ env: ["VERIFY_PORT", "PORT"] }),
   host: hostField.meta({ env: "VERIFY_HOST" }),
   /** Challenge signing keys, `id:secret[@notBefore]` entries; unset: one derived from internalSecret. */
-  challengeKeys: z.string().optional().meta({ env: "SIFT_CHALLENGE_KEYS" }),
+  signingSecrets: z.string().optional().meta({ env: "SIFT_CHALLENGE_KEYS" }),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 

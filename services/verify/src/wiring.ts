@@ -5,7 +5,7 @@ import { buildVerifyApp } from "./app.ts";
 import { RedisAdaptiveStore } from "./clients/adaptive-store.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
-export const createVerifyApp = (
+export const createVerifyService = (
   deps: ProcessDeps & { redis: RedisClient; signer: IdentitySigner; signingSecrets: SigningSecretRing },
 ) =>
   buildVerifyApp({

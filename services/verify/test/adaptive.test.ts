@@ -53,8 +53,8 @@ const burst = async (siteKey: string, address: string, count: number): Promise<n
 };
 
 const adaptiveKey = async (adaptive: boolean, difficulty = 8) => {
-  const key = await createKey(stack.keys, { kind: "challenge" });
-  await stack.keys.updateConfig(key.configId, { adaptive, difficulty });
+  const key = await createKey(stack.keystore, { kind: "challenge" });
+  await stack.keystore.updateConfig(key.configId, { adaptive, difficulty });
   return key;
 };
 
@@ -113,8 +113,8 @@ describe("adaptive difficulty without a trusted proxy", () => {
   it("ignores X-Forwarded-For: a caller cannot pick a fresh address for each challenge", async () => {
     const direct = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
     try {
-      const key = await createKey(direct.keys, { kind: "challenge" });
-      await direct.keys.updateConfig(key.configId, { adaptive: true });
+      const key = await createKey(direct.keystore, { kind: "challenge" });
+      await direct.keystore.updateConfig(key.configId, { adaptive: true });
       const bits: number[] = [];
       for (let i = 0; i < 20; i++) {
         const reply = await post(
@@ -155,7 +155,7 @@ describe("adaptive difficulty when its scores cannot be read", () => {
         logger: silentLogger(),
         signingSecrets: signingSecretRing(undefined, stack.internalSecret),
         guard: new RedisReplayGuard(stack.redis),
-        keystore: stack.keys,
+        keystore: stack.keystore,
         adaptive: failing,
         readiness: {},
         metrics,
@@ -180,7 +180,7 @@ describe("adaptive difficulty when its scores cannot be read", () => {
         /mode="adaptive",raise="0",cause="unavailable"[^}]*\} 1/,
       );
 
-      const resolved = (await stack.keys.resolve(key.secretKey))!;
+      const resolved = (await stack.keystore.resolve(key.secretKey))!;
       const verified = await post(
         `${url}/verify`,
         { solution: "1.a.b.c" },

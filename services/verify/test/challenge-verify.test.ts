@@ -13,8 +13,8 @@ let b: Awaited<ReturnType<typeof createKey>>;
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl"), clock });
-  a = await createKey(stack.keys, { kind: "challenge" });
-  b = await createKey(stack.keys, { kind: "challenge" });
+  a = await createKey(stack.keystore, { kind: "challenge" });
+  b = await createKey(stack.keystore, { kind: "challenge" });
 });
 afterAll(() => stack.stop());
 
@@ -38,8 +38,8 @@ describe("POST /challenge through the gateway", () => {
   });
 
   it("takes difficulty and life from the configuration", async () => {
-    const c = await createKey(stack.keys, { kind: "challenge" });
-    await stack.keys.updateConfig(c.configId, { difficulty: 5, challengeTtlMs: 2 * MINUTE });
+    const c = await createKey(stack.keystore, { kind: "challenge" });
+    await stack.keystore.updateConfig(c.configId, { difficulty: 5, challengeTtlMs: 2 * MINUTE });
     const reply = await post(`${stack.gatewayUrl}/challenge`, { siteKey: c.siteKey! });
     expect(reply.json).toMatchObject({ bits: 5, expiresAt: clock.now() + 2 * MINUTE });
   });
@@ -104,7 +104,7 @@ describe("POST /verify with real solutions", () => {
   });
 
   it("answers Invalid secret key for a Classify key holding a valid solution", async () => {
-    const classify = await createKey(stack.keys, { kind: "classify" });
+    const classify = await createKey(stack.keystore, { kind: "classify" });
     const solution = await solve(stack.gatewayUrl, a.siteKey!);
     expect((await verify(stack.gatewayUrl, classify.secretKey, solution)).json).toEqual({
       ok: false,
@@ -141,8 +141,8 @@ describe("POST /verify with real solutions", () => {
 
   it("gives exactly one ok: true to each of many solutions verified many times at once", async () => {
     // Low difficulty: the race is about the spend, and 12 solves should not dominate the test.
-    const race = await createKey(stack.keys, { kind: "challenge" });
-    await stack.keys.updateConfig(race.configId, { difficulty: 3 });
+    const race = await createKey(stack.keystore, { kind: "challenge" });
+    await stack.keystore.updateConfig(race.configId, { difficulty: 3 });
     const solutions = await Promise.all(
       Array.from({ length: 12 }, () => solve(stack.gatewayUrl, race.siteKey!)),
     );

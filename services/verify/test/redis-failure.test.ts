@@ -13,7 +13,7 @@ import {
   silentLogger,
   systemClock,
 } from "@sift/runtime";
-import { createVerifyApp } from "../src/wiring.ts";
+import { createVerifyService } from "../src/wiring.ts";
 
 /**
  * The verify service on a Redis of its own, which the test stops: the spend cannot be recorded,
@@ -34,13 +34,13 @@ afterAll(async () => {
 
 describe("verify when Redis fails", () => {
   it("answers Internal server error for a valid solution it cannot mark spent", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     const { solution } = await solveFromService({ siteKey: key.siteKey!, baseUrl: stack.gatewayUrl });
     const redis = createRedis(own.url, "verify-redis-failure");
     redis.on("error", () => {});
     await redisReady(redis);
     const signer = new IdentitySigner(stack.internalSecret);
-    const app = createVerifyApp({
+    const app = createVerifyService({
       redis,
       clock: systemClock,
       logger: silentLogger(),
@@ -51,7 +51,7 @@ describe("verify when Redis fails", () => {
     const port = await listen(server, 0, "127.0.0.1");
     try {
       await own.stop();
-      const resolved = await stack.keys.resolve(key.secretKey);
+      const resolved = await stack.keystore.resolve(key.secretKey);
       const identity = {
         requestId: "redis-down",
         iat: Date.now(),

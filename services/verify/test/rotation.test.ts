@@ -13,7 +13,7 @@ let clock: ManualClock;
 
 beforeAll(async () => {
   clock = new ManualClock(rotateAt - MINUTE);
-  const challengeKeys = new SigningSecretRing(
+  const signingSecrets = new SigningSecretRing(
     [
       { id: "old", secret: "old-signing-secret-0123456789abcdef", notBefore: 0 },
       { id: "new", secret: "new-signing-secret-0123456789abcdef", notBefore: rotateAt },
@@ -24,16 +24,16 @@ beforeAll(async () => {
     redisUrl: inject("redisUrl"),
     natsUrl: inject("natsUrl"),
     clock,
-    challengeKeys,
+    signingSecrets,
   });
 });
 afterAll(() => stack.stop());
 
 describe("challenge signing key rotation through the gateway", () => {
   it("verifies the previous key's challenges during the overlap and answers Invalid signature after", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     // A life longer than the overlap, so only the rotation can refuse the last solution.
-    await stack.keys.updateConfig(key.configId, { challengeTtlMs: 60 * MINUTE });
+    await stack.keystore.updateConfig(key.configId, { challengeTtlMs: 60 * MINUTE });
     const before = await Promise.all([1, 2, 3].map(() => solve(stack.gatewayUrl, key.siteKey!)));
     for (const solution of before) {
       expect(parseSolution(solution)).toMatchObject({

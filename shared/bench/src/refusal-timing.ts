@@ -13,12 +13,12 @@ const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats
 const stack = await startStack({ redisUrl: redis.url, natsUrl: nats.url });
 
 const reroll = async (kind: "classify" | "challenge"): Promise<string> => {
-  const key = await createKey(stack.keys, { kind });
-  await stack.keys.reroll(key.configId);
+  const key = await createKey(stack.keystore, { kind });
+  await stack.keystore.reroll(key.configId);
   return key.secretKey;
 };
-const classifyKey = await createKey(stack.keys, { kind: "classify" });
-const challengeKey = await createKey(stack.keys, { kind: "challenge" });
+const classifyKey = await createKey(stack.keystore, { kind: "classify" });
+const challengeKey = await createKey(stack.keystore, { kind: "challenge" });
 
 type Endpoint = "classify" | "verify";
 const kinds: Record<Endpoint, Record<string, () => string>> = {

@@ -102,8 +102,8 @@ const pool = async <T, R>(items: T[], task: (item: T) => Promise<R>, width = 8):
   return out;
 };
 const newWorkspace = async () => {
-  const key = await createKey(stack.keys, { kind: "classify", plan: "paid", allowance: 10_000_000 });
-  await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 1e6, burst: 1e6 });
+  const key = await createKey(stack.keystore, { kind: "classify", plan: "paid", allowance: 10_000_000 });
+  await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 1e6, burst: 1e6 });
   return key;
 };
 const waitForReports = async (workspaceId: string, n: number) => {

@@ -11,7 +11,7 @@ import { createKey, startServer, startStack } from "@sift/testkit";
 const n = Number(process.argv[2] ?? 300);
 const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);
 const stack = await startStack({ redisUrl: redis.url, natsUrl: nats.url });
-const key = await createKey(stack.keys, { kind: "challenge" });
+const key = await createKey(stack.keystore, { kind: "challenge" });
 const solutions: string[] = [];
 for (let i = 0; i < n; i++)
   solutions.push((await solveFromService({ siteKey: key.siteKey!, baseUrl: stack.gatewayUrl })).solution);

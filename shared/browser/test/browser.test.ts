@@ -167,9 +167,9 @@ describe.skipIf(!inject("browserTests"))("sift.js in Chromium", () => {
   });
 
   it("solves in a Web Worker and keeps the page responsive while solving", async () => {
-    const hard = await createKey(stack.keys, { kind: "challenge" });
+    const hard = await createKey(stack.keystore, { kind: "challenge" });
     // 16 × 2^12 hashes: long enough (~1 s here) that main-thread work would show in frame gaps.
-    await stack.keys.updateConfig(hard.configId, { difficulty: 12 });
+    await stack.keystore.updateConfig(hard.configId, { difficulty: 12 });
     const page = await browserPage();
     await page.addInitScript(() => {
       const Original = window.Worker;

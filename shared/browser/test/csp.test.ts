@@ -70,7 +70,7 @@ describe.skipIf(!inject("browserTests"))("sift.js under a Content-Security-Polic
   });
 });
 const startCspDemo = async (csp: string): Promise<DemoBackend> => {
-  const key = await createKey(harness.stack.keys, { kind: "challenge" });
+  const key = await createKey(harness.stack.keystore, { kind: "challenge" });
   return startDemoBackend({
     gatewayUrl: harness.stack.gatewayUrl,
     siteKey: key.siteKey!,

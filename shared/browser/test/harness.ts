@@ -21,7 +21,7 @@ export const startHarness = async (): Promise<Harness> => {
   // The gateway serves sift.js from the package's dist/; build it fresh for this run.
   await buildBrowserBundle();
   const stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
-  const key = await createKey(stack.keys, { kind: "challenge" });
+  const key = await createKey(stack.keystore, { kind: "challenge" });
   const siteKey = key.siteKey!;
   const demo = await startDemoBackend({
     gatewayUrl: stack.gatewayUrl,

@@ -10,7 +10,7 @@ afterAll(() => stack.stop());
 
 describe("solveFromService", () => {
   it("fetches a challenge for the site key and returns a four-part solution for its configuration", async () => {
-    const key = await createKey(stack.keys, { kind: "challenge" });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
     const { solution } = await solveFromService({ siteKey: key.siteKey!, baseUrl: `${stack.gatewayUrl}/` });
     expect(parseSolution(solution)).toMatchObject({
       ok: true,

@@ -64,7 +64,7 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 /** One CLI command, in-process on the cluster client, as main.ts wires it. */
 const sift = async (...argv: string[]): Promise<Record<string, string>> => {
   const result = await runCli(argv, {
-    keystore: stack.keys,
+    keystore: stack.keystore,
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
     feedback: new FeedbackStore({ redis: stack.redis }),
@@ -155,8 +155,8 @@ describe("Sift on a three-master Redis Cluster", () => {
   });
 
   it("learns from a report and applies lists: the feedback store's scripts each stay on one slot", async () => {
-    const { workspaceId, secretKey } = await createKey(stack.keys, { kind: "classify", plan: "paid" });
-    await stack.keys.updateWorkspace(workspaceId, { rateLimit: 1e6, burst: 1e6 });
+    const { workspaceId, secretKey } = await createKey(stack.keystore, { kind: "classify", plan: "paid" });
+    await stack.keystore.updateWorkspace(workspaceId, { rateLimit: 1e6, burst: 1e6 });
     const content = {
       message: "Hello, is the walnut desk from your spring catalogue still in stock? Order 5531.",
     };
@@ -191,7 +191,7 @@ describe("Sift on a three-master Redis Cluster", () => {
   });
 
   it("issues, verifies and spends a challenge", async () => {
-    const { siteKey, secretKey } = await createKey(stack.keys, { kind: "challenge", plan: "paid" });
+    const { siteKey, secretKey } = await createKey(stack.keystore, { kind: "challenge", plan: "paid" });
     const { solution } = await solveFromService({ siteKey: siteKey!, baseUrl: stack.gatewayUrl });
     const verify = () => post(`${stack.gatewayUrl}/verify`, { secretKey: secretKey!, solution: solution! });
     expect(await verify()).toMatchObject({ status: 200, json: { ok: true } });
@@ -204,9 +204,9 @@ describe("Sift on a three-master Redis Cluster", () => {
   });
 
   it("leaves exactly one working secret after concurrent rerolls, the one its configuration names", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
-    const secrets = await Promise.all(Array.from({ length: 8 }, () => stack.keys.reroll(key.configId)));
-    const resolved = await Promise.all([key.secretKey, ...secrets].map((s) => stack.keys.resolve(s!)));
+    const key = await createKey(stack.keystore, { kind: "classify" });
+    const secrets = await Promise.all(Array.from({ length: 8 }, () => stack.keystore.reroll(key.configId)));
+    const resolved = await Promise.all([key.secretKey, ...secrets].map((s) => stack.keystore.resolve(s!)));
     const working = [key.secretKey, ...secrets].filter((_, i) => resolved[i] !== null);
     expect(working).toHaveLength(1);
     const config = await stack.redis.hget(redisLayout().config(key.configId), "secretHash");
@@ -216,16 +216,16 @@ describe("Sift on a three-master Redis Cluster", () => {
 
   it("keeps every key record in step with its workspace when updates race creations and rerolls", async () => {
     const layout = redisLayout();
-    const workspace = await stack.keys.createWorkspace({ name: "race", plan: "free" });
-    const first = await stack.keys.createConfig(workspace.id, "classify");
+    const workspace = await stack.keystore.createWorkspace({ name: "race", plan: "free" });
+    const first = await stack.keystore.createConfig(workspace.id, "classify");
     const racing: Promise<unknown>[] = [];
     for (let i = 1; i <= 10; i++) {
-      racing.push(stack.keys.updateWorkspace(workspace.id, { rateLimit: i, allowance: 100 + i }));
-      racing.push(stack.keys.createConfig(workspace.id, "classify"));
-      racing.push(stack.keys.reroll(first!.config.id));
+      racing.push(stack.keystore.updateWorkspace(workspace.id, { rateLimit: i, allowance: 100 + i }));
+      racing.push(stack.keystore.createConfig(workspace.id, "classify"));
+      racing.push(stack.keystore.reroll(first!.config.id));
     }
     await Promise.all(racing);
-    const final = (await stack.keys.getWorkspace(workspace.id))!;
+    const final = (await stack.keystore.getWorkspace(workspace.id))!;
     const configIds = await stack.redis.smembers(layout.workspaceConfigs(workspace.id));
     expect(configIds).toHaveLength(11);
     for (const configId of configIds) {
@@ -244,7 +244,7 @@ describe("Sift on a three-master Redis Cluster", () => {
   });
 
   it("walks a Free workspace through its allowance: counted, grace, then 429 quota_exceeded", async () => {
-    const key = await createKey(stack.keys, { kind: "classify", allowance: 3 });
+    const key = await createKey(stack.keystore, { kind: "classify", allowance: 3 });
     const workspace = { id: key.workspaceId, plan: "free" as const, allowance: 3 };
     const today = Math.floor(clock.now() / DAY);
     for (let i = 0; i < 3; i++) expect((await classify(key.secretKey)).status).toBe(200);

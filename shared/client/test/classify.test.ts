@@ -47,13 +47,13 @@ const client = (classifyKey: string, options: Partial<ConstructorParameters<type
   new SiftClient({ baseUrl: `${recorder.url}/`, classifyKey, ...options });
 
 const used30d = async (workspaceId: string, on: Stack = stack) =>
-  (await on.usage.status((await on.keys.getWorkspace(workspaceId))!)).used30d;
+  (await on.usage.status((await on.keystore.getWorkspace(workspaceId))!)).used30d;
 
 const statusesSince = (from: number) => recorder.seen.slice(from).map((s) => s.status);
 
 describe("classify() with a real key", () => {
   it("returns the model's verdicts, spam and clean, and each is counted", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const sift = client(key.secretKey);
 
     const spam = await sift.classify(SPAM);
@@ -72,7 +72,7 @@ describe("classify() with a real key", () => {
   });
 
   it("sends the key as a bearer token and the content and model as JSON", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const from = recorder.seen.length;
     await client(key.secretKey).classify(CLEAN);
     const [sent] = recorder.seen.slice(from);
@@ -126,9 +126,9 @@ describe("classify() refusals", () => {
 
 describe("classify() on a rate limit", () => {
   it("waits the Retry-After of a 429 and then gets the verdict", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     // One call per 2 s: the second call, made at once, is refused with a Retry-After of 2.
-    await stack.keys.updateWorkspace(key.workspaceId, { rateLimit: 0.5, burst: 1 });
+    await stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 0.5, burst: 1 });
     const sift = client(key.secretKey);
     const from = recorder.seen.length;
     expect((await sift.classify(CLEAN)).decidedBy).toBe("service");
@@ -149,7 +149,7 @@ describe("classify() on a paused Free workspace", () => {
     const clock = new ManualClock(Date.now());
     const paused = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url, clock });
     try {
-      const key = await createKey(paused.keys, { kind: "classify", allowance: 1 });
+      const key = await createKey(paused.keystore, { kind: "classify", allowance: 1 });
       const sift = new SiftClient({ baseUrl: paused.gatewayUrl, classifyKey: key.secretKey });
       expect((await sift.classify(CLEAN)).decidedBy).toBe("service");
       // Spec 3.1: the allowance is reached; 7 days of grace later the workspace is paused.
@@ -205,7 +205,7 @@ describe("classify() during outages", () => {
   });
 
   it("with the model worker stopped, retries the 503, then the policy says clean, and nothing is counted", async () => {
-    const key = await createKey(stack.keys, { kind: "classify" });
+    const key = await createKey(stack.keystore, { kind: "classify" });
     const sift = client(key.secretKey);
     expect((await sift.classify(CLEAN)).decidedBy).toBe("service");
     await worker!.stop();
@@ -250,7 +250,7 @@ describe("classify() while the model hangs", () => {
       queue: inferenceQueue(SPAM_STANDARD),
     });
     try {
-      const key = await createKey(hung.keys, { kind: "classify" });
+      const key = await createKey(hung.keystore, { kind: "classify" });
       const impatient = new SiftClient({
         baseUrl: hung.gatewayUrl,
         classifyKey: key.secretKey,

@@ -23,7 +23,7 @@ let key: Awaited<ReturnType<typeof createKey>>;
 beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
   recorder = await startRecorder(stack.gatewayUrl);
-  key = await createKey(stack.keys, { kind: "challenge" });
+  key = await createKey(stack.keystore, { kind: "challenge" });
 });
 afterAll(async () => {
   await recorder?.stop();
@@ -63,7 +63,7 @@ describe("verify() with a real key and real solutions", () => {
   });
 
   it("rejects with Invalid secret key for an unknown key and for a Classify key", async () => {
-    const classifyKey = await createKey(stack.keys, { kind: "classify" });
+    const classifyKey = await createKey(stack.keystore, { kind: "classify" });
     for (const secret of ["sk_unknown", classifyKey.secretKey]) {
       expect(await client(secret).verify(await solve())).toEqual({
         decidedBy: "service",

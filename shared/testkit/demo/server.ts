@@ -23,8 +23,8 @@ const worker = spawn(`${root}node_modules/.bin/tsx`, [`${root}services/model-wor
   stdio: "inherit",
 });
 
-const challenge = await createKey(stack.keys, { kind: "challenge" });
-const classify = await createKey(stack.keys, { kind: "classify" });
+const challenge = await createKey(stack.keystore, { kind: "challenge" });
+const classify = await createKey(stack.keystore, { kind: "classify" });
 const demo = await startDemoBackend({
   gatewayUrl: stack.gatewayUrl,
   siteKey: challenge.siteKey!,

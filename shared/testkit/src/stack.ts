@@ -2,10 +2,10 @@ import type { Server } from "node:http";
 import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
-import { createGateway, createKeyCache } from "@sift/gateway/wiring";
+import { createGatewayService, createKeyCache } from "@sift/gateway/wiring";
 import type { KeyKind, ModelName } from "@sift/contracts";
 import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
-import { createVerifyApp } from "@sift/verify/wiring";
+import { createVerifyService } from "@sift/verify/wiring";
 import { solveFromService } from "@sift/challenge";
 import { signingSecretRing, type SigningSecretRing } from "@sift/challenge/server";
 import {
@@ -41,7 +41,7 @@ export interface StackOptions {
   /** Test-key calls per second per address (property tests send hundreds from one address). */
   testKeyRate?: number;
   /** Challenge signing keys (rotation tests); default: one derived from the internal secret. */
-  challengeKeys?: SigningSecretRing;
+  signingSecrets?: SigningSecretRing;
   /** Traces each service to this OTLP/HTTP collector, with a tracer provider of its own, as main.ts does. */
   otlpEndpoint?: string;
   /** The gateway's trace sample ratio (0-1, default 1). */
@@ -62,7 +62,7 @@ export interface Stack {
   classifyUrl: string;
   redis: RedisClient;
   nats: NatsConnection;
-  keys: Keystore;
+  keystore: Keystore;
   usage: RedisUsageMeter;
   clock: Clock;
   internalSecret: string;
@@ -107,12 +107,12 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   };
   const tracers = Object.values(tracing).filter((t): t is Tracing => t !== undefined);
   const verify = await serve(
-    createVerifyApp({
+    createVerifyService({
       redis,
       clock,
       logger,
       signer,
-      signingSecrets: options.challengeKeys ?? signingSecretRing(undefined, internalSecret),
+      signingSecrets: options.signingSecrets ?? signingSecretRing(undefined, internalSecret),
       metrics: metrics.verify,
       tracing: tracing.verify,
     }),
@@ -142,7 +142,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const keyCache = keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: keyCacheMs }) : undefined;
   keyCache?.start();
   const gateway = await serve(
-    createGateway({
+    createGatewayService({
       keyCache,
       config: {
         verifyUrl: verify.url,
@@ -172,7 +172,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     classifyUrl: classify.url,
     redis,
     nats,
-    keys: new Keystore({ redis, clock }),
+    keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     clock,
     internalSecret,
@@ -222,15 +222,15 @@ const serve = async (app: Express, limits?: HttpLimits): Promise<Served> => {
 
 /** A workspace with one configuration of `kind`, as the admin CLI would make it. */
 export const createKey = async (
-  keys: Keystore,
+  keystore: Keystore,
   options: { kind: KeyKind; plan?: Plan; allowance?: number },
 ): Promise<{ workspaceId: string; configId: string; secretKey: string; siteKey?: string }> => {
-  const workspace = await keys.createWorkspace({
+  const workspace = await keystore.createWorkspace({
     name: "test",
     plan: options.plan ?? "free",
     ...(options.allowance === undefined ? {} : { allowance: options.allowance }),
   });
-  const created = await keys.createConfig(workspace.id, options.kind);
+  const created = await keystore.createConfig(workspace.id, options.kind);
   if (!created) throw new Error("workspace vanished");
   return {
     workspaceId: workspace.id,

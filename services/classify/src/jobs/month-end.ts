@@ -8,7 +8,7 @@ const MONTHS_IN_A_ROW = 3;
 const STREAK_LOOKBACK = 24;
 
 export interface MonthEndDeps {
-  keys: Keystore;
+  keystore: Keystore;
   usage: RedisUsageMeter;
   notices: NoticeStore;
   clock: Clock;
@@ -27,8 +27,8 @@ export const checkPaidPlans = async (
   month: number,
 ): Promise<PlanConversationNotice[]> => {
   const raised: PlanConversationNotice[] = [];
-  for (const id of await deps.keys.listWorkspaceIds()) {
-    const workspace = await deps.keys.getWorkspace(id);
+  for (const id of await deps.keystore.listWorkspaceIds()) {
+    const workspace = await deps.keystore.getWorkspace(id);
     if (!workspace || workspace.plan !== "paid") continue;
     const over = async (m: number) => (await deps.usage.monthTotal(id, m)) > workspace.allowance;
 

@@ -21,7 +21,7 @@ const MAX_ENTRIES = 10_000;
  * taken in the same Redis call and must stay exact across gateways.
  */
 export class CachedKeyResolver implements KeyResolver {
-  readonly #keys: Keystore;
+  readonly #keystore: Keystore;
   readonly #subscriber: RedisClient;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -32,13 +32,13 @@ export class CachedKeyResolver implements KeyResolver {
   #subscribed = false;
 
   constructor(deps: {
-    keys: Keystore;
+    keystore: Keystore;
     subscriber: RedisClient;
     clock: Clock;
     logger: Logger;
     ttlMs: number;
   }) {
-    this.#keys = deps.keys;
+    this.#keystore = deps.keystore;
     this.#subscriber = deps.subscriber;
     this.#clock = deps.clock;
     this.#logger = deps.logger;
@@ -47,7 +47,7 @@ export class CachedKeyResolver implements KeyResolver {
 
   /** Subscribes (now if the connection is ready, else when it is), and again after each reconnect. */
   start(): void {
-    const channel = this.#keys.changesChannel;
+    const channel = this.#keystore.changesChannel;
     this.#subscriber.on("message", (from: string, message: string) => {
       if (from === channel) this.#invalidate(message);
     });
@@ -89,7 +89,7 @@ export class CachedKeyResolver implements KeyResolver {
       return cached.record;
     }
     const generation = this.#generation;
-    const record = await this.#keys.resolveHash(hash);
+    const record = await this.#keystore.resolveHash(hash);
     if (record && this.#subscribed && generation === this.#generation && this.#ttlMs > 0) {
       this.#entries.delete(hash);
       this.#entries.set(hash, { record, expiresAt: now + this.#ttlMs });

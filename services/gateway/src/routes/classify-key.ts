@@ -18,7 +18,7 @@ import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";
 
 export interface ClassifyKeyDeps {
-  keys: Keystore;
+  keystore: Keystore;
   limiter: RateLimiter;
   clock: Clock;
   /** Budget of the shared test key, per client address (the key is public, so per key is moot). */
@@ -64,7 +64,7 @@ export const classifyKeyAccess =
 
     // Key lookup and rate limit in one Redis round trip (DESIGN.md).
     const resolved = await traceStep(res, deps.tracing, "key resolve", () =>
-      deps.keys.resolveAndTake(choice.key),
+      deps.keystore.resolveAndTake(choice.key),
     );
     if (!resolved) return sendError(res, "invalid_key");
     const { record, retryAfterMs } = resolved;

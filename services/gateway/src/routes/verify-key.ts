@@ -13,7 +13,7 @@ import { verifyKey, type KeyChoice } from "../domain/key-sources.ts";
  */
 export const verifyKeyAccess =
   (
-    deps: { keys: KeyResolver; keyCache?: KeyResolver | undefined; clock: Clock },
+    deps: { keystore: KeyResolver; keyCache?: KeyResolver | undefined; clock: Clock },
     route: string,
     method: Method,
   ): RequestHandler =>
@@ -23,7 +23,7 @@ export const verifyKeyAccess =
       apiKey: req.headers["x-api-key"],
       body: carriesBody(method) ? bodyField(requestBody(req), "secretKey") : undefined,
     });
-    const key = await keyStatus(deps.keyCache ?? deps.keys, choice);
+    const key = await keyStatus(deps.keyCache ?? deps.keystore, choice);
     const context = requestContext(res);
     context.forward = {
       identity: identityFor(route, context.requestId!, deps.clock.now(), key),

@@ -51,11 +51,11 @@ beforeAll(async () => {
   });
   worker = await startModelWorker(nats.url);
   base = new URL(stack.gatewayUrl);
-  const workspace = await stack.keys.createWorkspace({ name: "fuzz", plan: "paid", allowance: 1e9 });
-  await stack.keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
-  const classify = (await stack.keys.createConfig(workspace.id, "classify"))!;
-  const challenge = (await stack.keys.createConfig(workspace.id, "challenge"))!;
-  await stack.keys.updateConfig(challenge.config.id, { difficulty: 1 });
+  const workspace = await stack.keystore.createWorkspace({ name: "fuzz", plan: "paid", allowance: 1e9 });
+  await stack.keystore.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+  const classify = (await stack.keystore.createConfig(workspace.id, "classify"))!;
+  const challenge = (await stack.keystore.createConfig(workspace.id, "challenge"))!;
+  await stack.keystore.updateConfig(challenge.config.id, { difficulty: 1 });
   keys = {
     classify: classify.secretKey,
     challenge: challenge.secretKey,
