@@ -20,6 +20,8 @@ const Config = z
     natsUrl: z.string().default("nats://127.0.0.1:4222"),
     verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
     classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
+    /** The console service (services/console), behind /console. */
+    consoleUrl: z.string().url().default("http://127.0.0.1:8083"),
     internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
     /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
     trustProxy: z.coerce.number().int().min(0).default(0),
@@ -87,6 +89,7 @@ export const loadConfig = (env: Record<string, string | undefined>): GatewayConf
       natsUrl: env["NATS_URL"],
       verifyUrl: env["VERIFY_URL"],
       classifyUrl: env["CLASSIFY_URL"],
+      consoleUrl: env["CONSOLE_URL"],
       internalSecret: env["SIFT_INTERNAL_SECRET"],
       trustProxy: env["SIFT_TRUST_PROXY"],
       challengeRate: env["SIFT_CHALLENGE_RATE"],
