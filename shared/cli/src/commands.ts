@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ConsoleCliDeps } from "./console-commands.ts";
 import type { FeedbackStore } from "@sift/feedback";
 import {
   CHALLENGE_TTL_MS,
@@ -22,6 +23,8 @@ export interface CliDeps {
   notices: NoticeStore;
   /** Reports, lists and sharing (POST /feedback's learned state). */
   feedback: FeedbackStore;
+  /** The console's accounts and the password reader (`sift console …`). */
+  console?: ConsoleCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
