@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 const Config = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(8083),
+  port: z.coerce.number().int().min(0).max(65535).default(8084),
   host: z.string().default("0.0.0.0"),
   redisUrl: z.string().default("redis://127.0.0.1:6379"),
   /** `host:port,…` of a Redis Cluster; when set it is used instead of redisUrl. */

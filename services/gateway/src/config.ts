@@ -21,7 +21,7 @@ const Config = z
     verifyUrl: z.string().url().default("http://127.0.0.1:8081"),
     classifyUrl: z.string().url().default("http://127.0.0.1:8082"),
     /** The console service (services/console), behind /console. */
-    consoleUrl: z.string().url().default("http://127.0.0.1:8083"),
+    consoleUrl: z.string().url().default("http://127.0.0.1:8084"),
     internalSecret: z.string().min(32, "SIFT_INTERNAL_SECRET must be at least 32 characters"),
     /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
     trustProxy: z.coerce.number().int().min(0).default(0),
