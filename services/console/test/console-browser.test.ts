@@ -111,7 +111,7 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     for (const path of [`/w/${other.workspaceId}/sites`, `/w/${ws.workspaceId}/sites/${other.configId}`]) {
       const res = await page.goto(`${stack.gatewayUrl}/console${path}`);
       expect(res!.status()).toBe(404);
-      expect(await page.textContent("h1")).toBe("Not found");
+      expect(await page.textContent("h1")).toBe("Nothing here");
       expect(await page.content()).not.toContain(other.configId);
     }
   });

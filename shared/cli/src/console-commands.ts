@@ -1,14 +1,7 @@
-import { AccountStore, isEmail } from "@sift/console/accounts";
+import { isEmail } from "@sift/console/accounts";
 import { passwordProblem } from "@sift/console/password";
 import { isRole } from "@sift/console/roles";
-import { NotFound, required, UsageError, type Command } from "./commands.ts";
-
-/** What the console commands need beyond the key store: its accounts and a way to read a password. */
-export interface ConsoleCliDeps {
-  accounts: AccountStore;
-  /** The password from standard input (a prompt without echo on a terminal): never an argument. */
-  readPassword(): Promise<string>;
-}
+import { NotFound, required, UsageError, type Command, type ConsoleCliDeps } from "./commands.ts";
 
 const consoleDeps = (deps: { console?: ConsoleCliDeps }): ConsoleCliDeps => {
   if (!deps.console) throw new Error("the console commands are not wired in this CLI");

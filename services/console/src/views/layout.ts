@@ -123,4 +123,7 @@ export const messagePage = (title: string, message: string): Html =>
       <p><a href="/console/">Back to the console</a></p>`,
   );
 
-export const NOT_FOUND_PAGE = messagePage("Not found", "There is nothing here, or it is not yours to see.");
+export const NOT_FOUND_PAGE = messagePage(
+  "Nothing here",
+  "There is nothing at this address, or it is not yours to see.",
+);
