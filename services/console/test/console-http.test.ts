@@ -262,4 +262,23 @@ describe("the console through the gateway", () => {
     expect(usage.status).toBe(200);
     expect(usage.text).toContain("Under the allowance");
   });
+
+  it("lets an operator open every workspace and create one, and no one else create one", async () => {
+    const operator = `operator-${process.pid}@example.com`;
+    await addUser(stack, operator, { operator: true });
+    const c = client();
+    await c.signIn(operator);
+    const home = await c.get("/console/");
+    expect(home.text).toContain(`/console/w/${other.workspaceId}/sites`);
+    expect((await c.get(`/console/w/${other.workspaceId}/sites`)).text).toContain(other.configId);
+    const created = await c.post("/console/workspaces", { name: "Made <in> the console" });
+    expect(created.status).toBe(303);
+    const id = /\/console\/w\/([\w-]+)\/sites/.exec(created.headers.get("location")!)![1]!;
+    expect(await stack.keys.getWorkspace(id)).toMatchObject({ name: "Made <in> the console", plan: "free" });
+    expect((await c.get(`/console/w/${id}/sites`)).text).toContain("Made &lt;in&gt; the console");
+    const owner = client();
+    await owner.signIn(await member("owner"));
+    await owner.get("/console/");
+    expect((await owner.post("/console/workspaces", { name: "nope" })).status).toBe(403);
+  });
 });
