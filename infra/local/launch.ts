@@ -67,7 +67,7 @@ const start = async () => {
   };
 
   const env = stackEnv(ports, common);
-  for (const name of ["worker", "verify", "classify", "gateway"] as const) run(name, env[name]);
+  for (const name of ["worker", "verify", "classify", "console", "gateway"] as const) run(name, env[name]);
 
   try {
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/readyz`);
@@ -77,6 +77,11 @@ const start = async () => {
   }
   log(`ready: http://127.0.0.1:${gatewayPort}  (Ctrl-C stops everything)`);
   log(`metrics: http://127.0.0.1:${ports.metrics}/metrics`);
+  log(`console: http://127.0.0.1:${gatewayPort}/console/  (docs/console.md)`);
+  log(
+    "first operator: printf '%s\\n' '<a password of 12+ characters>' | " +
+      `REDIS_URL=${redis.url} pnpm sift console user add --email you@example.com --operator`,
+  );
   log(
     `try: curl -s http://127.0.0.1:${gatewayPort}/classify -H 'Authorization: Bearer test' ` +
       `-H 'Content-Type: application/json' -d '{"content":"hello","model":"${SPAM_STANDARD}"}'`,

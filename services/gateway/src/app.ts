@@ -34,15 +34,13 @@ export interface GatewayDeps extends AppDeps {
     GatewayConfig,
     | "verifyUrl"
     | "classifyUrl"
+    | "consoleUrl"
     | "challengeRate"
     | "challengeBurst"
     | "testKeyRate"
     | "testKeyBurst"
     | "trustProxy"
-  > & {
-    /** The console service (issue 27), needed once an entry names it; config.ts gains it then. */
-    consoleUrl?: string | undefined;
-  };
+  >;
   /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
   endpoints?: EndpointTable;
   keystore: Keystore;

@@ -10,6 +10,8 @@ const Config = ServiceConfig.extend({
   metricsPort: portField(9464).meta({ env: "SIFT_METRICS_PORT" }),
   verifyUrl: z.string().url().default("http://127.0.0.1:8081").meta({ env: "VERIFY_URL" }),
   classifyUrl: z.string().url().default("http://127.0.0.1:8082").meta({ env: "CLASSIFY_URL" }),
+  /** The console service (services/console), behind /console. */
+  consoleUrl: z.string().url().default("http://127.0.0.1:8084").meta({ env: "CONSOLE_URL" }),
   /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
   trustProxy: z.coerce.number().int().min(0).default(0).meta({ env: "SIFT_TRUST_PROXY" }),
   /** Challenges per second per client address, with its burst. */

@@ -28,6 +28,7 @@ beforeAll(async () => {
     config: {
       verifyUrl: stack.verifyUrl,
       classifyUrl: stack.classifyUrl,
+      consoleUrl: stack.consoleUrl,
       challengeRate: 1_000,
       challengeBurst: 1_000,
       testKeyRate: 1_000,

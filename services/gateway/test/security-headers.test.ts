@@ -23,6 +23,7 @@ beforeAll(async () => {
     config: {
       verifyUrl: stack.verifyUrl,
       classifyUrl: stack.classifyUrl,
+      consoleUrl: stack.consoleUrl,
       challengeRate: 100,
       challengeBurst: 100,
       testKeyRate: 100,

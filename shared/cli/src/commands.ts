@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
 import { CHALLENGE_TTL_MS } from "@sift/contracts";
 import {
@@ -22,8 +23,17 @@ export interface CliDeps {
   notices: NoticeStore;
   /** Reports, lists and sharing (POST /feedback's learned state). */
   feedback: FeedbackStore;
+  /** The console's accounts and the password reader (`sift console …`). */
+  console?: ConsoleCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
+}
+
+/** What the console commands need beyond the key store: its accounts and a way to read a password. */
+export interface ConsoleCliDeps {
+  accounts: AccountStore;
+  /** The password from standard input (a prompt without echo on a terminal): never an argument. */
+  readPassword(): Promise<string>;
 }
 
 export type Flags = Record<string, string | undefined>;

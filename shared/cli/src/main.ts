@@ -1,8 +1,10 @@
 import { solveFromService } from "@sift/challenge";
 import { FeedbackStore } from "@sift/feedback";
+import { AccountStore } from "@sift/console/accounts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
+import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
 
 const target = {
@@ -18,6 +20,7 @@ try {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
+    console: { accounts: new AccountStore({ redis, clock: systemClock }), readPassword },
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
       "challenge solve": {

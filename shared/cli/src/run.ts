@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { COMMANDS, NotFound, UsageError, type CliDeps, type Command } from "./commands.ts";
+import { CONSOLE_COMMANDS } from "./console-commands.ts";
 import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
 
 export interface CliResult {
@@ -23,7 +24,7 @@ const usageText = (commands: Record<string, Command>): string =>
 
 /** Runs one CLI invocation; never throws for a caller's mistake. */
 export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
-  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...deps.extra };
+  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...CONSOLE_COMMANDS, ...deps.extra };
   const name = argv.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command)

@@ -19,7 +19,7 @@ export type Method = "GET" | "POST" | "PUT" | "DELETE";
 /** Whether a call of `method` has a body to read, limit, parse and forward. */
 export const carriesBody = (method: Method): boolean => method === "POST" || method === "PUT";
 
-/** The services behind the gateway (the console is filed as issue 27; nothing names it yet). */
+/** The services behind the gateway. */
 export type Service = "classify" | "verify" | "console";
 
 interface EndpointBase {
@@ -93,6 +93,26 @@ export const ENDPOINTS = {
     errors: "json",
     upstreamDown: "challenges_unavailable",
     doc: challengeDoc,
+  },
+  // The console's pages (services/console, docs/console.md): every GET below /console, and its
+  // forms, every POST below it. Sign-in, sessions and CSRF are the service's.
+  console: {
+    method: "GET",
+    path: "/console",
+    prefix: true,
+    service: "console",
+    access: "session",
+    errors: "json",
+    upstreamDown: "internal",
+  },
+  consoleForms: {
+    method: "POST",
+    path: "/console",
+    prefix: true,
+    service: "console",
+    access: "session",
+    errors: "json",
+    upstreamDown: "internal",
   },
 } as const satisfies EndpointTable;
 

@@ -10,6 +10,7 @@ export const SERVICE_ENTRIES = {
   verify: "services/verify/src/main.ts",
   classify: "services/classify/src/main.ts",
   worker: "services/model-worker/src/main.ts",
+  console: "services/console/src/main.ts",
 } as const;
 export type ServiceName = keyof typeof SERVICE_ENTRIES;
 
@@ -22,6 +23,7 @@ export const SERVICE_FOLDERS: Record<ServiceName, string> = {
   verify: "services/verify",
   classify: "services/classify",
   worker: "services/model-worker",
+  console: "services/console",
 };
 
 export interface SpawnOptions {
@@ -91,6 +93,7 @@ export interface StackPorts {
   verify: number;
   classify: number;
   worker: number;
+  console: number;
 }
 
 /** Free loopback ports for the services, but those given. */
@@ -103,6 +106,7 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
     verify: await pick("verify"),
     classify: await pick("classify"),
     worker: await pick("worker"),
+    console: await pick("console"),
   };
 };
 
@@ -117,12 +121,14 @@ export const stackEnv = (
   worker: { ...common, MODEL_WORKER_PORT: String(ports.worker) },
   verify: { ...common, VERIFY_PORT: String(ports.verify) },
   classify: { ...common, CLASSIFY_PORT: String(ports.classify) },
+  console: { ...common, CONSOLE_PORT: String(ports.console) },
   gateway: {
     ...common,
     SIFT_PORT: String(ports.gateway),
     SIFT_METRICS_PORT: String(ports.metrics),
     VERIFY_URL: `http://127.0.0.1:${ports.verify}`,
     CLASSIFY_URL: `http://127.0.0.1:${ports.classify}`,
+    CONSOLE_URL: `http://127.0.0.1:${ports.console}`,
   },
 });
 

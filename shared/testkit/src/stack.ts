@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
+import { createConsoleService, type ConsoleSettings } from "@sift/console/wiring";
 import { createGatewayService, createKeyCache } from "@sift/gateway/wiring";
 import type { KeyKind, ModelName } from "@sift/contracts";
 import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
@@ -54,12 +55,15 @@ export interface StackOptions {
   keyCacheMs?: number;
   /** The model names classify accepts (default MODEL_NAMES; a test adds an unshipped one). */
   models?: readonly ModelName[];
+  /** The console's session lifetimes and sign-in limits (default: generous, for tests). */
+  console?: Partial<ConsoleSettings>;
 }
 
 export interface Stack {
   gatewayUrl: string;
   verifyUrl: string;
   classifyUrl: string;
+  consoleUrl: string;
   redis: RedisClient;
   nats: NatsConnection;
   keystore: Keystore;
@@ -71,13 +75,13 @@ export interface Stack {
   /** Exports every finished span now (no-op without `otlpEndpoint`). */
   flushTraces(): Promise<void>;
   /** Stops and starts one service's HTTP server (same port), for outage tests. */
-  stopService(name: "gateway" | "verify" | "classify"): Promise<void>;
-  startService(name: "gateway" | "verify" | "classify"): Promise<void>;
+  stopService(name: "gateway" | "verify" | "classify" | "console"): Promise<void>;
+  startService(name: "gateway" | "verify" | "classify" | "console"): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * The gateway, verify and classify services in-process, each on its own loopback port and
+ * The gateway, verify, classify and console services in-process, each on its own loopback port and
  * talking real HTTP, Redis and NATS, built by the same wiring as their main.ts. The model
  * worker is not included: tests that need verdicts start one.
  */
@@ -138,6 +142,23 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     tracing: tracing.classify,
   });
   const classify = await serve(classifyService.app);
+  const consoleApp = await serve(
+    await createConsoleService({
+      redis,
+      clock,
+      logger,
+      signer,
+      config: {
+        sessionIdleMs: 60 * 60 * 1000,
+        sessionAbsoluteMs: 24 * 60 * 60 * 1000,
+        signInPerAddress: 600,
+        signInAddressBurst: 100,
+        signInPerAccount: 600,
+        signInAccountBurst: 100,
+        ...options.console,
+      },
+    }),
+  );
   const keyCacheMs = options.keyCacheMs ?? 5_000;
   const keyCache = keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: keyCacheMs }) : undefined;
   keyCache?.start();
@@ -147,6 +168,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       config: {
         verifyUrl: verify.url,
         classifyUrl: classify.url,
+        consoleUrl: consoleApp.url,
         challengeRate: options.challengeRate ?? 1_000,
         challengeBurst: options.challengeBurst ?? 1_000,
         // Property tests send hundreds of test-key calls from one address.
@@ -164,12 +186,13 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     }),
     options.gatewayLimits,
   );
-  const services = { gateway, verify, classify };
+  const services = { gateway, verify, classify, console: consoleApp };
 
   return {
     gatewayUrl: gateway.url,
     verifyUrl: verify.url,
     classifyUrl: classify.url,
+    consoleUrl: consoleApp.url,
     redis,
     nats,
     keystore: new Keystore({ redis, clock }),

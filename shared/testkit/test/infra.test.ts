@@ -7,6 +7,7 @@ import { createRegistry, serviceApp, silentLogger } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
 import { TARGETS } from "../../../infra/build/build.ts";
 import { loadConfig as classifyConfig } from "@sift/classify/config";
+import { loadConfig as consoleConfig } from "@sift/console/config";
 import { loadConfig as gatewayConfig } from "@sift/gateway/config";
 import { loadConfig as workerConfig } from "@sift/model-worker/config";
 import { loadConfig as verifyConfig } from "@sift/verify/config";
@@ -23,6 +24,7 @@ const SERVICES = {
   verify: { load: (env: Env) => verifyConfig(env), port: "port" },
   classify: { load: (env: Env) => classifyConfig(env), port: "port" },
   "model-worker": { load: (env: Env) => workerConfig(env), port: "port" },
+  console: { load: (env: Env) => consoleConfig(env), port: "port" },
 } as const;
 type Service = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as Service[];

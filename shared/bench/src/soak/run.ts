@@ -16,6 +16,9 @@ import {
   type ServiceName,
 } from "@sift/testkit";
 
+/** The services a soak run measures (the console is not under its load). */
+type SoakedService = Exclude<ServiceName, "console">;
+
 /**
  * Mixed traffic for a long while at half of the measured peak, every service its own process on
  * its own Redis and NATS: `pnpm soak` (10 minutes) and the 30-second smoke test in `pnpm test`.
@@ -40,9 +43,9 @@ export interface SoakReport {
   /** Ops not started because too many were in flight (the stack fell behind the rate). */
   shed: number;
   latencyMs: { p50: number; p99: number; max: number };
-  figures: Record<ServiceName, { warm: ProcessFigures; end: ProcessFigures; maxLoopP99Ms: number }>;
+  figures: Record<SoakedService, { warm: ProcessFigures; end: ProcessFigures; maxLoopP99Ms: number }>;
   /** RSS at the end over RSS after the warm-up (each the median of three scrapes 10 s apart), per service. */
-  rssGrowth: Record<ServiceName, number>;
+  rssGrowth: Record<SoakedService, number>;
 }
 
 const CONTENTS = [
@@ -177,27 +180,27 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
       `soak: peak ${peakRps.toFixed(0)} requests/s (32 senders, ${options.peakS} s); running at ${rate.toFixed(0)}/s`,
     );
 
-    const metricsUrls: Record<ServiceName, string> = {
+    const metricsUrls: Record<SoakedService, string> = {
       gateway: `http://127.0.0.1:${stack.ports.metrics}/metrics`,
       verify: `http://127.0.0.1:${stack.ports.verify}/metrics`,
       classify: `http://127.0.0.1:${stack.ports.classify}/metrics`,
       worker: `http://127.0.0.1:${stack.ports.worker}/metrics`,
     };
-    const names = Object.keys(metricsUrls) as ServiceName[];
+    const names = Object.keys(metricsUrls) as SoakedService[];
     const scrapeAll = async () =>
       Object.fromEntries(
         await Promise.all(names.map(async (s) => [s, await scrapeFigures(metricsUrls[s])] as const)),
-      ) as Record<ServiceName, ProcessFigures>;
+      ) as Record<SoakedService, ProcessFigures>;
 
     // Open loop at the rate: an op (1-2 requests; challenge-verify is 2) per tick share; ops past
     // the in-flight cap are shed and counted rather than queued without end.
     const opsPerS = rate / (1 + 1 / MIX.length);
     let inFlight = 0;
     let shed = 0;
-    let warm: Record<ServiceName, ProcessFigures> | undefined;
+    let warm: Record<SoakedService, ProcessFigures> | undefined;
     /** Every 10 s scrape from the end of the warm-up on. */
-    const samples: Array<Record<ServiceName, ProcessFigures>> = [];
-    const maxLoop = Object.fromEntries(names.map((s) => [s, 0])) as Record<ServiceName, number>;
+    const samples: Array<Record<SoakedService, ProcessFigures>> = [];
+    const maxLoop = Object.fromEntries(names.map((s) => [s, 0])) as Record<SoakedService, number>;
     // Only the measured part's answers count (the peak's are in the figures above, not here).
     for (const key of Object.keys(answers)) delete answers[key];
     unexpected.length = 0;
@@ -252,7 +255,7 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
     samples.push(end);
     // RSS moves by ±10 % from one scrape to the next as the heap grows and is collected, so each end
     // of the run is the median of three scrapes (the first three after the warm-up, the last three).
-    const medianRss = (window: typeof samples, s: ServiceName) =>
+    const medianRss = (window: typeof samples, s: SoakedService) =>
       quantile(
         window.map((f) => f[s].rssBytes),
         0.5,
@@ -307,7 +310,7 @@ export const formatSoak = (r: SoakReport, durationS: number): string[] => {
   ];
   for (const [s, f] of Object.entries(r.figures)) {
     lines.push(
-      `| ${s} | ${mb(f.warm.rssBytes)} | ${mb(f.end.rssBytes)} | ${(r.rssGrowth[s as ServiceName] * 100).toFixed(1)} % | ` +
+      `| ${s} | ${mb(f.warm.rssBytes)} | ${mb(f.end.rssBytes)} | ${(r.rssGrowth[s as SoakedService] * 100).toFixed(1)} % | ` +
         `${mb(f.warm.heapUsedBytes)} | ${mb(f.end.heapUsedBytes)} | ${f.end.eventLoopP99Ms.toFixed(1)} ms | ${f.maxLoopP99Ms.toFixed(1)} ms |`,
     );
   }

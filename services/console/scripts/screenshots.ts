@@ -1,0 +1,78 @@
+// Screenshots of the console for docs/console.md: starts Redis and NATS on free ports, the stack
+// in-process (startStack), makes a workspace with a few configurations and list entries, signs in
+// with Chromium and saves one PNG per screen into docs/console/ (light, and the sites screen dark).
+//   pnpm --filter @sift/console screenshots
+import { mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { AccountStore } from "@sift/console/accounts";
+import { FeedbackStore } from "@sift/feedback";
+import { freePort, spawnLocalServer, startStack, CHROMIUM_ARGS, CHROMIUM_PATH, ROOT } from "@sift/testkit";
+
+const out = `${ROOT}docs/console`;
+mkdirSync(out, { recursive: true });
+const [redisPort, natsPort] = [await freePort(), await freePort()];
+const servers = [await spawnLocalServer("redis", redisPort), await spawnLocalServer("nats", natsPort)];
+const stack = await startStack({
+  redisUrl: `redis://127.0.0.1:${redisPort}`,
+  natsUrl: `nats://127.0.0.1:${natsPort}`,
+});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  const workspace = await stack.keys.createWorkspace({ name: "Acme shop", plan: "free" });
+  await stack.keys.createWorkspace({ name: "Acme blog", plan: "paid" });
+  const challenge = await stack.keys.createConfig(workspace.id, "challenge");
+  await stack.keys.createConfig(workspace.id, "classify");
+  const lists = new FeedbackStore({ redis: stack.redis });
+  await lists.updateList(workspace.id, "add", {
+    kind: "block",
+    type: "domain",
+    value: "cheap-pills.example",
+  });
+  await lists.updateList(workspace.id, "add", { kind: "block", type: "phrase", value: "crypto giveaway" });
+  await lists.updateList(workspace.id, "add", { kind: "allow", type: "email", value: "ceo@acme.example" });
+  const accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
+  await accounts.addUser({ email: "ops@acme.example", password: "screenshots only 123", operator: true });
+
+  const base = `${stack.gatewayUrl}/console`;
+  const shoot = async (
+    scheme: "light" | "dark",
+    name: string,
+    go: (page: import("playwright-core").Page) => Promise<void>,
+  ) => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 720 }, colorScheme: scheme });
+    const page = await context.newPage();
+    await page.goto(`${base}/sign-in`);
+    if (name !== "sign-in") {
+      await page.fill("#email", "ops@acme.example");
+      await page.fill("#password", "screenshots only 123");
+      await Promise.all([page.waitForURL(`${base}/`), page.click("button[type=submit]")]);
+    }
+    await go(page);
+    await page.screenshot({ path: `${out}/${name}.png` });
+    await context.close();
+    console.warn(`docs/console/${name}.png`);
+  };
+  const ws = `${base}/w/${workspace.id}`;
+  await shoot("light", "sign-in", async () => {});
+  await shoot("light", "workspaces", async () => {});
+  await shoot("light", "sites", async (p) => void (await p.goto(`${ws}/sites`)));
+  await shoot("dark", "sites-dark", async (p) => void (await p.goto(`${ws}/sites`)));
+  await shoot("light", "secret-once", async (p) => {
+    await p.goto(`${ws}/sites`);
+    await p.selectOption("#kind", "challenge");
+    await p.click("text=Create configuration");
+    await p.waitForSelector("#secret");
+  });
+  await shoot(
+    "light",
+    "configuration",
+    async (p) => void (await p.goto(`${ws}/sites/${challenge!.config.id}`)),
+  );
+  await shoot("light", "lists", async (p) => void (await p.goto(`${ws}/lists`)));
+  await shoot("light", "usage", async (p) => void (await p.goto(`${ws}/usage`)));
+  await shoot("light", "audit", async (p) => void (await p.goto(`${ws}/audit`)));
+} finally {
+  await browser.close();
+  await stack.stop();
+  for (const server of servers) server.kill("SIGTERM");
+}

@@ -1,0 +1,63 @@
+import express, { type Express } from "express";
+import type { FeedbackStore } from "@sift/feedback";
+import type { Keystore, RedisUsageMeter } from "@sift/keystore";
+import {
+  serviceApp,
+  serviceEndpoint,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type ReadinessChecks,
+  type RedisClient,
+  type Registry,
+} from "@sift/runtime";
+import type { AccountStore } from "./clients/accounts.ts";
+import type { AuditLog } from "./clients/audit.ts";
+import type { SessionStore } from "./clients/sessions.ts";
+import type { SignInThrottle } from "./clients/throttle.ts";
+import { assetRoutes } from "./routes/assets.ts";
+import { consoleContext, sendPage } from "./routes/context.ts";
+import { homeRoutes } from "./routes/home.ts";
+import { listRoutes } from "./routes/lists.ts";
+import { signInRoutes } from "./routes/sign-in.ts";
+import { siteRoutes } from "./routes/sites.ts";
+import { usageRoutes } from "./routes/usage.ts";
+import { NOT_FOUND_PAGE } from "./views/layout.ts";
+
+export interface ConsoleDeps {
+  signer: IdentitySigner;
+  clock: Clock;
+  logger: Logger;
+  redis: RedisClient;
+  keystore: Keystore;
+  usage: RedisUsageMeter;
+  lists: FeedbackStore;
+  accounts: AccountStore;
+  sessions: SessionStore;
+  throttle: SignInThrottle;
+  audit: AuditLog;
+  decoyHash: string;
+  config: { sessionAbsoluteMs: number };
+  readiness: ReadinessChecks;
+  metrics?: Registry | undefined;
+}
+
+/**
+ * The console service: server-rendered pages for people, behind the gateway's `session` access
+ * kind at /console (GET pages as the `console` route, POST forms as `consoleForms`), each behind
+ * the signed identity like every service's endpoints.
+ */
+export const buildConsoleApp = (deps: ConsoleDeps): Express =>
+  serviceApp(deps, (app) => {
+    const router = express.Router();
+    assetRoutes(router);
+    router.use(consoleContext(deps));
+    signInRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });
+    homeRoutes(router, deps);
+    siteRoutes(router, deps);
+    listRoutes(router, deps);
+    usageRoutes(router, deps);
+    router.use((_req, res) => sendPage(res, 404, NOT_FOUND_PAGE));
+    serviceEndpoint(app, "console", deps, router);
+    serviceEndpoint(app, "consoleForms", deps, router);
+  });

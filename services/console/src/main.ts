@@ -1,0 +1,20 @@
+import { IdentitySigner, runService } from "@sift/runtime";
+import { loadConfig } from "./config.ts";
+import { createConsoleService } from "./wiring.ts";
+
+const exitCode = await runService({
+  name: "console",
+  config: loadConfig(process.env),
+  start: async (runtime) => {
+    const { config } = runtime;
+    const app = await createConsoleService({
+      ...runtime.deps,
+      redis: runtime.redis(),
+      signer: new IdentitySigner(config.internalSecret),
+      config,
+    });
+    const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
+    return { ready: { port: http.port }, stop: [["http", http.stop]] };
+  },
+});
+process.exit(exitCode);

@@ -1,0 +1,140 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { Request, RequestHandler, Response } from "express";
+import { parseForm, rawBody, type FormFields } from "@sift/runtime";
+import type { AccountStore, User } from "../clients/accounts.ts";
+import type { Session, SessionStore } from "../clients/sessions.ts";
+import type { Html } from "../domain/html.ts";
+import { messagePage } from "../views/layout.ts";
+
+/** The session cookie (its token) and the sign-in form's own CSRF cookie. */
+export const SESSION_COOKIE = "sift_session";
+export const PRESESSION_COOKIE = "sift_presession";
+export const COOKIE_PATH = "/console";
+
+/** Every console page's policy: its own origin only, no inline script or style, no framing. */
+export const CONSOLE_CSP =
+  "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
+export interface Visitor {
+  user: User;
+  session: Session;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The signed-in user and their session, when the request carries a live one. */
+      visitor?: Visitor;
+    }
+  }
+}
+
+export const parseCookies = (header: string | undefined): Record<string, string> => {
+  const cookies: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at < 0) continue;
+    const name = part.slice(0, at).trim();
+    if (name && !(name in cookies)) cookies[name] = part.slice(at + 1).trim();
+  }
+  return cookies;
+};
+
+/** Whether the browser reached the gateway over TLS (the proxy hop says so in X-Forwarded-Proto). */
+const overTls = (req: Request): boolean =>
+  String(req.headers["x-forwarded-proto"] ?? "")
+    .split(",")
+    .some((p) => p.trim() === "https");
+
+export const setCookie = (
+  req: Request,
+  res: Response,
+  name: string,
+  value: string,
+  maxAgeMs?: number,
+): void => {
+  const parts = [`${name}=${value}`, `Path=${COOKIE_PATH}`, "HttpOnly", "SameSite=Lax"];
+  if (maxAgeMs !== undefined) parts.push(`Max-Age=${Math.floor(maxAgeMs / 1000)}`);
+  if (overTls(req)) parts.push("Secure");
+  res.append("Set-Cookie", parts.join("; "));
+};
+
+export const clearCookie = (req: Request, res: Response, name: string): void =>
+  setCookie(req, res, name, "", 0);
+
+/** A page: HTML with the console's policy and no caching. */
+export const sendPage = (res: Response, status: number, page: Html): void => {
+  res.status(status).type("html").send(page.toString());
+};
+
+/** The form fields of a POST (form-encoded; anything else reads as no fields). */
+export const formFields = (req: Request): FormFields =>
+  String(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")
+    ? parseForm(rawBody(req))
+    : (Object.create(null) as FormFields);
+
+/** One field as a single string ("" when absent or sent twice). */
+export const field = (fields: FormFields, name: string): string => {
+  const value = fields[name];
+  return typeof value === "string" ? value : "";
+};
+
+const sameString = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export const newToken = (): string => randomBytes(24).toString("base64url");
+
+/**
+ * Every console request: the headers of a page, the visitor from the session cookie, and for a
+ * POST the cross-site checks: refused (403) when `Sec-Fetch-Site` says cross-site or `Origin`
+ * names another host, and unless its `_csrf` field matches the session's token (or, for the
+ * sign-in form, the pre-session cookie's).
+ */
+export const consoleContext =
+  (deps: { sessions: SessionStore; accounts: AccountStore }): RequestHandler =>
+  async (req, res, next) => {
+    res.setHeader("Content-Security-Policy", CONSOLE_CSP);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Referrer-Policy", "same-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    const cookies = parseCookies(req.headers.cookie);
+    const token = cookies[SESSION_COOKIE];
+    if (token) {
+      const session = await deps.sessions.resume(token);
+      const user = session ? await deps.accounts.getUser(session.userId) : null;
+      if (session && user) res.locals.visitor = { user, session };
+    }
+    if (req.method !== "POST") return next();
+    if (crossSite(req)) return refuse(res);
+    const sent = field(formFields(req), "_csrf");
+    const expected = res.locals.visitor?.session.csrf ?? cookies[PRESESSION_COOKIE] ?? "";
+    if (!expected || !sameString(sent, expected)) return refuse(res);
+    next();
+  };
+
+const crossSite = (req: Request): boolean => {
+  const fetchSite = req.headers["sec-fetch-site"];
+  if (fetchSite === "cross-site" || fetchSite === "same-site") return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+};
+
+const refuse = (res: Response): void =>
+  sendPage(
+    res,
+    403,
+    messagePage(
+      "Refused",
+      "This form came from another site or has expired. Go back, reload the page and try again.",
+    ),
+  );

@@ -1,0 +1,45 @@
+import type { Router } from "express";
+import { queryFields } from "@sift/runtime";
+import { homePage } from "../views/home.ts";
+import { messagePage, NOT_FOUND_PAGE } from "../views/layout.ts";
+import { field, formFields, sendPage } from "./context.ts";
+import { workspacesFor, type WorkspaceDeps } from "./workspace.ts";
+
+/** The console's start page (the workspaces one can open; an operator creates them here) and the switcher. */
+export const homeRoutes = (router: Router, deps: WorkspaceDeps): void => {
+  router.get(["/console", "/console/"], async (_req, res) => {
+    const visitor = res.locals.visitor;
+    if (!visitor) return res.redirect(303, "/console/sign-in");
+    const workspaces = await workspacesFor(deps, visitor.user);
+    sendPage(res, 200, homePage(visitor, workspaces));
+  });
+
+  router.get("/console/switch", (req, res) => {
+    const id = queryFields(req)["workspace"];
+    if (typeof id !== "string" || !/^[\w-]{1,64}$/.test(id)) return sendPage(res, 404, NOT_FOUND_PAGE);
+    res.redirect(303, `/console/w/${id}/sites`);
+  });
+
+  router.post("/console/workspaces", async (req, res) => {
+    const visitor = res.locals.visitor;
+    if (!visitor?.user.operator) {
+      return sendPage(res, 403, messagePage("Not allowed", "Only an operator creates workspaces."));
+    }
+    const name = field(formFields(req), "name").trim();
+    if (name.length === 0 || name.length > 100) {
+      const workspaces = await workspacesFor(deps, visitor.user);
+      return sendPage(
+        res,
+        400,
+        homePage(visitor, workspaces, "A workspace needs a name of 1 to 100 characters."),
+      );
+    }
+    const workspace = await deps.keystore.createWorkspace({ name, plan: "free" });
+    await deps.audit.record(workspace.id, {
+      actor: visitor.user.email,
+      action: "workspace.create",
+      target: name,
+    });
+    res.redirect(303, `/console/w/${workspace.id}/sites`);
+  });
+};

@@ -1,0 +1,83 @@
+import type { Router } from "express";
+import { identityOf } from "@sift/runtime";
+import type { AccountStore } from "../clients/accounts.ts";
+import type { SessionStore } from "../clients/sessions.ts";
+import type { SignInThrottle } from "../clients/throttle.ts";
+import { checkPassword, hashPassword, needsRehash } from "../domain/password.ts";
+import { signInPage } from "../views/sign-in.ts";
+import {
+  clearCookie,
+  field,
+  formFields,
+  newToken,
+  parseCookies,
+  PRESESSION_COOKIE,
+  SESSION_COOKIE,
+  sendPage,
+  setCookie,
+} from "./context.ts";
+
+export interface SignInDeps {
+  accounts: AccountStore;
+  sessions: SessionStore;
+  throttle: SignInThrottle;
+  /** A hash checked against when the e-mail is unknown, so that costs what a wrong password does. */
+  decoyHash: string;
+  absoluteMs: number;
+}
+
+/** The one answer for an unknown e-mail and a wrong password alike. */
+export const WRONG_CREDENTIALS = "The e-mail or the password is wrong.";
+
+/**
+ * Sign-in, sign-out and sign-out everywhere. The sign-in form carries a token that matches a
+ * cookie set with the form (no session yet to hold one); a successful sign-in ends any session
+ * the browser had and starts a new one (a new token: rotated).
+ */
+export const signInRoutes = (router: Router, deps: SignInDeps): void => {
+  router.get("/console/sign-in", (req, res) => {
+    if (res.locals.visitor) return res.redirect(303, "/console/");
+    const token = parseCookies(req.headers.cookie)[PRESESSION_COOKIE] ?? newToken();
+    setCookie(req, res, PRESESSION_COOKIE, token);
+    sendPage(res, 200, signInPage({ csrf: token }));
+  });
+
+  router.post("/console/sign-in", async (req, res) => {
+    const fields = formFields(req);
+    const email = field(fields, "email").trim().toLowerCase();
+    const password = field(fields, "password");
+    const csrf = field(fields, "_csrf");
+    const wait = await deps.throttle.take(identityOf(res).client ?? "unknown", email);
+    if (wait > 0) {
+      res.setHeader("Retry-After", String(Math.ceil(wait / 1000)));
+      const message = `Too many attempts. Try again in ${Math.ceil(wait / 1000)} s.`;
+      return sendPage(res, 429, signInPage({ csrf, email, error: message }));
+    }
+    const found = await deps.accounts.credentials(email);
+    const ok = await checkPassword(found?.passwordHash ?? deps.decoyHash, password);
+    if (!found || !ok) return sendPage(res, 401, signInPage({ csrf, email, error: WRONG_CREDENTIALS }));
+    if (needsRehash(found.passwordHash)) {
+      await deps.accounts.setPasswordHash(found.user.id, await hashPassword(password));
+    }
+    const previous = res.locals.visitor;
+    if (previous) await deps.sessions.end(previous.session.id, previous.user.id);
+    const { token } = await deps.sessions.start(found.user.id);
+    setCookie(req, res, SESSION_COOKIE, token, deps.absoluteMs);
+    clearCookie(req, res, PRESESSION_COOKIE);
+    res.redirect(303, "/console/");
+  });
+
+  router.post("/console/sign-out", async (req, res) => {
+    const visitor = res.locals.visitor;
+    if (visitor) await deps.sessions.end(visitor.session.id, visitor.user.id);
+    clearCookie(req, res, SESSION_COOKIE);
+    res.redirect(303, "/console/sign-in");
+  });
+
+  router.post("/console/sign-out-everywhere", async (req, res) => {
+    const visitor = res.locals.visitor;
+    if (visitor) await deps.sessions.endAll(visitor.user.id);
+    clearCookie(req, res, SESSION_COOKIE);
+    res.redirect(303, "/console/sign-in");
+  });
+};

@@ -1,0 +1,77 @@
+import type { Request, Response } from "express";
+import type { Keystore, Workspace } from "@sift/keystore";
+import type { AccountStore, User } from "../clients/accounts.ts";
+import type { AuditLog } from "../clients/audit.ts";
+import { allows, type Action, type Role } from "../domain/roles.ts";
+import { NOT_FOUND_PAGE, messagePage, type Frame, type Screen } from "../views/layout.ts";
+import { sendPage, type Visitor } from "./context.ts";
+
+export interface WorkspaceDeps {
+  keystore: Keystore;
+  accounts: AccountStore;
+  audit: AuditLog;
+}
+
+/** What a workspace page knows: who, where, with which role, and the frame to draw. */
+export interface Place {
+  visitor: Visitor;
+  workspace: Workspace;
+  role: Role | "operator";
+  frame: Frame;
+  /** Records an action in the workspace's audit log under the visitor's e-mail. */
+  record(action: string, target: string): Promise<void>;
+}
+
+/** The workspaces a user can open: every one for an operator, else those they are a member of. */
+export const workspacesFor = async (deps: WorkspaceDeps, user: User): Promise<Workspace[]> => {
+  const ids = user.operator
+    ? await deps.keystore.listWorkspaceIds()
+    : Object.keys(await deps.accounts.workspacesOf(user.id));
+  const found = await Promise.all(ids.map((id) => deps.keystore.getWorkspace(id)));
+  return found.filter((w): w is Workspace => w !== null).sort((a, b) => a.name.localeCompare(b.name));
+};
+
+/**
+ * The workspace named by the URL, if the visitor's role there allows `action`; otherwise the
+ * answer is sent (sign-in for no session; 404 for a workspace they are not in, the same as for one
+ * that does not exist; 403 for a role too low) and null returned.
+ */
+export const enter = async (
+  deps: WorkspaceDeps,
+  req: Request,
+  res: Response,
+  screen: Screen,
+  action: Action,
+): Promise<Place | null> => {
+  const visitor = res.locals.visitor;
+  if (!visitor) {
+    if (req.method === "GET") res.redirect(303, "/console/sign-in");
+    else sendPage(res, 403, messagePage("Signed out", "Your session has ended. Sign in again."));
+    return null;
+  }
+  const id = req.params["workspace"] as string;
+  const role = visitor.user.operator ? "operator" : await deps.accounts.roleIn(id, visitor.user.id);
+  const workspace = role ? await deps.keystore.getWorkspace(id) : null;
+  if (!workspace || !role) {
+    sendPage(res, 404, NOT_FOUND_PAGE);
+    return null;
+  }
+  if (!allows(role, action)) {
+    sendPage(res, 403, messagePage("Not allowed", `A ${role} of this workspace cannot change it.`));
+    return null;
+  }
+  const workspaces = await workspacesFor(deps, visitor.user);
+  return {
+    visitor,
+    workspace,
+    role,
+    frame: {
+      email: visitor.user.email,
+      csrf: visitor.session.csrf,
+      workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
+      current: { id: workspace.id, screen },
+    },
+    record: (what, target) =>
+      deps.audit.record(workspace.id, { actor: visitor.user.email, action: what, target }),
+  };
+};

@@ -1,0 +1,66 @@
+/**
+ * The console's own stylesheet and script (served from /console/assets/, like htmx): light and
+ * dark from the system's preference, no inline style or script anywhere.
+ */
+export const CONSOLE_CSS = `
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --panel: #f6f8fa;
+  --accent: #0b57d0; --accent-fg: #ffffff; --danger: #b3261e; --ok: #1a7f37;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+}
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9da7b3; --line: #30363d; --panel: #161b22;
+    --accent: #7cacf8; --accent-fg: #0d1117; --danger: #ff8a80; --ok: #56d364; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.5; }
+a { color: var(--accent); }
+.skip { position: absolute; left: -10000px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--panel); padding: .5rem; z-index: 1; }
+.top { display: flex; gap: 1rem; align-items: center; padding: .5rem 1rem; border-bottom: 1px solid var(--line); background: var(--panel); flex-wrap: wrap; }
+.top .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+.top .who { margin-left: auto; color: var(--muted); }
+.top form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+.frame { display: flex; min-height: calc(100vh - 3.5rem); }
+.side { width: 13rem; border-right: 1px solid var(--line); padding: 1rem; flex-shrink: 0; }
+.side ul { list-style: none; margin: 0; padding: 0; }
+.side a { display: block; padding: .35rem .5rem; border-radius: .3rem; text-decoration: none; }
+.side a[aria-current="page"] { background: var(--accent); color: var(--accent-fg); }
+main { padding: 1rem 2rem; flex: 1; max-width: 70rem; }
+main.bare { max-width: 28rem; margin: 4rem auto; }
+table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; }
+pre { background: var(--panel); padding: .75rem; border: 1px solid var(--line); overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+label { display: block; font-weight: 600; margin-top: .75rem; }
+input, select, button { font: inherit; color: inherit; }
+input[type="text"], input[type="email"], input[type="password"], input[type="number"], select {
+  background: var(--bg); border: 1px solid var(--line); border-radius: .3rem; padding: .35rem .5rem; min-width: 14rem; }
+button { background: var(--accent); color: var(--accent-fg); border: 0; border-radius: .3rem; padding: .4rem .9rem; cursor: pointer; }
+button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--line); }
+button.danger { background: var(--danger); color: var(--bg); }
+.top .switcher label { display: inline; margin: 0; font-weight: 400; color: var(--muted); }
+.top .switcher select { min-width: 10rem; }
+.inline { display: flex; gap: .75rem; align-items: end; flex-wrap: wrap; margin: 1rem 0; }
+.inline label { margin-top: 0; }
+.notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); background: var(--panel); padding: .75rem 1rem; margin: 1rem 0; }
+.error { border-left-color: var(--danger); }
+.secret { font-size: 1.05rem; user-select: all; }
+.empty { color: var(--muted); padding: 1rem 0; }
+.muted { color: var(--muted); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+`;
+
+/** The copy buttons beside a secret: clicking one copies the text of the element it names. */
+export const CONSOLE_JS = `
+document.addEventListener("click", function (event) {
+  var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+  if (!button || !navigator.clipboard) return;
+  var source = document.getElementById(button.getAttribute("data-copy"));
+  if (source) navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+    button.textContent = "Copied";
+  });
+});
+`;

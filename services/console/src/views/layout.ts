@@ -1,0 +1,129 @@
+import { html, type Html } from "../domain/html.ts";
+
+/** htmx's settings: no inline indicator style (the CSP forbids it), no eval, 4xx pages swapped in. */
+const HTMX_CONFIG = JSON.stringify({
+  includeIndicatorStyles: false,
+  allowEval: false,
+  allowScriptTags: false,
+  responseHandling: [
+    { code: "204", swap: false },
+    { code: "[2-4]..", swap: true },
+    { code: "...", swap: false, error: true },
+  ],
+});
+
+export interface Frame {
+  email: string;
+  csrf: string;
+  /** The workspaces the user may open, for the switcher. */
+  workspaces: Array<{ id: string; name: string }>;
+  /** The open workspace and the screen shown (for the navigation). */
+  current?: { id: string; screen: Screen };
+}
+
+export const SCREENS = {
+  sites: "Sites and keys",
+  lists: "Lists",
+  usage: "Usage",
+  audit: "Audit log",
+} as const;
+export type Screen = keyof typeof SCREENS;
+
+const document = (title: string, body: Html): Html =>
+  html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="htmx-config" content="${HTMX_CONFIG}" />
+        <title>${title} · Sift console</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/htmx.min.js" defer></script>
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      ${body}
+    </html> `;
+
+export const csrfField = (csrf: string): Html => html`<input type="hidden" name="_csrf" value="${csrf}" />`;
+
+/** A page of the signed-in console: header with the workspace switcher, left navigation, content. */
+export const layout = (frame: Frame, title: string, content: Html): Html =>
+  document(
+    title,
+    html`<body hx-boost="true">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <a class="brand" href="/console/">Sift console</a>
+        ${
+          frame.workspaces.length > 0
+            ? html`<form class="switcher" method="get" action="/console/switch">
+                <label for="workspace-switch">Workspace</label>
+                <select id="workspace-switch" name="workspace">
+                  ${frame.workspaces.map(
+                    (w) =>
+                      html`<option value="${w.id}" ${w.id === frame.current?.id ? html`selected` : null}>
+                        ${w.name}
+                      </option>`,
+                  )}
+                </select>
+                <button type="submit">Open</button>
+              </form>`
+            : null
+        }
+        <span class="who">${frame.email}</span>
+        <form method="post" action="/console/sign-out">
+          ${csrfField(frame.csrf)}
+          <button type="submit">Sign out</button>
+        </form>
+      </header>
+      <div class="frame">
+        ${
+          frame.current
+            ? html`<nav class="side" aria-label="Workspace">
+                <ul>
+                  ${(Object.entries(SCREENS) as Array<[Screen, string]>).map(
+                    ([screen, label]) =>
+                      html`<li>
+                        <a
+                          href="/console/w/${frame.current!.id}/${screen}"
+                          ${screen === frame.current!.screen ? html`aria-current="page"` : null}
+                          >${label}</a
+                        >
+                      </li>`,
+                  )}
+                </ul>
+              </nav>`
+            : null
+        }
+        <main id="main">
+          <h1>${title}</h1>
+          ${content}
+        </main>
+      </div>
+    </body>`,
+  );
+
+/** A page outside the frame (sign-in, errors). */
+export const bare = (title: string, content: Html): Html =>
+  document(
+    title,
+    html`<body>
+      <main id="main" class="bare">
+        <h1>${title}</h1>
+        ${content}
+      </main>
+    </body>`,
+  );
+
+export const messagePage = (title: string, message: string): Html =>
+  bare(
+    title,
+    html`<p>${message}</p>
+      <p><a href="/console/">Back to the console</a></p>`,
+  );
+
+export const NOT_FOUND_PAGE = messagePage(
+  "Nothing here",
+  "There is nothing at this address, or it is not yours to see.",
+);

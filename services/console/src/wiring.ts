@@ -1,0 +1,65 @@
+import { FeedbackStore } from "@sift/feedback";
+import { Keystore, RedisUsageMeter } from "@sift/keystore";
+import {
+  dependencyChecks,
+  type Clock,
+  type IdentitySigner,
+  type Logger,
+  type RedisClient,
+  type Registry,
+} from "@sift/runtime";
+import { buildConsoleApp } from "./app.ts";
+import { AccountStore } from "./clients/accounts.ts";
+import { AuditLog } from "./clients/audit.ts";
+import { SessionStore } from "./clients/sessions.ts";
+import { SignInThrottle } from "./clients/throttle.ts";
+import type { ConsoleConfig } from "./config.ts";
+import { hashPassword } from "./domain/password.ts";
+import { randomBytes } from "node:crypto";
+
+export type ConsoleSettings = Pick<
+  ConsoleConfig,
+  | "sessionIdleMs"
+  | "sessionAbsoluteMs"
+  | "signInPerAddress"
+  | "signInAddressBurst"
+  | "signInPerAccount"
+  | "signInAccountBurst"
+>;
+
+/** The console app on real clients; main.ts and the test harness both build it here. */
+export const createConsoleService = async (deps: {
+  redis: RedisClient;
+  clock: Clock;
+  logger: Logger;
+  signer: IdentitySigner;
+  config: ConsoleSettings;
+  metrics?: Registry;
+  serving?: () => void;
+}) => {
+  const { redis, clock, config } = deps;
+  return buildConsoleApp({
+    ...deps,
+    keystore: new Keystore({ redis, clock }),
+    usage: new RedisUsageMeter({ redis, clock }),
+    lists: new FeedbackStore({ redis }),
+    accounts: new AccountStore({ redis, clock }),
+    sessions: new SessionStore({
+      redis,
+      clock,
+      lifetimes: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
+    }),
+    throttle: new SignInThrottle({
+      redis,
+      clock,
+      rates: {
+        address: { perMinute: config.signInPerAddress, burst: config.signInAddressBurst },
+        account: { perMinute: config.signInPerAccount, burst: config.signInAccountBurst },
+      },
+    }),
+    audit: new AuditLog({ redis, clock }),
+    // Checked against on an unknown e-mail, so it costs what a wrong password costs.
+    decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
+    readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
+  });
+};

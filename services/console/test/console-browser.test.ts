@@ -1,0 +1,198 @@
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
+import { listen } from "@sift/runtime";
+import { addUser, PASSWORD } from "./helpers.ts";
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let stack: Stack;
+let browser: Browser;
+let ws: Awaited<ReturnType<typeof createKey>>;
+let other: Awaited<ReturnType<typeof createKey>>;
+const owner = `owner-${process.pid}@example.com`;
+const viewer = `viewer-${process.pid}@example.com`;
+
+beforeAll(async () => {
+  if (!inject("browserTests")) return;
+  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
+  ws = await createKey(stack.keystore, { kind: "challenge" });
+  other = await createKey(stack.keystore, { kind: "classify" });
+  await addUser(stack, owner, { roles: { [ws.workspaceId]: "owner" } });
+  await addUser(stack, viewer, { roles: { [ws.workspaceId]: "viewer" } });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A signed-in page, failing the test on any CSP violation or dialog the page causes. */
+const signedIn = async (email: string, options: { javaScriptEnabled?: boolean } = {}) => {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
+  });
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.goto(`${stack.gatewayUrl}/console/`);
+  await page.fill("#email", email);
+  await page.fill("#password", PASSWORD);
+  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("button[type=submit]")]);
+  return { context, page, problems };
+};
+
+/** axe-core's serious and critical violations on the page as it is. */
+const axe = async (page: Page): Promise<string[]> => {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string }> }> };
+      }
+    ).axe.run(),
+  );
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${page.url()}: ${v.id} (${v.impact}) ${v.help}`);
+};
+
+describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
+  let session: { context: BrowserContext; page: Page; problems: string[] };
+  beforeAll(async () => {
+    session = await signedIn(owner);
+  });
+  afterAll(() => session?.context.close());
+
+  it("signs in, creates a challenge configuration and shows its secret once", async () => {
+    const { page, problems } = session;
+    await page.click(`a[href="/console/w/${ws.workspaceId}/sites"]`);
+    await page.waitForURL(`**/w/${ws.workspaceId}/sites`);
+    await page.selectOption("#kind", "challenge");
+    await page.click("text=Create configuration");
+    await page.waitForSelector("#secret");
+    const secret = (await page.textContent("#secret"))!.trim();
+    expect(secret).toMatch(/^sk_/);
+    const record = await stack.keystore.resolve(secret);
+    expect(record).toMatchObject({ workspaceId: ws.workspaceId, kind: "challenge" });
+    await page.click(`a[href="/console/w/${ws.workspaceId}/sites/${record!.configId}"]`);
+    await page.waitForURL(`**/sites/${record!.configId}`);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.textContent("pre")).toContain("data-sift-site-key");
+    expect(problems).toEqual([]);
+  });
+
+  it("renders hostile list entries as text and runs none of them", async () => {
+    const { page, problems } = session;
+    const hostile = [`<script>alert(1)</script>`, `"><img src=x onerror=alert(2)>`];
+    for (const value of hostile) {
+      await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
+      await page.selectOption("#list-type", "phrase");
+      await page.fill("#list-value", value);
+      await Promise.all([page.waitForURL(`**/lists`), page.click("text=Add entry")]);
+    }
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
+    const shown = await page.$$eval("td.value", (cells) => cells.map((c) => c.textContent));
+    expect(shown).toEqual(expect.arrayContaining(hostile));
+    expect(await page.$$("main img, main script")).toHaveLength(0);
+    await page.waitForTimeout(200);
+    expect(problems).toEqual([]);
+  });
+
+  it("answers 404 for another workspace's pages and for its configuration under one's own", async () => {
+    const { page } = session;
+    for (const path of [`/w/${other.workspaceId}/sites`, `/w/${ws.workspaceId}/sites/${other.configId}`]) {
+      const res = await page.goto(`${stack.gatewayUrl}/console${path}`);
+      expect(res!.status()).toBe(404);
+      expect(await page.textContent("h1")).toBe("Nothing here");
+      expect(await page.content()).not.toContain(other.configId);
+    }
+  });
+
+  it("refuses a form posted from another site with 403 and changes nothing", async () => {
+    const { context } = session;
+    // localhost and 127.0.0.1 are different sites to the browser.
+    const attacker: Server = createServer((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(
+        `<form id="f" method="post" action="${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists/add">` +
+          `<input name="kind" value="block"><input name="type" value="domain"><input name="value" value="forged.example">` +
+          `<input name="_csrf" value="guessed"></form><script>document.getElementById("f").submit()</script>`,
+      );
+    });
+    const port = await listen(attacker, 0, "127.0.0.1");
+    const page = await context.newPage();
+    const answer = page.waitForResponse((r) => r.url().endsWith("/lists/add"));
+    await page.goto(`http://localhost:${port}/`);
+    expect((await answer).status()).toBe(403);
+    await page.close();
+    attacker.close();
+    const lists = await stack.redis.keys("*");
+    expect(
+      JSON.stringify(
+        await Promise.all(
+          lists
+            .filter((k) => k.includes(ws.workspaceId) && k.includes("lists"))
+            .map((k) => stack.redis.smembers(k)),
+        ),
+      ),
+    ).not.toContain("forged.example");
+  });
+
+  it("shows a viewer every page with nothing to change", async () => {
+    const { context, page } = await signedIn(viewer);
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
+    expect(await page.$("text=Create configuration")).toBeNull();
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites/${ws.configId}`);
+    expect(await page.$("text=Reroll the secret")).toBeNull();
+    expect(await page.isDisabled("#difficulty")).toBe(true);
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
+    expect(await page.$("#list-value")).toBeNull();
+    expect(await page.$("text=Remove")).toBeNull();
+    await context.close();
+  });
+
+  it("works without JavaScript: sign in, create a configuration, see its secret", async () => {
+    const { context, page } = await signedIn(owner, { javaScriptEnabled: false });
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
+    await page.selectOption("#kind", "classify");
+    await page.click("text=Create configuration");
+    await page.waitForSelector("#secret");
+    expect((await page.textContent("#secret"))!.trim()).toMatch(/^sk_/);
+    await context.close();
+  });
+
+  it("passes axe-core with no serious or critical violation on every page", async () => {
+    const { page } = session;
+    const violations: string[] = [];
+    const signInPage = await browser.newPage();
+    await signInPage.goto(`${stack.gatewayUrl}/console/sign-in`);
+    violations.push(...(await axe(signInPage)));
+    await signInPage.close();
+    const base = `${stack.gatewayUrl}/console`;
+    for (const path of [
+      "/",
+      "/w/" + ws.workspaceId + "/sites",
+      `/w/${ws.workspaceId}/sites/${ws.configId}`,
+      `/w/${ws.workspaceId}/lists`,
+      `/w/${ws.workspaceId}/usage`,
+      `/w/${ws.workspaceId}/audit`,
+      "/nowhere",
+    ]) {
+      await page.goto(base + path);
+      violations.push(...(await axe(page)));
+    }
+    await page.goto(`${base}/w/${ws.workspaceId}/sites`);
+    await page.click("text=Create configuration");
+    await page.waitForSelector("#secret");
+    violations.push(...(await axe(page)));
+    expect(violations).toEqual([]);
+  }, 120_000);
+});

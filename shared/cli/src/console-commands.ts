@@ -1,0 +1,48 @@
+import { isEmail } from "@sift/console/accounts";
+import { passwordProblem } from "@sift/console/password";
+import { isRole } from "@sift/console/roles";
+import { NotFound, required, UsageError, type Command, type ConsoleCliDeps } from "./commands.ts";
+
+const consoleDeps = (deps: { console?: ConsoleCliDeps }): ConsoleCliDeps => {
+  if (!deps.console) throw new Error("the console commands are not wired in this CLI");
+  return deps.console;
+};
+
+/** Console users and their roles (docs/console.md): the first operator is made here. */
+export const CONSOLE_COMMANDS: Record<string, Command> = {
+  "console user": {
+    flags: ["email"],
+    booleans: ["operator"],
+    positional: "action",
+    run: async (flags, deps) => {
+      if (flags["action"] !== "add")
+        throw new UsageError("the only action is add: sift console user add --email …");
+      const email = required(flags, "email").trim().toLowerCase();
+      if (!isEmail(email)) throw new UsageError(`--email: ${JSON.stringify(email)} is not an e-mail address`);
+      const { accounts, readPassword } = consoleDeps(deps);
+      const password = await readPassword();
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(`the password needs ${problem}`);
+      const user = await accounts.addUser({ email, password, operator: flags["operator"] === "true" });
+      if (!user) throw new UsageError(`${email} already has an account`);
+      return { userId: user.id, email: user.email, operator: user.operator };
+    },
+  },
+  "console member": {
+    flags: ["workspace", "email", "role"],
+    positional: "action",
+    run: async (flags, deps) => {
+      if (flags["action"] !== "set")
+        throw new UsageError("the only action is set: sift console member set …");
+      const workspaceId = required(flags, "workspace");
+      const role = required(flags, "role");
+      if (role !== "none" && !isRole(role)) throw new UsageError("--role is owner, editor, viewer or none");
+      if (!(await deps.keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      const { accounts } = consoleDeps(deps);
+      const user = await accounts.userByEmail(required(flags, "email"));
+      if (!user) throw new NotFound(`no console user ${flags["email"]}`);
+      await accounts.setRole(workspaceId, user.id, role === "none" ? null : role);
+      return { workspaceId, email: user.email, role };
+    },
+  },
+};
