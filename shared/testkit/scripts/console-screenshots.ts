@@ -18,10 +18,10 @@ const stack = await startStack({
 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
-  const workspace = await stack.keys.createWorkspace({ name: "Acme shop", plan: "free" });
-  await stack.keys.createWorkspace({ name: "Acme blog", plan: "paid" });
-  const challenge = await stack.keys.createConfig(workspace.id, "challenge");
-  await stack.keys.createConfig(workspace.id, "classify");
+  const workspace = await stack.keystore.createWorkspace({ name: "Acme shop", plan: "free" });
+  await stack.keystore.createWorkspace({ name: "Acme blog", plan: "paid" });
+  const challenge = await stack.keystore.createConfig(workspace.id, "challenge");
+  await stack.keystore.createConfig(workspace.id, "classify");
   const lists = new FeedbackStore({ redis: stack.redis });
   await lists.updateList(workspace.id, "add", {
     kind: "block",
