@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Clock, RedisClient } from "@sift/runtime";
+import { ConsoleStore } from "./store.ts";
 import { hashPassword } from "../domain/password.ts";
 import { isRole, type Role } from "../domain/roles.ts";
 
@@ -10,21 +10,6 @@ export interface User {
   createdAt: number;
 }
 
-/** Where the console keeps its users and memberships (one key per command: cluster-safe). */
-export const consoleLayout = (prefix = "sift:console:") => ({
-  user: (id: string) => `${prefix}user:${id}`,
-  userByEmail: (email: string) => `${prefix}user-email:${email}`,
-  users: `${prefix}users`,
-  /** Hash: user id → role in the workspace. */
-  members: (workspaceId: string) => `${prefix}members:{${workspaceId}}`,
-  /** Hash: workspace id → the user's role there. */
-  userWorkspaces: (userId: string) => `${prefix}user-ws:${userId}`,
-  session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
-  userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
-  audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
-  throttle: (what: string) => `${prefix}throttle:${what}`,
-});
-
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/u;
 export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email);
@@ -33,17 +18,7 @@ export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.
  * Console users (e-mail, Argon2id password hash, operator flag) and their role in each
  * workspace. The CLI creates the first operator here; the console signs users in against it.
  */
-export class AccountStore {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #keys: ReturnType<typeof consoleLayout>;
-
-  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#keys = consoleLayout(deps.prefix);
-  }
-
+export class AccountStore extends ConsoleStore {
   /** A new user, or null when the e-mail is taken. */
   async addUser(input: { email: string; password: string; operator: boolean }): Promise<User | null> {
     const email = normalizeEmail(input.email);
@@ -51,21 +26,21 @@ export class AccountStore {
       id: `usr_${randomBytes(12).toString("base64url")}`,
       email,
       operator: input.operator,
-      createdAt: this.#clock.now(),
+      createdAt: this.clock.now(),
     };
-    const claimed = await this.#redis.set(this.#keys.userByEmail(email), user.id, "NX");
+    const claimed = await this.redis.set(this.keys.userByEmail(email), user.id, "NX");
     if (claimed !== "OK") return null;
-    await this.#redis.hset(this.#keys.user(user.id), {
+    await this.redis.hset(this.keys.user(user.id), {
       ...user,
       operator: user.operator ? "1" : "0",
       passwordHash: await hashPassword(input.password),
     });
-    await this.#redis.sadd(this.#keys.users, user.id);
+    await this.redis.sadd(this.keys.users, user.id);
     return user;
   }
 
   async getUser(id: string): Promise<User | null> {
-    const row = await this.#redis.hgetall(this.#keys.user(id));
+    const row = await this.redis.hgetall(this.keys.user(id));
     if (!row["id"] || !row["email"]) return null;
     return {
       id: row["id"],
@@ -77,56 +52,56 @@ export class AccountStore {
 
   /** The user and their password hash, for sign-in; null for an unknown e-mail. */
   async credentials(email: string): Promise<{ user: User; passwordHash: string } | null> {
-    const id = await this.#redis.get(this.#keys.userByEmail(normalizeEmail(email)));
+    const id = await this.redis.get(this.keys.userByEmail(normalizeEmail(email)));
     if (!id) return null;
     const [user, passwordHash] = await Promise.all([
       this.getUser(id),
-      this.#redis.hget(this.#keys.user(id), "passwordHash"),
+      this.redis.hget(this.keys.user(id), "passwordHash"),
     ]);
     return user && passwordHash ? { user, passwordHash } : null;
   }
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.#redis.hset(this.#keys.user(userId), "passwordHash", passwordHash);
+    await this.redis.hset(this.keys.user(userId), "passwordHash", passwordHash);
   }
 
   async userByEmail(email: string): Promise<User | null> {
-    const id = await this.#redis.get(this.#keys.userByEmail(normalizeEmail(email)));
+    const id = await this.redis.get(this.keys.userByEmail(normalizeEmail(email)));
     return id ? this.getUser(id) : null;
   }
 
   /** Gives the user `role` in the workspace (replacing any other), or takes it away (null). */
   async setRole(workspaceId: string, userId: string, role: Role | null): Promise<void> {
     if (role === null) {
-      await this.#redis.hdel(this.#keys.members(workspaceId), userId);
-      await this.#redis.hdel(this.#keys.userWorkspaces(userId), workspaceId);
+      await this.redis.hdel(this.keys.members(workspaceId), userId);
+      await this.redis.hdel(this.keys.userWorkspaces(userId), workspaceId);
       return;
     }
-    await this.#redis.hset(this.#keys.members(workspaceId), userId, role);
-    await this.#redis.hset(this.#keys.userWorkspaces(userId), workspaceId, role);
+    await this.redis.hset(this.keys.members(workspaceId), userId, role);
+    await this.redis.hset(this.keys.userWorkspaces(userId), workspaceId, role);
   }
 
   /** The user's role in the workspace, or null when they are not a member. */
   async roleIn(workspaceId: string, userId: string): Promise<Role | null> {
-    const role = await this.#redis.hget(this.#keys.members(workspaceId), userId);
+    const role = await this.redis.hget(this.keys.members(workspaceId), userId);
     return isRole(role) ? role : null;
   }
 
   /** Workspace id → role, for every workspace the user is a member of. */
   async workspacesOf(userId: string): Promise<Record<string, Role>> {
-    const all = await this.#redis.hgetall(this.#keys.userWorkspaces(userId));
+    const all = await this.redis.hgetall(this.keys.userWorkspaces(userId));
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, Role] => isRole(e[1])));
   }
 
   /** User id → role, for every member of the workspace. */
   async membersOf(workspaceId: string): Promise<Record<string, Role>> {
-    const all = await this.#redis.hgetall(this.#keys.members(workspaceId));
+    const all = await this.redis.hgetall(this.keys.members(workspaceId));
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, Role] => isRole(e[1])));
   }
 
   async hasOperator(): Promise<boolean> {
-    const ids = await this.#redis.smembers(this.#keys.users);
-    const flags = await Promise.all(ids.map((id) => this.#redis.hget(this.#keys.user(id), "operator")));
+    const ids = await this.redis.smembers(this.keys.users);
+    const flags = await Promise.all(ids.map((id) => this.redis.hget(this.keys.user(id), "operator")));
     return flags.includes("1");
   }
 }

@@ -1,5 +1,4 @@
-import type { Clock, RedisClient } from "@sift/runtime";
-import { consoleLayout } from "./accounts.ts";
+import { ConsoleStore } from "./store.ts";
 
 export interface AuditEntry {
   at: number;
@@ -15,28 +14,18 @@ export interface AuditEntry {
 export const AUDIT_KEEP = 1_000;
 
 /** Each workspace's audit log: who changed what, newest first, capped at AUDIT_KEEP. */
-export class AuditLog {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #keys: ReturnType<typeof consoleLayout>;
-
-  constructor(deps: { redis: RedisClient; clock: Clock; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#keys = consoleLayout(deps.prefix);
-  }
-
+export class AuditLog extends ConsoleStore {
   async record(workspaceId: string, entry: Omit<AuditEntry, "at">): Promise<void> {
-    const key = this.#keys.audit(workspaceId);
-    await this.#redis
+    const key = this.keys.audit(workspaceId);
+    await this.redis
       .multi()
-      .lpush(key, JSON.stringify({ at: this.#clock.now(), ...entry }))
+      .lpush(key, JSON.stringify({ at: this.clock.now(), ...entry }))
       .ltrim(key, 0, AUDIT_KEEP - 1)
       .exec();
   }
 
   async recent(workspaceId: string, count = 100): Promise<AuditEntry[]> {
-    const rows = await this.#redis.lrange(this.#keys.audit(workspaceId), 0, count - 1);
+    const rows = await this.redis.lrange(this.keys.audit(workspaceId), 0, count - 1);
     return rows.map((row) => JSON.parse(row) as AuditEntry);
   }
 }

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Clock, RedisClient } from "@sift/runtime";
-import { consoleLayout } from "./accounts.ts";
+import { ConsoleStore, type ConsoleStoreDeps } from "./store.ts";
 
 export interface SessionLifetimes {
   /** A session unused this long ends. */
@@ -26,23 +25,18 @@ const digest = (token: string): string => createHash("sha256").update(token).dig
  * cookie): each ends when unused for `idleMs` (the key's expiry, pushed forward on use) or
  * `absoluteMs` after sign-in (checked on every read, and the expiry never set past it).
  */
-export class SessionStore {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #keys: ReturnType<typeof consoleLayout>;
+export class SessionStore extends ConsoleStore {
   readonly #life: SessionLifetimes;
 
-  constructor(deps: { redis: RedisClient; clock: Clock; lifetimes: SessionLifetimes; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#keys = consoleLayout(deps.prefix);
+  constructor(deps: ConsoleStoreDeps & { lifetimes: SessionLifetimes }) {
+    super(deps);
     this.#life = deps.lifetimes;
   }
 
   /** A new session for the user: the token goes into the cookie, never into Redis. */
   async start(userId: string): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString("base64url");
-    const now = this.#clock.now();
+    const now = this.clock.now();
     const session: Session = {
       id: digest(token),
       userId,
@@ -50,38 +44,38 @@ export class SessionStore {
       createdAt: now,
       lastSeenAt: now,
     };
-    await this.#redis.hset(this.#keys.session(session.id), { ...session });
-    await this.#redis.pexpire(this.#keys.session(session.id), this.#life.idleMs);
-    await this.#redis.sadd(this.#keys.userSessions(userId), session.id);
+    await this.redis.hset(this.keys.session(session.id), { ...session });
+    await this.redis.pexpire(this.keys.session(session.id), this.#life.idleMs);
+    await this.redis.sadd(this.keys.userSessions(userId), session.id);
     return { token, session };
   }
 
   /** The live session of a cookie's token (its idle time restarted), or null. */
   async resume(token: string): Promise<Session | null> {
     const id = digest(token);
-    const row = await this.#redis.hgetall(this.#keys.session(id));
+    const row = await this.redis.hgetall(this.keys.session(id));
     if (!row["userId"] || !row["csrf"]) return null;
-    const now = this.#clock.now();
+    const now = this.clock.now();
     const createdAt = Number(row["createdAt"]);
     const endsAt = createdAt + this.#life.absoluteMs;
     if (now >= endsAt || now - Number(row["lastSeenAt"]) >= this.#life.idleMs) {
       await this.end(id, row["userId"]);
       return null;
     }
-    await this.#redis.hset(this.#keys.session(id), "lastSeenAt", now);
-    await this.#redis.pexpire(this.#keys.session(id), Math.min(this.#life.idleMs, endsAt - now));
+    await this.redis.hset(this.keys.session(id), "lastSeenAt", now);
+    await this.redis.pexpire(this.keys.session(id), Math.min(this.#life.idleMs, endsAt - now));
     return { id, userId: row["userId"], csrf: row["csrf"], createdAt, lastSeenAt: now };
   }
 
   async end(id: string, userId: string): Promise<void> {
-    await this.#redis.del(this.#keys.session(id));
-    await this.#redis.srem(this.#keys.userSessions(userId), id);
+    await this.redis.del(this.keys.session(id));
+    await this.redis.srem(this.keys.userSessions(userId), id);
   }
 
   /** Ends every session of the user (sign-out everywhere). */
   async endAll(userId: string): Promise<void> {
-    const ids = await this.#redis.smembers(this.#keys.userSessions(userId));
-    await Promise.all(ids.map((id) => this.#redis.del(this.#keys.session(id))));
-    await this.#redis.del(this.#keys.userSessions(userId));
+    const ids = await this.redis.smembers(this.keys.userSessions(userId));
+    await Promise.all(ids.map((id) => this.redis.del(this.keys.session(id))));
+    await this.redis.del(this.keys.userSessions(userId));
   }
 }

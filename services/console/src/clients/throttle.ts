@@ -1,7 +1,6 @@
 import type { Result } from "ioredis";
 import { GCRA } from "@sift/keystore";
-import type { Clock, RedisClient } from "@sift/runtime";
-import { consoleLayout } from "./accounts.ts";
+import { ConsoleStore, type ConsoleStoreDeps } from "./store.ts";
 
 export interface ThrottleRate {
   /** Attempts per minute, sustained. */
@@ -15,30 +14,20 @@ export interface ThrottleRate {
  * script (the same one behind the gateway's per-address limits). An attempt takes from both
  * buckets; the wait is the longer one's.
  */
-export class SignInThrottle {
-  readonly #redis: RedisClient;
-  readonly #clock: Clock;
-  readonly #keys: ReturnType<typeof consoleLayout>;
+export class SignInThrottle extends ConsoleStore {
   readonly #rates: { address: ThrottleRate; account: ThrottleRate };
 
-  constructor(deps: {
-    redis: RedisClient;
-    clock: Clock;
-    rates: { address: ThrottleRate; account: ThrottleRate };
-    prefix?: string;
-  }) {
-    this.#redis = deps.redis;
-    this.#clock = deps.clock;
-    this.#keys = consoleLayout(deps.prefix);
+  constructor(deps: ConsoleStoreDeps & { rates: { address: ThrottleRate; account: ThrottleRate } }) {
+    super(deps);
     this.#rates = deps.rates;
-    this.#redis.defineCommand("siftConsoleGcra", { numberOfKeys: 1, lua: GCRA });
+    this.redis.defineCommand("siftConsoleGcra", { numberOfKeys: 1, lua: GCRA });
   }
 
   /** 0 when the attempt may go ahead, else the ms to wait. */
   async take(address: string, email: string): Promise<number> {
-    const now = this.#clock.now();
+    const now = this.clock.now();
     const take = (key: string, rate: ThrottleRate) =>
-      this.#redis.siftConsoleGcra(this.#keys.throttle(key), now, 60_000 / rate.perMinute, rate.burst);
+      this.redis.siftConsoleGcra(this.keys.throttle(key), now, 60_000 / rate.perMinute, rate.burst);
     const waits = await Promise.all([
       take(`addr:${address}`, this.#rates.address),
       take(`acct:${email}`, this.#rates.account),

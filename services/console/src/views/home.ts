@@ -1,7 +1,8 @@
 import type { Workspace } from "@sift/keystore";
 import { html } from "../domain/html.ts";
 import type { Visitor } from "../routes/context.ts";
-import { csrfField, layout } from "./layout.ts";
+import { layout } from "./layout.ts";
+import { errorNotice, field, postForm, textInput } from "./parts.ts";
 
 export const homePage = (visitor: Visitor, workspaces: Workspace[], error?: string) =>
   layout(
@@ -11,7 +12,7 @@ export const homePage = (visitor: Visitor, workspaces: Workspace[], error?: stri
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
     },
     "Workspaces",
-    html`${error ? html`<p class="notice error" role="alert">${error}</p>` : null}
+    html`${errorNotice(error)}
       ${
         workspaces.length === 0
           ? html`<p class="empty">
@@ -28,19 +29,16 @@ export const homePage = (visitor: Visitor, workspaces: Workspace[], error?: stri
       ${
         visitor.user.operator
           ? html`<h2>New workspace</h2>
-              <form class="inline" method="post" action="/console/workspaces">
-                ${csrfField(visitor.session.csrf)}
-                <div>
-                  <label for="workspace-name">Name</label>
-                  <input id="workspace-name" name="name" type="text" required maxlength="100" />
-                </div>
-                <button type="submit">Create workspace</button>
-              </form>`
+              ${postForm(
+                { action: "/console/workspaces", csrf: visitor.session.csrf, inline: true },
+                html`${field("workspace-name", "Name", textInput("workspace-name", "name", 100))}
+                  <button type="submit">Create workspace</button>`,
+              )}`
           : null
       }
       <h2>Sessions</h2>
-      <form method="post" action="/console/sign-out-everywhere">
-        ${csrfField(visitor.session.csrf)}
-        <button type="submit" class="secondary">Sign out everywhere</button>
-      </form>`,
+      ${postForm(
+        { action: "/console/sign-out-everywhere", csrf: visitor.session.csrf },
+        html`<button type="submit" class="secondary">Sign out everywhere</button>`,
+      )}`,
   );

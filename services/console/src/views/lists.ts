@@ -2,7 +2,8 @@ import { LIST_KINDS, LIST_TYPES, type ListEntry } from "@sift/feedback";
 import { html } from "../domain/html.ts";
 import { allows } from "../domain/roles.ts";
 import type { Place } from "../routes/workspace.ts";
-import { csrfField, layout } from "./layout.ts";
+import { layout } from "./layout.ts";
+import { errorNotice, field, listing, postForm, select, textInput, type Column } from "./parts.ts";
 
 export const listsPage = (place: Place, entries: ListEntry[], error?: string) => {
   const base = `/console/w/${place.workspace.id}/lists`;
@@ -10,6 +11,25 @@ export const listsPage = (place: Place, entries: ListEntry[], error?: string) =>
   const sorted = [...entries].sort(
     (a, b) => a.kind.localeCompare(b.kind) || a.type.localeCompare(b.type) || a.value.localeCompare(b.value),
   );
+  const columns: Array<Column<ListEntry>> = [
+    { head: "List", cell: (e) => e.kind },
+    { head: "Type", cell: (e) => e.type },
+    { head: "Value", cell: (e) => e.value, className: "value" },
+  ];
+  if (canEdit)
+    columns.push({
+      head: html`<span class="muted">Action</span>`,
+      cell: (e) =>
+        postForm(
+          { action: `${base}/remove`, csrf: place.frame.csrf },
+          html`<input type="hidden" name="kind" value="${e.kind}" />
+            <input type="hidden" name="type" value="${e.type}" />
+            <input type="hidden" name="value" value="${e.value}" />
+            <button type="submit" class="secondary" aria-label="Remove ${e.kind} ${e.type} ${e.value}">
+              Remove
+            </button>`,
+        ),
+    });
   return layout(
     place.frame,
     "Lists",
@@ -17,77 +37,22 @@ export const listsPage = (place: Place, entries: ListEntry[], error?: string) =>
         A block entry makes a matching submission spam, an allow entry makes it clean, before the model is
         asked. Classify sees a change within a second.
       </p>
-      ${error ? html`<p class="notice error" role="alert">${error}</p>` : null}
-      ${
-        sorted.length === 0
-          ? html`<p class="empty">
-              No entries. ${canEdit ? "Add a domain, an e-mail address or a phrase below." : ""}
-            </p>`
-          : html`<table>
-              <caption class="muted">
-                Block and allow entries
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">List</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Value</th>
-                  ${canEdit ? html`<th scope="col"><span class="muted">Action</span></th>` : null}
-                </tr>
-              </thead>
-              <tbody>
-                ${sorted.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.kind}</td>
-                      <td>${e.type}</td>
-                      <td class="value">${e.value}</td>
-                      ${
-                        canEdit
-                          ? html`<td>
-                              <form method="post" action="${base}/remove">
-                                ${csrfField(place.frame.csrf)}
-                                <input type="hidden" name="kind" value="${e.kind}" />
-                                <input type="hidden" name="type" value="${e.type}" />
-                                <input type="hidden" name="value" value="${e.value}" />
-                                <button
-                                  type="submit"
-                                  class="secondary"
-                                  aria-label="Remove ${e.kind} ${e.type} ${e.value}"
-                                >
-                                  Remove
-                                </button>
-                              </form>
-                            </td>`
-                          : null
-                      }
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-      }
+      ${errorNotice(error)}
+      ${listing({
+        caption: "Block and allow entries",
+        columns,
+        rows: sorted,
+        empty: `No entries. ${canEdit ? "Add a domain, an e-mail address or a phrase below." : ""}`,
+      })}
       ${
         canEdit
-          ? html`<form class="inline" method="post" action="${base}/add">
-              ${csrfField(place.frame.csrf)}
-              <div>
-                <label for="list-kind">List</label>
-                <select id="list-kind" name="kind">
-                  ${LIST_KINDS.map((k) => html`<option value="${k}">${k}</option>`)}
-                </select>
-              </div>
-              <div>
-                <label for="list-type">Type</label>
-                <select id="list-type" name="type">
-                  ${LIST_TYPES.map((t) => html`<option value="${t}">${t}</option>`)}
-                </select>
-              </div>
-              <div>
-                <label for="list-value">Value</label>
-                <input id="list-value" name="value" type="text" required maxlength="300" />
-              </div>
-              <button type="submit">Add entry</button>
-            </form>`
+          ? postForm(
+              { action: `${base}/add`, csrf: place.frame.csrf, inline: true },
+              html`${field("list-kind", "List", select("list-kind", "kind", LIST_KINDS))}
+                ${field("list-type", "Type", select("list-type", "type", LIST_TYPES))}
+                ${field("list-value", "Value", textInput("list-value", "value", 300))}
+                <button type="submit">Add entry</button>`,
+            )
           : null
       }`,
   );

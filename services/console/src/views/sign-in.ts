@@ -1,10 +1,11 @@
 import { html } from "../domain/html.ts";
 import { bare, csrfField } from "./layout.ts";
+import { errorNotice } from "./parts.ts";
 
 export const signInPage = (state: { csrf: string; email?: string; error?: string }) =>
   bare(
     "Sign in",
-    html`${state.error ? html`<p class="notice error" role="alert">${state.error}</p>` : null}
+    html`${errorNotice(state.error)}
       <form method="post" action="/console/sign-in">
         ${csrfField(state.csrf)}
         <label for="email">E-mail</label>

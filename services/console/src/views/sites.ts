@@ -3,7 +3,8 @@ import type { Configuration } from "@sift/keystore";
 import { html } from "../domain/html.ts";
 import type { Place } from "../routes/workspace.ts";
 import { allows } from "../domain/roles.ts";
-import { csrfField, layout } from "./layout.ts";
+import { layout } from "./layout.ts";
+import { errorNotice, field, listing, postForm, select } from "./parts.ts";
 
 const date = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
@@ -13,53 +14,28 @@ export const sitesPage = (place: Place, configs: Configuration[], error?: string
   return layout(
     place.frame,
     "Sites and keys",
-    html`${error ? html`<p class="notice error" role="alert">${error}</p>` : null}
-    ${
-      configs.length === 0
-        ? html`<p class="empty">
-            No configuration yet.
-            ${canEdit ? "Create one below: a classify key for your server, or a challenge for your forms." : "An editor or owner can create one."}
-          </p>`
-        : html`<table>
-            <caption class="muted">
-              Configurations of ${place.workspace.name}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Configuration</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Site key</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${configs.map(
-                (c) =>
-                  html`<tr>
-                    <td><a href="${base}/${c.id}">${c.id}</a></td>
-                    <td>${c.kind}</td>
-                    <td>
-                      ${c.siteKey ? html`<code>${c.siteKey}</code>` : html`<span class="muted">none</span>`}
-                    </td>
-                    <td>${date(c.createdAt)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
+    html`${errorNotice(error)}
+    ${listing({
+      caption: html`Configurations of ${place.workspace.name}`,
+      columns: [
+        { head: "Configuration", cell: (c) => html`<a href="${base}/${c.id}">${c.id}</a>` },
+        { head: "Kind", cell: (c) => c.kind },
+        {
+          head: "Site key",
+          cell: (c) => (c.siteKey ? html`<code>${c.siteKey}</code>` : html`<span class="muted">none</span>`),
+        },
+        { head: "Created", cell: (c) => date(c.createdAt) },
+      ],
+      rows: configs,
+      empty: `No configuration yet. ${canEdit ? "Create one below: a classify key for your server, or a challenge for your forms." : "An editor or owner can create one."}`,
+    })}
     ${
       canEdit
-        ? html`<form class="inline" method="post" action="${base}">
-            ${csrfField(place.frame.csrf)}
-            <div>
-              <label for="kind">Kind</label>
-              <select id="kind" name="kind">
-                <option value="classify">classify</option>
-                <option value="challenge">challenge</option>
-              </select>
-            </div>
-            <button type="submit">Create configuration</button>
-          </form>`
+        ? postForm(
+            { action: base, csrf: place.frame.csrf, inline: true },
+            html`${field("kind", "Kind", select("kind", "kind", ["classify", "challenge"]))}
+              <button type="submit">Create configuration</button>`,
+          )
         : null
     }`,
   );
@@ -105,10 +81,22 @@ export const configPage = (place: Place, config: Configuration, origin: string, 
   const canEdit = allows(place.role, "edit");
   const difficulty = config.difficulty ?? CHALLENGE_DIFFICULTY.default;
   const life = (config.challengeTtlMs ?? CHALLENGE_TTL_MS.default) / 1000;
+  const disabled = canEdit ? null : html`disabled`;
+  /** A setting's number input (its id is its name), read-only for a viewer. */
+  const numberInput = (name: string, range: { min: number; max: number }, value: number) =>
+    html`<input
+      id="${name}"
+      name="${name}"
+      type="number"
+      min="${range.min}"
+      max="${range.max}"
+      value="${value}"
+      ${disabled}
+    />`;
   return layout(
     place.frame,
     `Configuration ${config.id}`,
-    html`${error ? html`<p class="notice error" role="alert">${error}</p>` : null}
+    html`${errorNotice(error)}
       <p>Kind: <strong>${config.kind}</strong>. Created ${date(config.createdAt)}.</p>
       ${config.siteKey ? html`<p>Site key (public): <code>${config.siteKey}</code></p>` : null}
       <h2>Integration</h2>
@@ -116,52 +104,36 @@ export const configPage = (place: Place, config: Configuration, origin: string, 
       ${
         config.kind === "challenge"
           ? html`<h2>Challenge settings</h2>
-              <form method="post" action="${base}">
-                ${csrfField(place.frame.csrf)}
-                <label for="difficulty"
-                  >Difficulty (bits, ${CHALLENGE_DIFFICULTY.min}–${CHALLENGE_DIFFICULTY.max})</label
-                >
-                <input
-                  id="difficulty"
-                  name="difficulty"
-                  type="number"
-                  min="${CHALLENGE_DIFFICULTY.min}"
-                  max="${CHALLENGE_DIFFICULTY.max}"
-                  value="${difficulty}"
-                  ${canEdit ? null : html`disabled`}
-                />
-                <label for="life">Challenge life (seconds)</label>
-                <input
-                  id="life"
-                  name="life"
-                  type="number"
-                  min="${CHALLENGE_TTL_MS.min / 1000}"
-                  max="${CHALLENGE_TTL_MS.max / 1000}"
-                  value="${life}"
-                  ${canEdit ? null : html`disabled`}
-                />
-                <label for="adaptive"
-                  ><input
-                    id="adaptive"
-                    name="adaptive"
-                    type="checkbox"
-                    ${config.adaptive ? html`checked` : null}
-                    ${canEdit ? null : html`disabled`}
-                  />
-                  Adaptive difficulty</label
-                >
-                ${canEdit ? html`<p><button type="submit">Save settings</button></p>` : null}
-              </form>`
+              ${postForm(
+                { action: base, csrf: place.frame.csrf },
+                html` <label for="difficulty"
+                    >Difficulty (bits, ${CHALLENGE_DIFFICULTY.min}–${CHALLENGE_DIFFICULTY.max})</label
+                  >
+                  ${numberInput("difficulty", CHALLENGE_DIFFICULTY, difficulty)}
+                  <label for="life">Challenge life (seconds)</label>
+                  ${numberInput("life", { min: CHALLENGE_TTL_MS.min / 1000, max: CHALLENGE_TTL_MS.max / 1000 }, life)}
+                  <label for="adaptive"
+                    ><input
+                      id="adaptive"
+                      name="adaptive"
+                      type="checkbox"
+                      ${config.adaptive ? html`checked` : null}
+                      ${disabled}
+                    />
+                    Adaptive difficulty</label
+                  >
+                  ${canEdit ? html`<p><button type="submit">Save settings</button></p>` : null}`,
+              )}`
           : null
       }
       ${
         canEdit
           ? html`<h2>Secret key</h2>
-              <form method="post" action="${base}/reroll">
-                ${csrfField(place.frame.csrf)}
-                <p>A new secret replaces the current one, which is refused from that moment.</p>
-                <button type="submit" class="danger">Reroll the secret</button>
-              </form>`
+              ${postForm(
+                { action: `${base}/reroll`, csrf: place.frame.csrf },
+                html`<p>A new secret replaces the current one, which is refused from that moment.</p>
+                  <button type="submit" class="danger">Reroll the secret</button>`,
+              )}`
           : null
       }`,
   );

@@ -3,6 +3,7 @@ import type { AuditEntry } from "../clients/audit.ts";
 import { html } from "../domain/html.ts";
 import type { Place } from "../routes/workspace.ts";
 import { layout } from "./layout.ts";
+import { listing } from "./parts.ts";
 
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace("T", " ") + " UTC";
 
@@ -58,30 +59,15 @@ export const auditPage = (place: Place, entries: AuditEntry[]) =>
   layout(
     place.frame,
     "Audit log",
-    entries.length === 0
-      ? html`<p class="empty">Nothing changed yet. Changes to configurations and lists appear here.</p>`
-      : html`<table>
-          <caption class="muted">
-            Newest first
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">On</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${entries.map(
-              (e) =>
-                html`<tr>
-                  <td>${when(e.at)}</td>
-                  <td>${e.actor}</td>
-                  <td>${e.action}</td>
-                  <td>${e.target}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`,
+    listing({
+      caption: "Newest first",
+      columns: [
+        { head: "When", cell: (e) => when(e.at) },
+        { head: "Who", cell: (e) => e.actor },
+        { head: "What", cell: (e) => e.action },
+        { head: "On", cell: (e) => e.target },
+      ],
+      rows: entries,
+      empty: "Nothing changed yet. Changes to configurations and lists appear here.",
+    }),
   );

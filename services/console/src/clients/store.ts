@@ -1,0 +1,39 @@
+import type { Clock, RedisClient } from "@sift/runtime";
+
+/** Where the console keeps its users, memberships, sessions, audit logs and sign-in throttles (one key per command: cluster-safe). */
+export const consoleLayout = (prefix = "sift:console:") => ({
+  user: (id: string) => `${prefix}user:${id}`,
+  userByEmail: (email: string) => `${prefix}user-email:${email}`,
+  users: `${prefix}users`,
+  /** Hash: user id → role in the workspace. */
+  members: (workspaceId: string) => `${prefix}members:{${workspaceId}}`,
+  /** Hash: workspace id → the user's role there. */
+  userWorkspaces: (userId: string) => `${prefix}user-ws:${userId}`,
+  session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
+  userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
+  audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
+  throttle: (what: string) => `${prefix}throttle:${what}`,
+});
+
+export interface ConsoleStoreDeps {
+  redis: RedisClient;
+  clock: Clock;
+  /** The prefix of every console key; `sift:console:` unless a test keeps to its own. */
+  prefix?: string;
+}
+
+/**
+ * The base of the console's Redis-backed stores (accounts, sessions, audit log, sign-in
+ * throttle): one client, the clock, and the console's layout of Redis names.
+ */
+export abstract class ConsoleStore {
+  protected readonly redis: RedisClient;
+  protected readonly clock: Clock;
+  protected readonly keys: ReturnType<typeof consoleLayout>;
+
+  constructor(deps: ConsoleStoreDeps) {
+    this.redis = deps.redis;
+    this.clock = deps.clock;
+    this.keys = consoleLayout(deps.prefix);
+  }
+}
