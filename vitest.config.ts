@@ -6,7 +6,12 @@ import { defineConfig } from "vitest/config";
  * (services as processes, each row with its own Redis and NATS); then the few integration tests
  * that must run alone, and last the smoke run of `pnpm bench`.
  */
-const ALONE = ["services/gateway/test/slow-senders.test.ts"];
+const ALONE = [
+  "services/gateway/test/slow-senders.test.ts",
+  // Measures frame gaps in Chromium while it solves: another file's Chromium (the console's
+  // browser tests) on the same two cores shows up in its figures.
+  "shared/browser/test/browser.test.ts",
+];
 /** The fault table under load (`pnpm test:faults`): each row its own processes, Redis and NATS. */
 const FAULTS = ["shared/testkit/test/faults/**/*.test.ts"];
 /** `pnpm bench --smoke` loads a dozen processes at once: last, so it slows no other file. */
@@ -54,7 +59,7 @@ export default defineConfig({
           // file at a time, so another file's work is not in their figures.
           name: "alone",
           include: ALONE,
-          globalSetup: ["shared/testkit/src/global-setup.ts"],
+          globalSetup: ["shared/testkit/src/global-setup.ts", "shared/testkit/src/chromium-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS, type EndpointTable } from "@sift/contracts";
+import { ENDPOINTS } from "@sift/contracts";
 import { routeLabel, routeLabels } from "./metrics.ts";
 
 describe("routeLabel", () => {
@@ -14,22 +14,12 @@ describe("routeLabel", () => {
   });
 
   it("tells entries sharing a path apart by method, and covers a prefix entry's sub-paths", () => {
-    const session = {
-      service: "console",
-      access: "session",
-      errors: "json",
-      upstreamDown: "internal",
-    } as const;
-    const table = {
-      ...ENDPOINTS,
-      pages: { ...session, method: "GET", path: "/console", prefix: true },
-      forms: { ...session, method: "POST", path: "/console", prefix: true },
-    } satisfies EndpointTable;
-    const label = routeLabels(table);
-    expect(label("GET", "/console/w/ws_1/sites")).toBe("pages");
-    expect(label("HEAD", "/console")).toBe("pages");
-    expect(label("POST", "/console/w/ws_1/sites")).toBe("forms");
-    expect(label("PUT", "/console/")).toBe("pages");
+    // The console's two entries share /console, told apart by method.
+    const label = routeLabels(ENDPOINTS);
+    expect(label("GET", "/console/w/ws_1/sites")).toBe("console");
+    expect(label("HEAD", "/console")).toBe("console");
+    expect(label("POST", "/console/w/ws_1/sites")).toBe("consoleForms");
+    expect(label("PUT", "/console/")).toBe("console");
     expect(label("GET", "/consoles")).toBe("other");
     expect(label("POST", "/classify")).toBe("classify");
   });
