@@ -195,35 +195,32 @@ const T = Object.fromEntries(Object.entries(specs).map(([k, spec]) => [k, httpTa
   Target
 >;
 
-// The levers of issue 19 that can be switched per process, each against Sift as deployed: a
-// lever's target is a deployed target's spec, pointed at the process with the lever switched.
-const lever = (spec: HttpTarget, id: string, label: string, url: string): Target =>
-  httpTarget({ ...spec, id, label, url });
+// The levers of issue 19 that can be switched per process, each against Sift as deployed.
 const L = {
-  verifyNoKeyCache: lever(
-    specs.verifyGateway,
-    "lever-verify-no-key-cache",
-    "verify, gateway without its key cache",
-    `${chains.levers.noKeyCache}/verify`,
-  ),
-  verifyFromSources: lever(
-    specs.verifyGateway,
-    "lever-verify-tsx",
-    "verify, gateway run by tsx (not built)",
-    `${chains.levers.fromSources}/verify`,
-  ),
-  classifyNoCoalesce: lever(
-    specs.classifyDirect,
-    "lever-classify-no-coalesce",
-    "classify service alone, one NATS request per submission",
-    `${chains.levers.noCoalesce}/classify`,
-  ),
-  classifyFromSources: lever(
-    specs.classifyGateway,
-    "lever-classify-tsx",
-    "classify, gateway run by tsx (not built)",
-    `${chains.levers.fromSources}/classify`,
-  ),
+  verifyNoKeyCache: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-no-key-cache",
+    label: "verify, gateway without its key cache",
+    url: `${chains.levers.noKeyCache}/verify`,
+  }),
+  verifyFromSources: httpTarget({
+    ...specs.verifyGateway,
+    id: "lever-verify-tsx",
+    label: "verify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/verify`,
+  }),
+  classifyNoCoalesce: httpTarget({
+    ...specs.classifyDirect,
+    id: "lever-classify-no-coalesce",
+    label: "classify service alone, one NATS request per submission",
+    url: `${chains.levers.noCoalesce}/classify`,
+  }),
+  classifyFromSources: httpTarget({
+    ...specs.classifyGateway,
+    id: "lever-classify-tsx",
+    label: "classify, gateway run by tsx (not built)",
+    url: `${chains.levers.fromSources}/classify`,
+  }),
 };
 
 const idleMemory = Object.fromEntries(
