@@ -31,7 +31,8 @@ import { createGatewayService } from "../src/wiring.ts";
 /**
  * ENDPOINTS plus entries no release ships, mounted through the real gateway onto one real
  * service app: a keyed GET of each key kind, and the console's two session entries (its pages
- * and its forms under one prefix). The path a new endpoint takes, proven without a public one.
+ * and its forms under one prefix, as ENDPOINTS has them). The path a new endpoint takes, proven
+ * without a public one.
  */
 export const TABLE = {
   ...ENDPOINTS,
@@ -58,24 +59,9 @@ export const TABLE = {
     upstreamDown: "internal",
     doc: { summary: "A verify-keyed GET (tests only)", responses: {} },
   },
-  console_pages: {
-    method: "GET",
-    path: "/console",
-    prefix: true,
-    service: "console",
-    access: "session",
-    errors: "json",
-    upstreamDown: "internal",
-  },
-  console_forms: {
-    method: "POST",
-    path: "/console",
-    prefix: true,
-    service: "console",
-    access: "session",
-    errors: "json",
-    upstreamDown: "internal",
-  },
+  // The console's two entries again under names of their own, served by the test app below.
+  console_pages: ENDPOINTS.console,
+  console_forms: ENDPOINTS.consoleForms,
 } as const satisfies EndpointTable;
 
 /** What the test service's handlers answer: everything that reached them. */

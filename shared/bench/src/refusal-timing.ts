@@ -21,23 +21,22 @@ const classifyKey = await createKey(stack.keystore, { kind: "classify" });
 const challengeKey = await createKey(stack.keystore, { kind: "challenge" });
 
 type Endpoint = "classify" | "verify";
+/** The keys an endpoint refuses: one never issued, one rerolled away, and one of the other kind. */
+const refusedKeys = async (
+  kind: "classify" | "challenge",
+  wrongKind: "classify" | "challenge",
+  wrongKey: string,
+): Promise<Record<string, () => string>> => {
+  const rerolled = await reroll(kind);
+  return {
+    unknown: () => newSecretKey(),
+    rerolled: () => rerolled,
+    [`wrong kind (${wrongKind} key)`]: () => wrongKey,
+  };
+};
 const kinds: Record<Endpoint, Record<string, () => string>> = {
-  classify: {
-    unknown: () => newSecretKey(),
-    rerolled: (
-      (k) => () =>
-        k
-    )(await reroll("classify")),
-    "wrong kind (challenge key)": () => challengeKey.secretKey,
-  },
-  verify: {
-    unknown: () => newSecretKey(),
-    rerolled: (
-      (k) => () =>
-        k
-    )(await reroll("challenge")),
-    "wrong kind (classify key)": () => classifyKey.secretKey,
-  },
+  classify: await refusedKeys("classify", "challenge", challengeKey.secretKey),
+  verify: await refusedKeys("challenge", "classify", classifyKey.secretKey),
 };
 const bodies: Record<Endpoint, object> = {
   classify: { content: { message: "hello" }, model: "spam-standard" },

@@ -39,22 +39,19 @@ export interface OutagePolicy {
   };
 }
 
+/** One policy that either accepts every outage (the spec's advice) or refuses every one. */
+const outagePolicy = (accept: boolean): OutagePolicy =>
+  Object.freeze({
+    classify: Object.freeze({ cleanOnUnavailable: accept }),
+    verify: Object.freeze({
+      acceptOnNetworkFailure: accept,
+      acceptOnTimeout: accept,
+      acceptOnInternalError: accept,
+    }),
+  });
+
 /** The spec's advice, word for word: the default of every client. */
-export const SPEC_OUTAGE_POLICY: OutagePolicy = Object.freeze({
-  classify: Object.freeze({ cleanOnUnavailable: true }),
-  verify: Object.freeze({
-    acceptOnNetworkFailure: true,
-    acceptOnTimeout: true,
-    acceptOnInternalError: true,
-  }),
-});
+export const SPEC_OUTAGE_POLICY: OutagePolicy = outagePolicy(true);
 
 /** Fail closed: every outage is an error (classify) or a rejection (verify). */
-export const STRICT_OUTAGE_POLICY: OutagePolicy = Object.freeze({
-  classify: Object.freeze({ cleanOnUnavailable: false }),
-  verify: Object.freeze({
-    acceptOnNetworkFailure: false,
-    acceptOnTimeout: false,
-    acceptOnInternalError: false,
-  }),
-});
+export const STRICT_OUTAGE_POLICY: OutagePolicy = outagePolicy(false);

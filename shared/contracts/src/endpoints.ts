@@ -53,6 +53,19 @@ export type Endpoint = ApiEndpoint | SessionEndpoint;
 export type EndpointTable = Readonly<Record<string, Endpoint>>;
 
 /**
+ * The console's pages (services/console, docs/console.md): every path below /console, its pages
+ * by GET and its forms by POST. Sign-in, sessions and CSRF are the service's.
+ */
+const CONSOLE_PAGES = {
+  path: "/console",
+  prefix: true,
+  service: "console",
+  access: "session",
+  errors: "json",
+  upstreamDown: "internal",
+} as const satisfies Omit<SessionEndpoint, "method">;
+
+/**
  * Every public endpoint, once. The gateway mounts one route per entry, the signed identity
  * names one of these routes, metrics label by them and the OpenAPI document lists them; adding
  * an endpoint is an entry here and its handler in the service.
@@ -94,26 +107,9 @@ export const ENDPOINTS = {
     upstreamDown: "challenges_unavailable",
     doc: challengeDoc,
   },
-  // The console's pages (services/console, docs/console.md): every GET below /console, and its
-  // forms, every POST below it. Sign-in, sessions and CSRF are the service's.
-  console: {
-    method: "GET",
-    path: "/console",
-    prefix: true,
-    service: "console",
-    access: "session",
-    errors: "json",
-    upstreamDown: "internal",
-  },
-  consoleForms: {
-    method: "POST",
-    path: "/console",
-    prefix: true,
-    service: "console",
-    access: "session",
-    errors: "json",
-    upstreamDown: "internal",
-  },
+  // The console's pages and forms (CONSOLE_PAGES above).
+  console: { method: "GET", ...CONSOLE_PAGES },
+  consoleForms: { method: "POST", ...CONSOLE_PAGES },
 } as const satisfies EndpointTable;
 
 export type Route = keyof typeof ENDPOINTS;

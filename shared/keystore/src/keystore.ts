@@ -67,16 +67,7 @@ export class Keystore extends RedisStore {
   }
 
   async getWorkspace(workspaceId: string): Promise<Workspace | null> {
-    const hash = await this.redis.hgetall(this.layout.workspace(workspaceId));
-    if (Object.keys(hash).length === 0) return null;
-    return Workspace.parse({
-      ...hash,
-      allowance: Number(hash["allowance"]),
-      classify: hash["classify"] === "1",
-      rateLimit: Number(hash["rateLimit"]),
-      burst: Number(hash["burst"]),
-      createdAt: Number(hash["createdAt"]),
-    });
+    return this.#read(this.layout.workspace(workspaceId), workspaceFromHash);
   }
 
   async listWorkspaceIds(): Promise<string[]> {
@@ -111,8 +102,8 @@ export class Keystore extends RedisStore {
     workspaceId: string,
     kind: KeyKind,
   ): Promise<{ config: Configuration; secretKey: string } | null> {
-    const workspace = await this.redis.hgetall(this.layout.workspace(workspaceId));
-    if (Object.keys(workspace).length === 0) return null;
+    const workspace = await this.#read(this.layout.workspace(workspaceId), (hash) => hash);
+    if (!workspace) return null;
     const secretKey = newSecretKey();
     const config: Configuration = {
       id: newId("cfg"),
@@ -134,15 +125,7 @@ export class Keystore extends RedisStore {
   }
 
   async getConfig(id: string): Promise<Configuration | null> {
-    const hash = await this.redis.hgetall(this.layout.config(id));
-    if (Object.keys(hash).length === 0) return null;
-    return Configuration.parse({
-      ...hash,
-      createdAt: Number(hash["createdAt"]),
-      challengeTtlMs: optionalNumber(hash["challengeTtlMs"]),
-      difficulty: optionalNumber(hash["difficulty"]),
-      adaptive: hash["adaptive"] === undefined ? undefined : hash["adaptive"] === "1",
-    });
+    return this.#read(this.layout.config(id), configFromHash);
   }
 
   async updateConfig(id: string, changes: ConfigChanges): Promise<Configuration | null> {
@@ -221,6 +204,12 @@ export class Keystore extends RedisStore {
     return row ? { record: toRecord(row), retryAfterMs: Number(row[9]) } : null;
   }
 
+  /** A record read through `parse`, or null when there is none (Redis reads a missing hash as empty). */
+  async #read<T>(key: string, parse: (hash: Record<string, string>) => T): Promise<T | null> {
+    const hash = await this.redis.hgetall(key);
+    return Object.keys(hash).length === 0 ? null : parse(hash);
+  }
+
   /** After writing a key record from a workspace read: bring it up to the workspace as it is now. */
   async #catchUp(secretHash: string, workspaceId: string): Promise<void> {
     const workspace = await this.redis.hgetall(this.layout.workspace(workspaceId));
@@ -291,6 +280,25 @@ declare module "ioredis" {
     ): Result<string[] | null, Context>;
   }
 }
+
+const workspaceFromHash = (hash: Record<string, string>): Workspace =>
+  Workspace.parse({
+    ...hash,
+    allowance: Number(hash["allowance"]),
+    classify: hash["classify"] === "1",
+    rateLimit: Number(hash["rateLimit"]),
+    burst: Number(hash["burst"]),
+    createdAt: Number(hash["createdAt"]),
+  });
+
+const configFromHash = (hash: Record<string, string>): Configuration =>
+  Configuration.parse({
+    ...hash,
+    createdAt: Number(hash["createdAt"]),
+    challengeTtlMs: optionalNumber(hash["challengeTtlMs"]),
+    difficulty: optionalNumber(hash["difficulty"]),
+    adaptive: hash["adaptive"] === undefined ? undefined : hash["adaptive"] === "1",
+  });
 
 const toHash = (record: object): Record<string, string> => {
   const hash: Record<string, string> = {};

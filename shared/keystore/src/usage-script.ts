@@ -92,18 +92,18 @@ return { state, used, reachedAt or -1, retryAfter, reservedDay }
 /**
  * Gives back a reservation whose call was not answered (503, 500): the call is not counted.
  * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals;
- * ARGV: day, now, dayMs, windowDays, allowance, month.
+ * ARGV: now, dayMs, windowDays, allowance (the head it shares with ADMIT), day, month.
  */
 export const RELEASE = `
-local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+local left = redis.call('HINCRBY', KEYS[1], ARGV[5], -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[5]) end
 redis.call('HINCRBY', KEYS[3], ARGV[6], -1)
-local first = math.floor(tonumber(ARGV[2]) / tonumber(ARGV[3])) - tonumber(ARGV[4]) + 1
+local first = math.floor(tonumber(ARGV[1]) / tonumber(ARGV[2])) - tonumber(ARGV[3]) + 1
 local flat = redis.call('HGETALL', KEYS[1])
 local used = 0
 for i = 1, #flat, 2 do
   if tonumber(flat[i]) >= first then used = used + tonumber(flat[i + 1]) end
 end
-if used < tonumber(ARGV[5]) then redis.call('HDEL', KEYS[2], 'reachedAt') end
+if used < tonumber(ARGV[4]) then redis.call('HDEL', KEYS[2], 'reachedAt') end
 return used
 `;

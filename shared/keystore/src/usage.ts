@@ -72,20 +72,9 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
-    const { usage, quota, monthly } = this.#redisKeys(reservation.workspaceId);
     const now = this.clock.now();
     const { day, month } = reservation;
-    await this.redis.siftUsageRelease(
-      usage,
-      quota,
-      monthly,
-      day,
-      now,
-      DAY,
-      USAGE_WINDOW_DAYS,
-      allowance,
-      month,
-    );
+    await this.redis.siftUsageRelease(...this.#head(reservation.workspaceId, now, allowance), day, month);
   }
 
   async status(workspace: UsageSubject): Promise<UsageStatus> {
@@ -94,20 +83,13 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
 
   /** Counted calls of one UTC month (see monthOf). */
   async monthTotal(workspaceId: string, month: number): Promise<number> {
-    return Number((await this.redis.hget(this.#redisKeys(workspaceId).monthly, String(month))) ?? 0);
+    return Number((await this.redis.hget(this.layout.usageMonthly(workspaceId), String(month))) ?? 0);
   }
 
   #run(workspace: UsageSubject, mode: "reserve" | "peek", now: number) {
-    const { usage, quota, monthly } = this.#redisKeys(workspace.id);
     const { allowance, plan } = workspace;
     return this.redis.siftUsageAdmit(
-      usage,
-      quota,
-      monthly,
-      now,
-      DAY,
-      USAGE_WINDOW_DAYS,
-      allowance,
+      ...this.#head(workspace.id, now, allowance),
       GRACE_MS,
       plan,
       mode,
@@ -128,44 +110,46 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
   }
 
   /** One hash tag, the workspace's: ADMIT and RELEASE touch all three (layout.ts). */
-  #redisKeys(workspaceId: string) {
-    return {
-      usage: this.layout.usage(workspaceId),
-      quota: this.layout.quota(workspaceId),
-      monthly: this.layout.usageMonthly(workspaceId),
-    };
+  /** What both scripts take first: the workspace's three keys, then the window at `now`. */
+  #head(workspaceId: string, now: number, allowance: number): ScriptHead {
+    return [
+      this.layout.usage(workspaceId),
+      this.layout.quota(workspaceId),
+      this.layout.usageMonthly(workspaceId),
+      now,
+      DAY,
+      USAGE_WINDOW_DAYS,
+      allowance,
+    ];
   }
 }
 
 /** state, used, reachedAt (-1 when none), retryAfterMs, reservedDay (-1 when none) */
 type AdmitRow = [number, number, number, number, number];
 
+/** The keys and arguments ADMIT and RELEASE both start with (usage-script.ts). */
+type ScriptHead = [
+  usage: string,
+  quota: string,
+  monthly: string,
+  now: number,
+  dayMs: number,
+  windowDays: number,
+  allowance: number,
+];
+
 declare module "ioredis" {
   interface RedisCommander<Context> {
     siftUsageAdmit(
-      usage: string,
-      quota: string,
-      monthly: string,
-      now: number,
-      dayMs: number,
-      windowDays: number,
-      allowance: number,
-      graceMs: number,
-      plan: Plan,
-      mode: "reserve" | "peek",
-      month: number,
-      deadline: number,
+      ...args: [
+        ...ScriptHead,
+        graceMs: number,
+        plan: Plan,
+        mode: "reserve" | "peek",
+        month: number,
+        deadline: number,
+      ]
     ): Result<AdmitRow, Context>;
-    siftUsageRelease(
-      usage: string,
-      quota: string,
-      monthly: string,
-      day: number,
-      now: number,
-      dayMs: number,
-      windowDays: number,
-      allowance: number,
-      month: number,
-    ): Result<number, Context>;
+    siftUsageRelease(...args: [...ScriptHead, day: number, month: number]): Result<number, Context>;
   }
 }

@@ -39,10 +39,10 @@ export interface SiftOptions {
 export const startSift = async (options: SiftOptions = {}): Promise<SiftUnderTest> => {
   const redis = await startServer("redis");
   const nats = await startServer("nats");
-  const secret = randomBytes(32).toString("base64url");
+  const backing = { redisUrl: redis.url, natsUrl: nats.url, secret: randomBytes(32).toString("base64url") };
   const started = (await dockerAnswers())
-    ? await startContainers(redis.url, nats.url, secret, options)
-    : await startProcesses(redis.url, nats.url, secret);
+    ? await startContainers(backing, options)
+    : await startProcesses(backing);
   const client = createRedis(redis.url, "sift-under-test");
   await redisReady(client);
   const keys = new Keystore({ redis: client, clock: systemClock });
@@ -64,7 +64,14 @@ interface Started {
   stop(): Promise<void>;
 }
 
-const startProcesses = async (redisUrl: string, natsUrl: string, secret: string): Promise<Started> =>
+/** What both ways of starting the services are given: the servers' URLs and the internal secret. */
+interface Backing {
+  redisUrl: string;
+  natsUrl: string;
+  secret: string;
+}
+
+const startProcesses = async ({ redisUrl, natsUrl, secret }: Backing): Promise<Started> =>
   spawnStack({ REDIS_URL: redisUrl, NATS_URL: natsUrl, SIFT_INTERNAL_SECRET: secret, LOG_LEVEL: "warn" });
 
 /**
@@ -73,9 +80,7 @@ const startProcesses = async (redisUrl: string, natsUrl: string, secret: string)
  * (no Docker engine there): the local-process path above is what the tests exercise.
  */
 const startContainers = async (
-  redisUrl: string,
-  natsUrl: string,
-  secret: string,
+  { redisUrl, natsUrl, secret }: Backing,
   options: SiftOptions,
 ): Promise<Started> => {
   const { GenericContainer, Network, Wait } = await import("testcontainers");

@@ -3,9 +3,9 @@ import { extractLinks } from "../links.ts";
 import { linkSignals, tldClass } from "./links.ts";
 
 const signals = (raw: string): string[] => {
-  const { hosts, linkChars } = extractLinks(raw);
+  const { text, hosts, linkChars } = extractLinks(raw);
   const out: string[] = [];
-  linkSignals(raw, hosts, linkChars, out);
+  linkSignals({ raw, stripped: text, hosts, linkChars, tokens: [] }, out);
   return out;
 };
 

@@ -1,5 +1,6 @@
 import { hostListed, LISTS } from "../lists.ts";
 import { hostParts } from "../links.ts";
+import type { TextPart } from "./part.ts";
 
 /** Links written the ways comment spam writes them, beyond a plain URL. */
 const HTML_ANCHOR = /<a\s[^>]*href\s*=/i;
@@ -32,12 +33,7 @@ export const tldClass = (host: string): string => {
  * Signals of the links in one text value: markup, bare domains, the share of the text that is
  * links, and what the hosts are (a URL shortener, on a spam-site list, a cheap TLD).
  */
-export const linkSignals = (
-  raw: string,
-  hosts: readonly string[],
-  linkChars: number,
-  out: string[],
-): void => {
+export const linkSignals = ({ raw, hosts, linkChars }: TextPart, out: string[]): void => {
   if (HTML_ANCHOR.test(raw)) out.push("link:html");
   if (BBCODE_LINK.test(raw)) out.push("link:bbcode");
   const bare = raw.match(BARE_DOMAINS)?.filter((d) => !hosts.some((h) => h.endsWith(d.toLowerCase()))) ?? [];

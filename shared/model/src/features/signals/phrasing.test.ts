@@ -4,9 +4,9 @@ import { canonicalText, words } from "../text.ts";
 import { phrasingSignals } from "./phrasing.ts";
 
 const signals = (raw: string): string[] => {
-  const { text, hosts } = extractLinks(raw);
+  const { text, hosts, linkChars } = extractLinks(raw);
   const out: string[] = [];
-  phrasingSignals(text.toLowerCase(), words(canonicalText(text)), hosts.length, out);
+  phrasingSignals({ raw, stripped: text, hosts, linkChars, tokens: words(canonicalText(text)) }, out);
   return out;
 };
 

@@ -1,3 +1,4 @@
+import type { TextPart } from "./part.ts";
 import { LISTS, phraseHits } from "../lists.ts";
 
 /** An amount with a currency: "$299", "€ 50", "199 usd". */
@@ -29,16 +30,13 @@ const PRAISE =
   /\b(?:great|nice|awesome|amazing|excellent|wonderful|informative|useful|helpful|fantastic|good|superb|brilliant) (?:post|article|blog|content|site|website|read|information|info|job|share|writing|work)\b|\bthanks? (?:you )?for (?:sharing|this (?:post|article)|the (?:post|article|info))|\bkeep (?:it up|up the good work)/;
 
 /**
- * Wording signals over a lower-cased text and its canonical words: money, prices and discounts,
- * outreach pitch elements, praise (alone, or followed by a link: the blog-comment template), and
- * how many phrases of the comment-spam and Stack Exchange keyword lists it contains.
+ * Wording signals over a text field's stripped text (lower-cased) and its canonical words: money,
+ * prices and discounts, outreach pitch elements, praise (alone, or followed by a link: the
+ * blog-comment template), and how many phrases of the comment-spam and Stack Exchange keyword
+ * lists it contains.
  */
-export const phrasingSignals = (
-  lower: string,
-  tokens: readonly string[],
-  links: number,
-  out: string[],
-): void => {
+export const phrasingSignals = ({ stripped, tokens, hosts }: TextPart, out: string[]): void => {
+  const lower = stripped.toLowerCase();
   if (MONEY.test(lower)) out.push("money");
   if (DISCOUNT.test(lower)) out.push("discount");
   if (PRICE_WORDS.test(lower)) out.push("price-words");
@@ -47,7 +45,8 @@ export const phrasingSignals = (
   // Bins: one pitch element appears in ordinary enquiries ("your website"), three rarely do.
   if (pitch > 0) out.push(`outreach:${Math.min(pitch, 3)}`);
   const praise = PRAISE.exec(lower);
-  if (praise) out.push(links > 0 && lower.indexOf("weblink", praise.index) !== -1 ? "praise+link" : "praise");
+  if (praise)
+    out.push(hosts.length > 0 && lower.indexOf("weblink", praise.index) !== -1 ? "praise+link" : "praise");
   const wp = phraseHits(LISTS.wpPhrases, tokens);
   // Bins by doubling: the author warns that single short phrases also occur in real comments.
   if (wp > 0) out.push(`wp-phrases:${wp === 1 ? 1 : wp <= 3 ? 2 : wp <= 7 ? 4 : 8}`);
