@@ -96,7 +96,12 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
       await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
       await page.selectOption("#list-type", "phrase");
       await page.fill("#list-value", value);
-      await Promise.all([page.waitForURL(`**/lists`), page.click("text=Add entry")]);
+      // Wait for the add's own answer: the page is at /lists already, so its URL says nothing.
+      await Promise.all([
+        page.waitForResponse((res) => res.url().endsWith("/lists/add") && res.request().method() === "POST"),
+        page.click("text=Add entry"),
+      ]);
+      await page.waitForLoadState();
     }
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
     const shown = await page.$$eval("td.value", (cells) => cells.map((c) => c.textContent));

@@ -100,7 +100,9 @@ describe("the console through the gateway", () => {
     };
     const unknown = [];
     const wrong = [];
-    for (let i = 0; i < 3; i++) {
+    // Seven of each, interleaved, compared by their medians: one stall of a loaded machine moves
+    // neither median.
+    for (let i = 0; i < 7; i++) {
       unknown.push(await timed(`nobody${i}@example.com`));
       wrong.push(await timed(known));
     }
@@ -108,7 +110,7 @@ describe("the console through the gateway", () => {
     expect(unknown[0]!.page.status).toBe(401);
     expect(wrong[0]!.page.status).toBe(401);
     expect(message(unknown[0]!)).toBe(message(wrong[0]!));
-    const median = (xs: Array<{ ms: number }>) => xs.map((x) => x.ms).sort((a, b) => a - b)[1]!;
+    const median = (xs: Array<{ ms: number }>) => xs.map((x) => x.ms).sort((a, b) => a - b)[3]!;
     // Both pay one Argon2id check (19 MiB): an unknown e-mail is not answered early.
     expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
   });

@@ -31,8 +31,9 @@ import { createGatewayService } from "../src/wiring.ts";
 /**
  * ENDPOINTS plus entries no release ships, mounted through the real gateway onto one real
  * service app: a keyed GET of each key kind, and the console's two session entries (its pages
- * and its forms under one prefix, as ENDPOINTS has them). The path a new endpoint takes, proven
- * without a public one.
+ * and its forms under one prefix: ENDPOINTS' own, `console` and `consoleForms`, here answered by
+ * the test app instead of the console service). The path a new endpoint takes, proven without a
+ * public one.
  */
 export const TABLE = {
   ...ENDPOINTS,
@@ -59,9 +60,6 @@ export const TABLE = {
     upstreamDown: "internal",
     doc: { summary: "A verify-keyed GET (tests only)", responses: {} },
   },
-  // The console's two entries again under names of their own, served by the test app below.
-  console_pages: ENDPOINTS.console,
-  console_forms: ENDPOINTS.consoleForms,
 } as const satisfies EndpointTable;
 
 /** What the test service's handlers answer: everything that reached them. */
@@ -115,8 +113,8 @@ export const startHarness = async (redisUrl: string): Promise<Harness> => {
   const app = serviceApp({ logger, readiness: {} }, (app) => {
     serviceEndpoint(app, "lookup", gate, echo(["q", "tag", "secretKey"]), TABLE);
     serviceEndpoint(app, "status", gate, echo(["q"]), TABLE);
-    serviceEndpoint(app, "console_pages", gate, echo(["page"]), TABLE);
-    serviceEndpoint(app, "console_forms", gate, echo(["name", "csrf"]), TABLE);
+    serviceEndpoint(app, "console", gate, echo(["page"]), TABLE);
+    serviceEndpoint(app, "consoleForms", gate, echo(["name", "csrf"]), TABLE);
   });
   const service = await serve(createHttpServer(app));
   const gateway = await serve(

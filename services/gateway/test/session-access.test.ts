@@ -28,7 +28,7 @@ describe("a session entry through the gateway", () => {
     expect(seen.url).toBe("/console/w/ws_1/sites?page=2");
     expect(seen.headers.cookie).toBe("session=abc; theme=dark");
     expect(seen.params).toEqual({ page: "2" });
-    expect(seen.identity).toMatchObject({ route: "console_pages", key: { status: "missing" } });
+    expect(seen.identity).toMatchObject({ route: "console", key: { status: "missing" } });
     expect(seen.identity.client).toMatch(/127\.0\.0\.1$/);
     expect(seen.identity.requestId).toBe(res.headers["x-request-id"]);
   });
@@ -62,7 +62,7 @@ describe("a session entry through the gateway", () => {
     });
     expect(res.status).toBe(200);
     const seen = res.json as Seen;
-    expect(seen.identity).toMatchObject({ route: "console_forms", key: { status: "missing" } });
+    expect(seen.identity).toMatchObject({ route: "consoleForms", key: { status: "missing" } });
     expect([seen.body, seen.params]).toEqual([body, { name: "Shop", csrf: "t0k3n" }]);
     expect(seen.headers.cookie).toBe("session=abc");
     expect([seen.headers.authorization, seen.headers["x-api-key"]]).toEqual([undefined, undefined]);
