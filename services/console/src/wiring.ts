@@ -1,5 +1,5 @@
 import { FeedbackStore } from "@sift/feedback";
-import { Keystore, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, RedisRateLimiter, RedisUsageMeter } from "@sift/keystore";
 import {
   dependencyChecks,
   type Clock,
@@ -50,8 +50,7 @@ export const createConsoleService = async (deps: {
       lifetimes: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
     }),
     throttle: new SignInThrottle({
-      redis,
-      clock,
+      limiter: new RedisRateLimiter({ redis, clock }),
       rates: {
         address: { perMinute: config.signInPerAddress, burst: config.signInAddressBurst },
         account: { perMinute: config.signInPerAccount, burst: config.signInAccountBurst },

@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
-import type { Keystore } from "@sift/keystore";
+import type { Keystore, RateLimiter } from "@sift/keystore";
 import {
   assignRequestId,
   boundedBody,
@@ -14,7 +14,6 @@ import {
   type AppDeps,
 } from "@sift/runtime";
 import type { KeyResolver } from "./clients/key-cache.ts";
-import type { RateLimiter } from "./clients/rate-limiter.ts";
 import { forwardTo } from "./clients/service-proxy.ts";
 import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";

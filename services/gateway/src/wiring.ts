@@ -1,9 +1,8 @@
 import { browserBundlePath } from "@sift/browser/paths";
-import { Keystore } from "@sift/keystore";
+import { Keystore, RedisRateLimiter } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
 import { buildGatewayApp, type GatewayDeps } from "./app.ts";
 import { CachedKeyResolver } from "./clients/key-cache.ts";
-import { RedisRateLimiter } from "./clients/rate-limiter.ts";
 
 /** The gateway on real clients; main.ts and the test harness both build it here. */
 export const createGatewayService = (

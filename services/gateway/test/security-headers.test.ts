@@ -3,11 +3,10 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Keystore } from "@sift/keystore";
+import { Keystore, RedisRateLimiter } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
 import { buildGatewayApp } from "../src/app.ts";
-import { RedisRateLimiter } from "../src/clients/rate-limiter.ts";
 
 let stack: Stack;
 let challengeKey: Awaited<ReturnType<typeof createKey>>;

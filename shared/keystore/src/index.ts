@@ -6,3 +6,4 @@ export * from "./notices.ts";
 export * from "./gcra.ts";
 export * from "./layout.ts";
 export * from "./redis-store.ts";
+export * from "./rate-limiter.ts";

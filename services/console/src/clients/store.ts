@@ -1,6 +1,6 @@
 import type { Clock, RedisClient } from "@sift/runtime";
 
-/** Where the console keeps its users, memberships, sessions, audit logs and sign-in throttles (one key per command: cluster-safe). */
+/** Where the console keeps its users, memberships, sessions and audit logs (one key per command: cluster-safe). */
 export const consoleLayout = (prefix = "sift:console:") => ({
   user: (id: string) => `${prefix}user:${id}`,
   userByEmail: (email: string) => `${prefix}user-email:${email}`,
@@ -12,7 +12,6 @@ export const consoleLayout = (prefix = "sift:console:") => ({
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
   audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
-  throttle: (what: string) => `${prefix}throttle:${what}`,
 });
 
 export interface ConsoleStoreDeps {
@@ -23,8 +22,7 @@ export interface ConsoleStoreDeps {
 }
 
 /**
- * The base of the console's Redis-backed stores (accounts, sessions, audit log, sign-in
- * throttle): one client, the clock, and the console's layout of Redis names.
+ * The base of the console's Redis-backed stores (accounts, sessions, audit log): one client, the clock, and the console's layout of Redis names.
  */
 export abstract class ConsoleStore {
   protected readonly redis: RedisClient;

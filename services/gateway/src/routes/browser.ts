@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { retryAfterSeconds, type Method } from "@sift/contracts";
 import { clientAddress, requestContext, sendError, type Clock } from "@sift/runtime";
-import type { RateLimiter } from "../clients/rate-limiter.ts";
+import type { RateLimiter } from "@sift/keystore";
 import { forwardedBody } from "../clients/service-proxy.ts";
 import { identityFor } from "../domain/identity.ts";
 

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { carriesBody, retryAfterSeconds, TEST_KEY, type Method } from "@sift/contracts";
-import type { Keystore } from "@sift/keystore";
+import type { Keystore, RateLimiter } from "@sift/keystore";
 import {
   bodyField,
   clientAddress,
@@ -12,7 +12,6 @@ import {
   type Clock,
   type Tracing,
 } from "@sift/runtime";
-import type { RateLimiter } from "../clients/rate-limiter.ts";
 import { forwardedBody } from "../clients/service-proxy.ts";
 import { identityFor, resolvedKey } from "../domain/identity.ts";
 import { classifyKey } from "../domain/key-sources.ts";

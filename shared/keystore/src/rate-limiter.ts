@@ -1,5 +1,6 @@
 import type { Result } from "ioredis";
-import { GCRA, RedisStore, type RedisStoreDeps } from "@sift/keystore";
+import { GCRA } from "./gcra.ts";
+import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
@@ -9,8 +10,8 @@ export interface RateLimiter {
 }
 
 /**
- * Per-address limits (the test key, /challenge) with the same GCRA the keystore runs for
- * classify keys. GCRA over rate-limiter-flexible: its fixed windows let 2x the rate through at a
+ * Limits by any key (the gateway's per address for the test key and /challenge, the console's
+ * sign-in per address and per account) with the same GCRA the keystore runs for classify keys. GCRA over rate-limiter-flexible: its fixed windows let 2x the rate through at a
  * window edge, and a burst on top of a rate needs two of its limiters (two round trips); this
  * is one Lua call, shared exactly by every gateway instance.
  */
