@@ -111,6 +111,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       score: (features: Features[], trace?: Context) => batcher.submit(features, trace),
       model: scorer.model,
       version: scorer.version,
+      strictness: scorer.strictness,
       logger,
       ...(deps.states ? { states: deps.states } : {}),
     };

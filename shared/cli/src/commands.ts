@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
-import { CHALLENGE_TTL_MS } from "@sift/contracts";
+import { CHALLENGE_TTL_MS, STRICTNESS_MODES } from "@sift/contracts";
 import {
   Difficulty,
   KeyKind,
@@ -78,10 +78,20 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   "workspace set": {
-    flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst", "share-reports"],
+    flags: [
+      "workspace",
+      "classify",
+      "plan",
+      "allowance",
+      "rate-limit",
+      "burst",
+      "share-reports",
+      "strictness",
+    ],
     run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
       const shareReports = parse(onOff, flags["share-reports"], "share-reports");
+      const strictness = parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness");
       const changes: WorkspaceChanges = definedOnly({
         classify: parse(onOff, flags["classify"], "classify"),
         plan: parse(Plan, flags["plan"], "plan"),
@@ -89,7 +99,7 @@ export const COMMANDS: Record<string, Command> = {
         rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
         burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
       });
-      if (Object.keys(changes).length === 0 && shareReports === undefined)
+      if (Object.keys(changes).length === 0 && shareReports === undefined && strictness === undefined)
         throw new UsageError("nothing to set");
       const workspace =
         Object.keys(changes).length > 0
@@ -97,7 +107,9 @@ export const COMMANDS: Record<string, Command> = {
           : await keystore.getWorkspace(workspaceId);
       if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
       if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
-      return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports }) };
+      // Kept with the learned state the workers already load, not in the key record (store.ts).
+      if (strictness !== undefined) await feedback.setStrictness(workspaceId, strictness);
+      return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports, strictness }) };
     },
   },
   "config create": {

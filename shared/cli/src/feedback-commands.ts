@@ -55,13 +55,18 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
     run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
       if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
-      const [stats, sharing] = await Promise.all([feedback.stats(workspaceId), feedback.shares(workspaceId)]);
+      const [stats, sharing, strictness] = await Promise.all([
+        feedback.stats(workspaceId),
+        feedback.shares(workspaceId),
+        feedback.strictness(workspaceId),
+      ]);
       return {
         workspaceId,
         reports: { spam: stats.spam, clean: stats.clean },
         lastRetrainAt: stats.updatedAt === null ? null : new Date(stats.updatedAt).toISOString(),
         version: stats.version,
         shareReports: sharing,
+        strictness,
       };
     },
   },

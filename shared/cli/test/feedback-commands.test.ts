@@ -102,6 +102,7 @@ describe("sift feedback and sharing", () => {
       lastRetrainAt: null,
       version: 0,
       shareReports: false,
+      strictness: "balanced",
     });
     const at = Date.UTC(2026, 10, 23, 12);
     const report = { workspaceId: ws, buckets: [1, 2], fingerprint: Buffer.alloc(256).toString("base64") };
@@ -134,5 +135,23 @@ describe("sift feedback and sharing", () => {
     expect(await feedback.shares(ws)).toBe(false);
     expect((await keystore.getWorkspace(ws))?.allowance).toBe(5);
     expect((await cli("workspace", "set", "--workspace", ws, "--share-reports", "maybe")).code).toBe(2);
+  });
+
+  it("sets a workspace's strictness with workspace set, bumping its version so workers reload", async () => {
+    const ws = await newWorkspace();
+    expect((await ok("feedback", "stats", "--workspace", ws)).strictness).toBe("balanced");
+    const before = await feedback.version(ws);
+    expect(await ok("workspace", "set", "--workspace", ws, "--strictness", "strict")).toEqual({
+      workspaceId: ws,
+      strictness: "strict",
+    });
+    expect(await feedback.strictness(ws)).toBe("strict");
+    expect((await feedback.snapshot(ws)).strictness).toBe("strict");
+    expect(await feedback.version(ws)).toBeGreaterThan(before);
+    await ok("workspace", "set", "--workspace", ws, "--strictness", "balanced");
+    expect(await feedback.strictness(ws)).toBe("balanced");
+    const refused = await cli("workspace", "set", "--workspace", ws, "--strictness", "paranoid");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/strictness/);
   });
 });

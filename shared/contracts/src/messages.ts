@@ -86,6 +86,14 @@ export const TEST_OK_SOLUTION = "ok";
 
 /** Spec 2.2 and 8: a score at or above this is `spam`. */
 export const SPAM_THRESHOLD = 0.8;
+
+/**
+ * A workspace's strictness: where 0.8 sits for it, each mode a false-positive target on the
+ * model's out-of-domain clean messages (docs/feedback.md). `balanced` is the model's own.
+ */
+export const STRICTNESS_MODES = ["relaxed", "balanced", "strict"] as const;
+export type Strictness = (typeof STRICTNESS_MODES)[number];
+export const DEFAULT_STRICTNESS: Strictness = "balanced";
 /** Spec 8. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_FIELDS = 100;

@@ -1,4 +1,4 @@
-import { MAX_REASONS, type NormalizedField, type Reason } from "@sift/contracts";
+import { MAX_REASONS, type NormalizedField, type Reason, type Strictness } from "@sift/contracts";
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
 import { matchLists, type ListEntry } from "./lists.ts";
@@ -8,6 +8,8 @@ export interface WorkspaceState {
   version: number;
   own: ReportLayer | null;
   lists: readonly ListEntry[];
+  /** Where 0.8 sits for the workspace (absent: balanced, the model's own). */
+  strictness?: Strictness;
 }
 
 export interface Verdict {
@@ -44,10 +46,20 @@ export const personalize = (input: {
   state: WorkspaceState | null;
   shared: ReportLayer | null;
   baseReasons?: Reason[];
+  /**
+   * The model's log-odds offset for the workspace's strictness (its metadata's `strictness`),
+   * added before anything the workspace taught: a mode moves the model, not the overrides.
+   */
+  strictnessOffset?: number;
 }): Verdict => {
   const { state, shared } = input;
   const reasons: Reason[] = [...(input.baseReasons ?? [])];
   let z = logit(input.baseScore);
+  const offset = input.strictnessOffset ?? 0;
+  if (offset !== 0) {
+    z += offset;
+    reasons.push({ signal: "strictness", weight: offset });
+  }
 
   const own = state?.own ?? null;
   const ownAdjustment = own?.adjustment(input.ids) ?? 0;

@@ -1,5 +1,5 @@
 import type { Cluster, Redis, Result } from "ioredis";
-import type { FeedbackJob } from "@sift/contracts";
+import { DEFAULT_STRICTNESS, STRICTNESS_MODES, type FeedbackJob, type Strictness } from "@sift/contracts";
 import { decodeSignature, SIGNATURE_SIZE } from "./fingerprint.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./layer.ts";
 import { normalizeListValue, type ListEntry, type ListKind, type ListType } from "./lists.ts";
@@ -46,7 +46,13 @@ export interface FeedbackStats {
 export interface StateSnapshot extends LayerSnapshot {
   version: number;
   lists: ListEntry[];
+  strictness: Strictness;
 }
+
+const strictnessOf = (value: string | null): Strictness =>
+  (STRICTNESS_MODES as readonly (string | null)[]).includes(value)
+    ? (value as Strictness)
+    : DEFAULT_STRICTNESS;
 
 /**
  * Each workspace's learned state in Redis: report counts per hashed feature, report
@@ -102,15 +108,17 @@ export class FeedbackStore {
       .getBuffer(this.#key(layer, "fingerprints"))
       .hmget(this.#key(layer, "meta"), "spam", "clean")
       .smembers(this.#key(layer, "lists"))
+      .get(this.#key(layer, "strictness"))
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
-    const [version, counts, fingerprints, meta, lists] = results.map(([, value]) => value) as [
+    const [version, counts, fingerprints, meta, lists, strictness] = results.map(([, value]) => value) as [
       string | null,
       Buffer | null,
       Buffer | null,
       Array<string | null>,
       string[],
+      string | null,
     ];
     return {
       version: Number(version ?? 0),
@@ -119,6 +127,7 @@ export class FeedbackStore {
       spam: Number(meta[0] ?? 0),
       clean: Number(meta[1] ?? 0),
       lists: lists.flatMap(parseListMember),
+      strictness: strictnessOf(strictness),
     };
   }
 
@@ -155,6 +164,25 @@ export class FeedbackStore {
   async setSharing(workspaceId: string, on: boolean): Promise<void> {
     if (on) await this.#redis.set(this.#key(workspaceId, "share"), "1");
     else await this.#redis.del(this.#key(workspaceId, "share"));
+  }
+
+  async strictness(workspaceId: string): Promise<Strictness> {
+    return strictnessOf(await this.#redis.get(this.#key(workspaceId, "strictness")));
+  }
+
+  /**
+   * Sets where 0.8 sits for this workspace. It rides in the learned state's snapshot, so a worker
+   * reads it with the state it already loads (no extra round trip per request); the version bump
+   * makes workers reload within a second, as for a list change.
+   */
+  async setStrictness(workspaceId: string, mode: Strictness): Promise<number> {
+    const [, version] = await Promise.all([
+      mode === DEFAULT_STRICTNESS
+        ? this.#redis.del(this.#key(workspaceId, "strictness"))
+        : this.#redis.set(this.#key(workspaceId, "strictness"), mode),
+      this.#redis.incr(this.#key(workspaceId, "version")),
+    ]);
+    return version;
   }
 
   /** Adds or removes a list entry (workers see it within a second); null when the value is not of its type. */

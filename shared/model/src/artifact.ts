@@ -28,6 +28,14 @@ export const ModelMeta = z.object({
   maxFeatures: z.number().int(),
   sha256: z.string(),
   calibration: z.object({ scale: z.number(), shift: z.number() }),
+  /**
+   * Log-odds added to the score for a workspace's strictness (σ(logit(score) + offset)): each
+   * mode's 0.8 sits at its own out-of-domain false-positive target (docs/feedback.md). Absent in
+   * a model trained before modes existed: every mode then scores as balanced.
+   */
+  strictness: z
+    .object({ relaxed: z.number(), balanced: z.number(), strict: z.number() })
+    .default({ relaxed: 0, balanced: 0, strict: 0 }),
   bias: z.number(),
   trainedOn: z.array(z.object({ source: z.string(), rows: z.number().int(), spam: z.number().int() })),
   options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
-import { SPAM_STANDARD } from "@sift/contracts";
+import { SPAM_STANDARD, type Strictness } from "@sift/contracts";
 import {
   artifactPath,
   FEATURIZER_VERSION,
@@ -18,6 +18,8 @@ export interface Scorer {
   /** The model the file holds, from its metadata. */
   readonly model: string;
   readonly version: string;
+  /** Log-odds offsets per workspace strictness, from the model's metadata (0 for balanced). */
+  readonly strictness: Readonly<Record<Strictness, number>>;
   score(features: readonly Features[]): Promise<Float32Array>;
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
   return {
     model: meta.model,
     version: meta.version,
+    strictness: meta.strictness,
     score: async (features) => {
       const batch = toBatch(features);
       const out = await session.run({

@@ -104,6 +104,7 @@ export class CachedWorkspaceStates implements WorkspaceStates {
           version: snapshot.version,
           own: snapshot.spam + snapshot.clean > 0 ? new ReportLayer(snapshot) : null,
           lists: snapshot.lists,
+          strictness: snapshot.strictness,
         };
       } catch (err) {
         this.#logger.warn(

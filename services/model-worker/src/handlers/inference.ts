@@ -1,4 +1,11 @@
-import { InferenceRequest, type InferenceReply, type NormalizedField, type Reason } from "@sift/contracts";
+import {
+  DEFAULT_STRICTNESS,
+  InferenceRequest,
+  type InferenceReply,
+  type NormalizedField,
+  type Reason,
+  type Strictness,
+} from "@sift/contracts";
 import { logit, personalize } from "@sift/feedback";
 import { featurize, type Features } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
@@ -13,6 +20,8 @@ export interface InferenceDeps {
   logger: Logger;
   /** Workspaces' learned state; without it every request is scored by the base model alone. */
   states?: WorkspaceStates;
+  /** The model's log-odds offset per strictness (its metadata); absent: every mode is balanced. */
+  strictness?: Readonly<Record<Strictness, number>>;
 }
 
 /**
@@ -57,9 +66,11 @@ export const handleInference = async (
   }
 
   const learned = request.workspaceId && deps.states ? await deps.states.get(request.workspaceId) : null;
+  const strictnessOffset = deps.strictness?.[learned?.state?.strictness ?? DEFAULT_STRICTNESS] ?? 0;
   const scored = request.submissions.map((fields, i) =>
     learned
       ? personalize({
+          strictnessOffset,
           baseScore: base[i]!,
           ids: features[i]!.ids,
           fields,

@@ -97,6 +97,32 @@ export const SOURCES = {
     train: true,
     family: "stackexchange",
   },
+  polyai_enquiries: {
+    name: "PolyAI enquiries (BANKING77, NLU++, Restaurant-8k), filtered",
+    what: "English enquiries to a bank, a hotel and restaurants: honest contact-form text (ham only)",
+    terms: "CC BY 4.0 (PolyAI Ltd); rows filtered and deduplicated",
+    citation:
+      "Casanueva et al. 2020 (BANKING77, NLP4ConvAI); Casanueva et al. 2022 (NLU++, arXiv 2204.13021); Coope et al. 2020 (Span-ConveRT, Restaurant-8k, ACL); via github.com/PolyAI-LDN/task-specific-datasets, CC BY 4.0.",
+    train: true,
+    family: "enquiries",
+  },
+  se_comments_applemeta: {
+    name: "Stack Exchange comments (apple.meta, 2010-2017)",
+    what: "live comment-box comments (ham only); the same site as stackexchange_spam's ham",
+    terms: "Stack Exchange user content, CC BY-SA 3.0 (attribution: Stack Exchange Inc. and the authors)",
+    citation: "Stack Exchange data dump, apple.meta.stackexchange.com Comments.xml (CC BY-SA 3.0).",
+    train: true,
+    // Same site and people as stackexchange_spam's ham: held out with it, never trained beside it.
+    family: "stackexchange",
+  },
+  designermadsen_spam_email: {
+    name: "DesignerMadsen spam folder (2022)",
+    what: "one person's spam e-mail: crypto autobots, phishing, fake renewals, 419 (spam only; EN/DA/DE)",
+    terms: "CC BY 4.0 (c) Kent Vejrup Madsen",
+    citation: "Madsen, K. V. DesignerMadsenDataset/tds, spam e-mail data set (CC BY 4.0), 2023.",
+    train: true,
+    family: "madsen_email",
+  },
   turkish_sms: {
     name: "Turkish SMS Collection",
     what: "Turkish SMS",

@@ -16,6 +16,9 @@ const fill = (text: string, values: Record<string, string | number | boolean | u
     return String(value);
   });
 
+const pct = (value: unknown): string | undefined =>
+  typeof value === "number" ? `${+(value * 100).toFixed(2)} %` : undefined;
+
 export const whatItIs = (meta: ModelMeta): string => {
   const power = meta.options["sourcePower"];
   return fill(note("what-it-is").trimEnd(), {
@@ -24,7 +27,10 @@ export const whatItIs = (meta: ModelMeta): string => {
     epochs: meta.options["epochs"],
     l2: meta.options["l2"],
     sourceWeighing: power === 0 ? "the same" : `in proportion to its size to the power ${power}`,
-    targetPrecision: meta.options["targetPrecision"],
+    targetFprPooled: pct(meta.options["targetFprPooled"]),
+    targetFprFamily: pct(meta.options["targetFprFamily"]),
+    strictRelaxed: meta.strictness.relaxed.toFixed(2),
+    strictStrict: meta.strictness.strict.toFixed(2),
   });
 };
 

@@ -1,5 +1,5 @@
 import { FORM_SHAPES } from "../data/forms.ts";
-import type { SourceName } from "../data/catalog.ts";
+import { SOURCES, type SourceName } from "../data/catalog.ts";
 import { evaluate, type Metrics, type Prediction } from "./metrics.ts";
 
 /** A row of a results table: a source (or a pool) and its metrics at 0.8. */
@@ -10,18 +10,36 @@ export interface Row {
 
 export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
 
-/** The figures the issue's goals are stated in, from the three protocols' results. */
+/** A source with both labels: the only kind a ROC AUC or a recall mean can include. */
+const mixed = (m: Metrics): boolean => m.spam > 0 && m.spam < m.n;
+
+/**
+ * The figures the issue's goals are stated in, from the three protocols' results. Means of AUC
+ * run over sources with both labels; recall over sources with spam; the clean-only sets (the
+ * enquiries, the comment box) count in the pooled and per-family false-positive rates.
+ */
 export const goalsOf = (
   pooled: Metrics,
-  cross: ReadonlyArray<{ metrics: Metrics; preds: Prediction[] }>,
+  cross: ReadonlyArray<{ source: SourceName; metrics: Metrics; preds: Prediction[] }>,
   unseen: ReadonlyArray<{ source: SourceName; metrics: Metrics }>,
 ) => ({
-  losoMeanAuc: mean(cross.map((r) => r.metrics.rocAuc)),
-  losoMeanRecall: mean(cross.map((r) => r.metrics.recall)),
+  losoMeanAuc: mean(cross.filter((r) => mixed(r.metrics)).map((r) => r.metrics.rocAuc)),
+  losoMeanRecall: mean(cross.filter((r) => r.metrics.spam > 0).map((r) => r.metrics.recall)),
   losoPooled: evaluate(cross.flatMap((r) => r.preds)),
+  losoFamilyFpr: familyFpr(cross),
   inDomain: pooled,
   unseenFpr: unseen.map((r) => ({ source: r.source, fpr: r.metrics.fpr })),
 });
+
+/** Leave-one-source-out false-positive rate at 0.8 per family (sources held out together). */
+const familyFpr = (cross: ReadonlyArray<{ source: SourceName; preds: Prediction[] }>) => {
+  const byFamily = new Map<string, Prediction[]>();
+  for (const r of cross) {
+    const family = SOURCES[r.source].family;
+    byFamily.set(family, [...(byFamily.get(family) ?? []), ...r.preds]);
+  }
+  return [...byFamily].map(([family, preds]) => ({ family, fpr: evaluate(preds).fpr }));
+};
 
 /**
  * Per form shape: the pooled in-domain test split, the pooled leave-one-source-out predictions

@@ -3,8 +3,11 @@ import { SPAM_THRESHOLD } from "@sift/contracts";
 /**
  * Maps the raw logit z to the score σ(a·z + b). a comes from Platt scaling on out-of-fold logits
  * (so the score is spread like a probability, not clumped at 0 and 1); b is then set so that the
- * product threshold 0.8 sits at the lowest logit above which out-of-fold precision (by example
- * count) never drops below the target. Both steps are monotone, so the score stays a rank.
+ * product threshold 0.8 sits at the lowest logit where the out-of-fold clean messages are
+ * flagged no more often than the false-positive target allows, pooled and in each held-out
+ * family. A site's false-positive rate does not depend on how much spam it happens to get; the
+ * precision the threshold used to be placed by did. Both steps are monotone, so the score stays
+ * a rank: a caller's own threshold still orders submissions as the logit does.
  */
 export interface Calibration {
   scale: number;
@@ -15,20 +18,27 @@ export interface Scored {
   z: number;
   label: 0 | 1;
   weight: number;
+  /** The held-out family the example was scored as (its fold); FPR is also capped per family. */
+  family?: string;
 }
 
 /** The product threshold (spec 2.2), from the contracts. */
 export { SPAM_THRESHOLD };
-const logitOf = (p: number): number => Math.log(p / (1 - p));
+export const logitOf = (p: number): number => Math.log(p / (1 - p));
 
-export const calibrate = (scored: readonly Scored[], targetPrecision: number): Calibration => {
+/**
+ * A false-positive target: `pooled` over every out-of-fold clean message, and `family` for each
+ * held-out family's clean messages on their own (a family is one kind of traffic: no kind of
+ * site may see more than this).
+ */
+export interface FprTarget {
+  pooled: number;
+  family: number;
+}
+
+export const calibrate = (scored: readonly Scored[], target: FprTarget): Calibration => {
   const { a } = platt(scored);
-  // Precision counts examples as they come (mostly ham), not class-balanced: a ham-heavy mix is
-  // the harder case for precision, and the one a quiet contact form sees.
-  const t = precisionThreshold(
-    scored.map((s) => ({ ...s, weight: 1 })),
-    targetPrecision,
-  );
+  const t = fprThreshold(scored, target);
   return { scale: a, shift: logitOf(SPAM_THRESHOLD) - a * t };
 };
 
@@ -63,25 +73,64 @@ const platt = (scored: readonly Scored[]): { a: number; b: number } => {
 };
 
 /**
- * The lowest logit t such that every threshold at or above t keeps weighted precision at or
- * above the target; a single lucky point higher up cannot pull the threshold down.
+ * The lowest logit t at which at most `rate` of these clean logits are ≥ t: halfway between the
+ * highest logit that must stay below and the next one up, so a tie never tips over.
  */
-export const precisionThreshold = (scored: readonly Scored[], target: number): number => {
-  const sorted = [...scored].sort((x, y) => y.z - x.z);
-  let tp = 0;
-  let fp = 0;
-  let best = sorted[0]?.z ?? 0;
-  // The first 1% of the weight is too few points to judge precision on.
-  const warmup = scored.reduce((sum, s) => sum + s.weight, 0) * 0.01;
-  for (let i = 0; i < sorted.length; i++) {
-    const item = sorted[i]!;
-    if (item.label === 1) tp += item.weight;
-    else fp += item.weight;
-    // Only cut between distinct logits.
-    if (i + 1 < sorted.length && sorted[i + 1]!.z === item.z) continue;
-    if (tp + fp < warmup) continue;
-    if (tp / (tp + fp) < target) break;
-    best = item.z;
+const lowestAllowed = (clean: readonly number[], rate: number): number => {
+  const sorted = [...clean].sort((x, y) => y - x);
+  const k = Math.floor(rate * sorted.length + 1e-9);
+  if (k >= sorted.length) return -Infinity;
+  const below = sorted[k]!;
+  // Walk up past ties with the first logit that must not be flagged.
+  let i = k;
+  while (i > 0 && sorted[i - 1]! === below) i--;
+  const above = i > 0 ? sorted[i - 1]! : below + 1;
+  return (below + above) / 2;
+};
+
+/**
+ * The lowest logit t that keeps the pooled clean flag rate ≤ target.pooled and every family's
+ * ≤ target.family. Counted by example (not by the training weights): a false positive is one
+ * person's message wrongly held, whichever set it came from.
+ */
+export const fprThreshold = (scored: readonly Scored[], target: FprTarget): number => {
+  const clean = scored.filter((s) => s.label === 0);
+  const families = new Map<string, number[]>();
+  for (const s of clean) {
+    const key = s.family ?? "";
+    const list = families.get(key) ?? [];
+    list.push(s.z);
+    families.set(key, list);
   }
-  return best;
+  let t = lowestAllowed(
+    clean.map((s) => s.z),
+    target.pooled,
+  );
+  for (const zs of families.values()) t = Math.max(t, lowestAllowed(zs, target.family));
+  if (!Number.isFinite(t)) throw new Error("no clean examples to place the threshold on");
+  return t;
+};
+
+/**
+ * The strictness modes a workspace may choose, each a false-positive target on the same
+ * out-of-fold clean messages. `balanced` is where the model's own 0.8 sits; the others are
+ * offsets added to the score's log-odds (σ(logit(score) + offset)), so 0.8 stays the label's
+ * threshold in every mode and the score stays monotone in the logit.
+ */
+export const STRICTNESS_TARGETS = {
+  relaxed: { pooled: 0.003, family: 0.01 },
+  balanced: { pooled: 0.01, family: 0.03 },
+  strict: { pooled: 0.03, family: 0.06 },
+} as const satisfies Record<string, FprTarget>;
+export type StrictnessMode = keyof typeof STRICTNESS_TARGETS;
+
+/** Log-odds offsets per mode for a calibration placed at `balanced` (0 for balanced itself). */
+export const strictnessOffsets = (
+  scored: readonly Scored[],
+  calibration: Calibration,
+): Record<StrictnessMode, number> => {
+  const balanced = fprThreshold(scored, STRICTNESS_TARGETS.balanced);
+  const offset = (mode: StrictnessMode) =>
+    calibration.scale * (balanced - fprThreshold(scored, STRICTNESS_TARGETS[mode]));
+  return { relaxed: offset("relaxed"), balanced: 0, strict: offset("strict") };
 };

@@ -1,16 +1,26 @@
 import { SOURCES } from "../data/catalog.ts";
 import type { Example } from "../data/examples.ts";
 import { foldOf } from "../data/split.ts";
-import { calibrate, type Calibration, type Scored } from "./calibrate.ts";
+import {
+  calibrate,
+  STRICTNESS_TARGETS,
+  strictnessOffsets,
+  type Calibration,
+  type FprTarget,
+  type Scored,
+  type StrictnessMode,
+} from "./calibrate.ts";
 import { logit, trainLinear, type LinearModel, type TrainItem, type TrainOptions } from "./linear.ts";
 
 export interface TrainedModel extends LinearModel {
   calibration: Calibration;
+  /** Log-odds offsets per workspace strictness (calibrate.ts), 0 for balanced. */
+  strictness: Record<StrictnessMode, number>;
 }
 
 export interface PipelineOptions extends Omit<TrainOptions, "onEpoch"> {
-  /** Pooled out-of-domain precision the 0.8 threshold is placed at. */
-  targetPrecision: number;
+  /** Out-of-domain false-positive rate (pooled, and per held-out family) 0.8 is placed at. */
+  targetFpr: FprTarget;
   /**
    * Group folds for calibration, used when the examples come from fewer than two families or
    * when `outOfDomain` is off (`pnpm eval --quick`: ranking only, eight times faster).
@@ -32,19 +42,17 @@ export interface PipelineOptions extends Omit<TrainOptions, "onEpoch"> {
 /**
  * Chosen on leave-one-source-out ranking (`pnpm eval --quick`), then frozen. The strong L2
  * (0.005, was 0.0001) and equal source weights trade about two points of in-domain recall for
- * better ranking on sources the model never saw. The precision target applies to pooled
- * out-of-domain logits. Issue 16 asks for 0.93 there; with this ranker the pooled out-of-domain
- * precision curve never holds 0.93 past its first 1% (it sits at 0.91-0.92 down to 1% of the
- * examples, 0.90 at 5%, the model card's leave-one-source-out scores), so a 0.93 target puts 0.8
- * above every training example and nothing is ever labelled spam. 0.90 is the highest target
- * the curve holds over a useful range; the card reports the goal as not met.
+ * better ranking on sources the model never saw. 0.8 is placed by false-positive rate on the
+ * out-of-domain logits (issue 31: 1 % pooled, 3 % in any held-out family, the enquiry and
+ * comment-box ham among them), no longer by precision (issue 16's 0.90), which depends on how
+ * much spam a source happens to hold and left 0.8 above nearly all form spam.
  */
 export const DEFAULT_OPTIONS: PipelineOptions = {
   epochs: 6,
   learningRate: 0.2,
   l2: 0.005,
   seed: 20_240_601,
-  targetPrecision: 0.9,
+  targetFpr: STRICTNESS_TARGETS.balanced,
   calibrationFolds: 3,
   outOfDomain: true,
   sourcePower: 0,
@@ -78,13 +86,13 @@ const calibrationFolds = (
   examples: readonly Example[],
   groupFolds: number,
   outOfDomain: boolean,
-): { folds: number[]; keys?: string[] } => {
+): { folds: number[]; keys?: string[]; families?: string[] } => {
   const familyOf = (e: Example) => SOURCES[e.source].family;
   const families = [...new Set(examples.map(familyOf))].sort();
   if (outOfDomain && families.length >= 2) {
     // A fold's key names the families its model trains on: the cache key (foldCache).
     const keys = families.map((held) => families.filter((f) => f !== held).join("+"));
-    return { folds: examples.map((e) => families.indexOf(familyOf(e))), keys };
+    return { folds: examples.map((e) => families.indexOf(familyOf(e))), keys, families };
   }
   return { folds: examples.map((e) => foldOf(e.group, groupFolds, "calibration")) };
 };
@@ -100,8 +108,10 @@ export const trainPipeline = (
 ): TrainedModel => {
   const log = options.log ?? (() => {});
   const items = weighExamples(examples, options.sourcePower);
-  const { folds, keys } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
+  const { folds, keys, families } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
   const scored: Scored[] = [];
+  /** The source of each scored entry (scored runs fold by fold, not in example order). */
+  const scoredSources: string[] = [];
   const foldCount = Math.max(...folds) + 1;
   for (let fold = 0; fold < foldCount; fold++) {
     const key = keys?.[fold];
@@ -118,21 +128,81 @@ export const trainPipeline = (
       );
     if (key !== undefined) options.foldCache?.set(key, model);
     items.forEach((item, i) => {
-      if (folds[i] === fold)
-        scored.push({ z: logit(model, item.features), label: item.label, weight: item.weight });
+      if (folds[i] !== fold) return;
+      scored.push({
+        z: logit(model, item.features),
+        label: item.label,
+        weight: item.weight,
+        family: families?.[fold] ?? "",
+      });
+      scoredSources.push(examples[i]!.source);
     });
     log(`calibration fold ${fold + 1}/${foldCount} trained`);
   }
-  const calibration = calibrate(scored, options.targetPrecision);
-  log(`calibration: scale ${calibration.scale.toFixed(4)}, shift ${calibration.shift.toFixed(4)}`);
+  const calibration = calibrate(scored, options.targetFpr);
+  const strictness = strictnessOffsets(scored, calibration);
+  if (options.log && keys) logOutOfFold(scored, scoredSources, calibration, log);
+  log(
+    `calibration: scale ${calibration.scale.toFixed(4)}, shift ${calibration.shift.toFixed(4)}; strictness offsets relaxed ${strictness.relaxed.toFixed(3)}, strict ${strictness.strict.toFixed(3)}`,
+  );
   const model = trainLinear(items, {
     ...options,
     onEpoch: (epoch, loss) => log(`epoch ${epoch}/${options.epochs}: weighted log-loss ${loss.toFixed(4)}`),
   });
-  return { ...model, calibration };
+  return { ...model, calibration, strictness };
 };
 
 export const scoreOf = (model: TrainedModel, example: Pick<Example, "features">): number => {
   const z = Math.fround(logit(model, example.features));
   return 1 / (1 + Math.exp(-(model.calibration.scale * z + model.calibration.shift)));
+};
+
+/**
+ * The out-of-fold figures the calibration saw (each family scored by a model that never saw
+ * it): per family its clean flag rate and recall at 0.8 and ROC AUC; pooled clean flag rate.
+ * What `pnpm train` can say without `pnpm eval`'s nested runs.
+ */
+const logOutOfFold = (
+  scored: readonly Scored[],
+  sources: readonly string[],
+  calibration: Calibration,
+  log: (line: string) => void,
+): void => {
+  const flagged = (s: Scored) => calibration.scale * s.z + calibration.shift >= Math.log(0.8 / 0.2);
+  const rate = (xs: readonly Scored[]) => xs.filter(flagged).length / Math.max(xs.length, 1);
+  const bySource = new Map<string, Scored[]>();
+  scored.forEach((s, i) => bySource.set(sources[i]!, [...(bySource.get(sources[i]!) ?? []), s]));
+  const aucs: number[] = [];
+  const recalls: number[] = [];
+  for (const [source, xs] of bySource) {
+    const spam = xs.filter((s) => s.label === 1);
+    const clean = xs.filter((s) => s.label === 0);
+    const auc = spam.length && clean.length ? rankAuc(spam, clean) : NaN;
+    if (!Number.isNaN(auc)) aucs.push(auc);
+    if (spam.length) recalls.push(rate(spam));
+    log(
+      `out-of-fold ${source.padEnd(26)} FPR ${(rate(clean) * 100).toFixed(2)}%  R@0.8 ${spam.length ? rate(spam).toFixed(3) : "-"}  AUC ${auc.toFixed(3)}`,
+    );
+  }
+  const clean = scored.filter((s) => s.label === 0);
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  log(
+    `out-of-fold pooled clean FPR ${(rate(clean) * 100).toFixed(2)}%, mean R@0.8 ${mean(recalls).toFixed(3)}, mean AUC ${mean(aucs).toFixed(3)}`,
+  );
+};
+
+/** ROC AUC as the share of (spam, clean) pairs ranked right, ties half. */
+const rankAuc = (spam: readonly Scored[], clean: readonly Scored[]): number => {
+  const all = [...spam.map((s) => ({ z: s.z, y: 1 })), ...clean.map((s) => ({ z: s.z, y: 0 }))].sort(
+    (a, b) => a.z - b.z,
+  );
+  let rankSum = 0;
+  for (let i = 0; i < all.length;) {
+    let j = i;
+    while (j < all.length && all[j]!.z === all[i]!.z) j++;
+    const rank = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (all[k]!.y === 1) rankSum += rank;
+    i = j;
+  }
+  return (rankSum - (spam.length * (spam.length + 1)) / 2) / (spam.length * clean.length);
 };
