@@ -88,6 +88,14 @@ const ORDER_QUESTION = {
     "Hi, I ordered the walnut side table last week (order 18233) and it has not arrived yet. Any news?",
 };
 
+/** The card's helpline comment (issue 16): a name that is a business and a toll-free number. */
+const HELPLINE = {
+  comment_author: "QuickBooks Support",
+  comment_author_email: "support@quickbooks-help-desk.com",
+  comment_content:
+    "Great post! If you face any issue with QuickBooks call our QuickBooks support phone number +1-800-555-0199 for instant help.",
+};
+
 describe("POST /feedback", () => {
   it("turns a reported spam's near-duplicates into spam for that workspace only, within 5 s", async () => {
     const site = await workspace();
@@ -252,14 +260,20 @@ describe("per-workspace lists", () => {
       "?explain=1",
     );
     expect(explained.reasons).toContainEqual(
-      expect.objectContaining({ signal: "block list domain: bizdir.example", field: "message" }),
+      expect.objectContaining({
+        signal: "list_block",
+        label: "block list domain: bizdir.example",
+        field: "message",
+      }),
     );
 
     await store.updateList(site.workspaceId, "add", { kind: "allow", type: "phrase", value: "You Have WON" });
     const spam = { message: "URGENT! You have won a £1000 cash prize. To claim call 09061701461 now." };
     await within5s(async () => (await classify(site.secretKey, spam)).score < 0.8);
     const allowed = await classify(site.secretKey, spam, "?explain=1");
-    const reason = allowed.reasons?.find((r) => r.signal === "allow list phrase: you have won");
+    const reason = allowed.reasons?.find(
+      (r) => r.signal === "list_allow" && r.label === "allow list phrase: you have won",
+    );
     expect(reason).toMatchObject({ field: "message" });
     expect(reason!.weight).toBeLessThan(0);
   });
@@ -288,7 +302,12 @@ describe("POST /classify?explain=1", () => {
     expect(explained.reasons!.length).toBeLessThanOrEqual(10);
     const weights = explained.reasons!.map((r) => Math.abs(r.weight));
     expect(weights).toEqual([...weights].sort((a, b) => b - a));
-    expect(explained.reasons!.map((r) => r.field).sort()).toEqual(["message", "name"]);
+    // The signals themselves, each a code, words for a person, and its field.
+    for (const reason of explained.reasons!) {
+      expect(reason.signal).toMatch(/^[a-z_]+$/);
+      expect(reason.label).toBeTruthy();
+    }
+    expect(explained.reasons!.some((r) => r.signal === "word" && r.field === "message")).toBe(true);
 
     // Reports of both labels: from one label only the layer learns no direction (docs/feedback.md).
     await report(site.secretKey, { message: "When does the shop open tomorrow morning?" }, "clean");
@@ -299,8 +318,27 @@ describe("POST /classify?explain=1", () => {
     });
     await within5s(async () => (await classify(site.secretKey, RESEND)).score >= 0.8);
     const learned = await classify(site.secretKey, RESEND, "?explain=1");
-    expect(learned.reasons!.some((r) => r.signal.startsWith("reported near-duplicate"))).toBe(true);
-    expect(learned.reasons!.some((r) => r.signal === "workspace adjustment")).toBe(true);
+    expect(learned.reasons!.some((r) => r.signal === "near_duplicate_spam")).toBe(true);
+    expect(learned.reasons!.some((r) => r.signal === "learned_site")).toBe(true);
+  });
+
+  it("names the words and form signals that made a helpline comment spam-like, each in its field", async () => {
+    const site = await workspace();
+    const explained = await classify(site.secretKey, HELPLINE, "?explain=1");
+    const reasons = explained.reasons!;
+    expect(reasons.length).toBeLessThanOrEqual(10);
+    const weights = reasons.map((r) => Math.abs(r.weight));
+    expect(weights).toEqual([...weights].sort((a, b) => b - a));
+    expect(reasons).toContainEqual(
+      expect.objectContaining({
+        signal: "tollfree_phone",
+        label: "toll-free helpline number",
+        field: "comment_content",
+      }),
+    );
+    const words = reasons.filter((r) => r.signal === "word");
+    expect(words.length).toBeGreaterThan(0);
+    for (const w of words) expect(w.label).toMatch(/^(?:“[^”]+”|a number)$/);
   });
 
   it("explains the test key's verdict by its marker", async () => {
@@ -313,7 +351,7 @@ describe("POST /classify?explain=1", () => {
       label: "spam",
       score: 1,
       model: SPAM_STANDARD,
-      reasons: [{ signal: "test marker vendor-test-spam", weight: 1 }],
+      reasons: [{ signal: "test_marker", label: "test marker vendor-test-spam", weight: 1 }],
     });
   });
 });

@@ -91,10 +91,10 @@ export const replaySource = (items: ReplayItem[], why?: string) => {
       shared: null,
       ...(why ? { baseReasons: [] } : {}),
     });
-    if (why && verdict.reasons.some((x) => x.signal.includes(why)))
+    if (why && verdict.reasons.some((x) => `${x.signal} ${x.label ?? ""}`.includes(why)))
       whys.push(
         `${r.label} ${r.base.toFixed(2)}→${verdict.score.toFixed(2)} ` +
-          verdict.reasons.map((x) => `${x.signal} ${x.weight.toFixed(2)}`).join("; "),
+          verdict.reasons.map((x) => `${x.label ?? x.signal} ${x.weight.toFixed(2)}`).join("; "),
       );
     return { score: verdict.score, label: r.label };
   });

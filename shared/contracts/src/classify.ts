@@ -38,9 +38,16 @@ export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(m
 
 /** One signal that moved a verdict (`?explain=1`): its signed contribution in log-odds. */
 export const Reason = z.object({
-  signal: z.string(),
-  weight: z.number(),
-  field: z.string().optional(),
+  /** A short, stable code (`word`, `seo_pitch`, `list_block`…: docs/feedback.md lists the set). */
+  signal: z.string().meta({ description: "A short, stable code; docs/feedback.md lists the set." }),
+  /** Signed contribution in log-odds, positive toward spam. */
+  weight: z.number().meta({ description: "Signed contribution in log-odds, positive toward spam." }),
+  field: z.string().optional().meta({ description: "The form field the signal is in." }),
+  /** What a person reads for it: `“audit”`, `link to a URL shortener`, `listed phrase: …`. */
+  label: z
+    .string()
+    .optional()
+    .meta({ description: "What a person reads: “audit”, link to a URL shortener, listed phrase: …" }),
 });
 export type Reason = z.infer<typeof Reason>;
 /** At most this many reasons, strongest first. */
@@ -92,7 +99,8 @@ export const classifyDoc: OperationDoc = {
       name: "explain",
       in: "query",
       schema: { type: "string", enum: ["1"] },
-      description: "Add `reasons`: the signals that moved the score most, strongest first.",
+      description:
+        "Add `reasons`: the signals that moved the score most, strongest first, at most 10, each `{signal, weight, field?, label}`: `signal` a short stable code (`word`, `seo_pitch`, `url_shortener`, `disposable_email`, `tollfree_phone`, `listed_phrase`, `list_block`, `learned_site`, `strictness`…; docs/feedback.md lists the set), `label` the words a person reads, `weight` the signed log-odds toward spam.",
     },
   ],
   requestBody: { required: true, content: jsonOrForm(ClassifyRequestDoc) },

@@ -53,27 +53,38 @@ export const personalize = (input: {
   strictnessOffset?: number;
 }): Verdict => {
   const { state, shared } = input;
-  const reasons: Reason[] = [...(input.baseReasons ?? [])];
+  /** What the workspace adds (strictness, learned layers, near-duplicates, lists). */
+  const reasons: Reason[] = [];
   let z = logit(input.baseScore);
   const offset = input.strictnessOffset ?? 0;
   if (offset !== 0) {
     z += offset;
-    reasons.push({ signal: "strictness", weight: offset });
+    reasons.push({
+      signal: "strictness",
+      label: `strictness: ${state?.strictness ?? "balanced"}`,
+      weight: offset,
+    });
   }
 
   const own = state?.own ?? null;
   const ownAdjustment = own?.adjustment(input.ids) ?? 0;
-  if (ownAdjustment !== 0) reasons.push({ signal: "workspace adjustment", weight: ownAdjustment });
+  if (ownAdjustment !== 0)
+    reasons.push({ signal: "learned_site", label: "what this site's reports taught", weight: ownAdjustment });
   const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
-  if (sharedAdjustment !== 0) reasons.push({ signal: "shared adjustment", weight: sharedAdjustment });
+  if (sharedAdjustment !== 0)
+    reasons.push({
+      signal: "learned_shared",
+      label: "what sharing sites' reports taught",
+      weight: sharedAdjustment,
+    });
   z += ownAdjustment + sharedAdjustment;
   let score = sigmoid(z);
 
   /** Moves the score; a list match is named even when the score already stood beyond it. */
-  const override = (next: number, signal: string, field?: string) => {
+  const override = (next: number, signal: string, label: string, field?: string) => {
     const weight = logit(next) - logit(score);
     if (weight === 0 && field === undefined) return;
-    reasons.push({ signal, weight, ...(field === undefined ? {} : { field }) });
+    reasons.push({ signal, label, weight, ...(field === undefined ? {} : { field }) });
     score = next;
   };
 
@@ -83,22 +94,27 @@ export const personalize = (input: {
     const match = ownMatch ?? shared?.index.find(signature) ?? null;
     if (match) {
       const where = ownMatch ? "reported" : "shared report";
-      const similar = `${where} near-duplicate (${Math.round(match.similarity * 100)}% similar)`;
-      if (match.label === "spam") override(Math.max(score, 0.8 + 0.2 * match.similarity), `${similar}: spam`);
-      else override(Math.min(score, 0.8 * (1 - match.similarity)), `${similar}: clean`);
+      const code = `${ownMatch ? "near_duplicate" : "shared_near_duplicate"}_${match.label}`;
+      const label = `${where} near-duplicate (${Math.round(match.similarity * 100)}% similar): ${match.label}`;
+      if (match.label === "spam") override(Math.max(score, 0.8 + 0.2 * match.similarity), code, label);
+      else override(Math.min(score, 0.8 * (1 - match.similarity)), code, label);
     }
   }
 
   const [first] = matchLists(input.fields, state?.lists ?? []);
   if (first) {
-    const signal = `${first.kind} list ${first.type}: ${first.value}`;
     override(
       first.kind === "allow" ? Math.min(score, ALLOWED) : Math.max(score, BLOCKED),
-      signal,
+      `list_${first.kind}`,
+      `${first.kind} list ${first.type}: ${first.value}`,
       first.field,
     );
   }
 
-  reasons.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
-  return { score, reasons: reasons.slice(0, MAX_REASONS) };
+  // The workspace's own reasons always show (at most five of them); the base model's strongest
+  // fill the rest of the ten, so a site sees what its reports and settings did.
+  const base = [...(input.baseReasons ?? [])].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+  const all = [...reasons, ...base.slice(0, MAX_REASONS - reasons.length)];
+  all.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+  return { score, reasons: all.slice(0, MAX_REASONS) };
 };

@@ -3,3 +3,4 @@ export * from "./features/batch.ts";
 export * from "./artifact.ts";
 export { fnv1a } from "./features/hash.ts";
 export { LISTS_DIR, PHRASE_WORDS, phraseKey } from "./lists/format.ts";
+export * from "./explain/attributions.ts";

@@ -16,4 +16,6 @@ export const testVerdict = (fields: readonly NormalizedField[]): ClassifyRespons
 
 /** Test mode explains itself: the marker, when it decided. */
 export const testReasons = (verdict: ClassifyResponse): Reason[] =>
-  verdict.label === "spam" ? [{ signal: `test marker ${TEST_SPAM_MARKER}`, weight: 1 }] : [];
+  verdict.label === "spam"
+    ? [{ signal: "test_marker", label: `test marker ${TEST_SPAM_MARKER}`, weight: 1 }]
+    : [];

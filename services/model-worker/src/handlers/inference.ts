@@ -1,13 +1,14 @@
 import {
   DEFAULT_STRICTNESS,
   InferenceRequest,
+  MAX_REASONS,
   type InferenceReply,
   type NormalizedField,
   type Reason,
   type Strictness,
 } from "@sift/contracts";
 import { logit, personalize } from "@sift/feedback";
-import { featurize, type Features } from "@sift/model";
+import { attributions, featurize, type Features } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
@@ -59,7 +60,7 @@ export const handleInference = async (
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    if (request.explain) fieldReasons = await explainFields(request.submissions, base, deps.score);
+    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, deps.score);
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
@@ -89,25 +90,54 @@ export const handleInference = async (
   };
 };
 
+/** An empty submission: its score is the model's bias alone, the baseline each feature moves. */
+const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
+
 /**
- * The base model's reasons, one per field: how far the log-odds fall when the field is left
- * out (its n-grams and signals taken together). One extra batch per explained request.
+ * The base model's reasons: the evidence a person can name (words, addresses, sites, form
+ * signals; @sift/model's attributions), each weighed by what its features add to the score's
+ * log-odds. A feature's part is read off the model itself (one row holding only that feature,
+ * against the empty row), so the worker needs nothing but the ONNX file; a feature two pieces
+ * share is split evenly between them. One extra batch per explained request, off the plain path.
  */
-const explainFields = async (
+const explainSignals = async (
   submissions: readonly (readonly NormalizedField[])[],
-  base: number[],
+  features: readonly Features[],
   score: (features: Features[]) => Promise<number[]>,
 ): Promise<Reason[][]> => {
-  const without = submissions.flatMap((fields) =>
-    fields.map((_, skip) => featurize(fields.filter((__, j) => j !== skip))),
-  );
-  const scores = await score(without);
-  let at = 0;
-  return submissions.map((fields, i) =>
-    fields.map(([name]) => ({
-      signal: "field content",
-      weight: logit(base[i]!) - logit(scores[at++]!),
-      field: name,
-    })),
-  );
+  const rows: Features[] = [NOTHING];
+  const plans = submissions.map((fields, i) => {
+    const { ids, vals } = features[i]!;
+    const row = new Map<number, number>();
+    for (let k = 0; k < ids.length; k++) {
+      row.set(ids[k]!, rows.length);
+      rows.push({ ids: ids.subarray(k, k + 1), vals: vals.subarray(k, k + 1) });
+    }
+    return { row, pieces: attributions(fields) };
+  });
+  const scores = await score(rows);
+  const baseline = logit(scores[0]!);
+  return plans.map(({ row, pieces }) => {
+    const claims = new Map<number, number>();
+    for (const piece of pieces)
+      for (const id of new Set(piece.ids)) if (row.has(id)) claims.set(id, (claims.get(id) ?? 0) + 1);
+    const reasons: Reason[] = [];
+    for (const piece of pieces) {
+      let weight = 0;
+      for (const id of new Set(piece.ids)) {
+        const at = row.get(id);
+        if (at !== undefined) weight += (logit(scores[at]!) - baseline) / claims.get(id)!;
+      }
+      // Below a thousandth of a log-odds unit nothing is worth a chip.
+      if (Math.abs(weight) < 1e-3) continue;
+      reasons.push({
+        signal: piece.code,
+        label: piece.label,
+        weight,
+        ...(piece.field === undefined ? {} : { field: piece.field }),
+      });
+    }
+    reasons.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+    return reasons.slice(0, MAX_REASONS);
+  });
 };

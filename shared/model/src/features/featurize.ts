@@ -35,16 +35,16 @@ export interface Features {
 }
 
 /** A field is read as its role: who sent it, how to reach them, where they point, what they say. */
-type Role = "name" | "email" | "link" | "text";
+export type Role = "name" | "email" | "link" | "text";
 
 const NAME_FIELD = /(?:^|[^a-z])(?:name|author|nick|user|first|last|fullname|sender|from)(?:$|[^a-z])|name$/;
 
-const isNameField = (name: string): boolean => {
+export const isNameField = (name: string): boolean => {
   const lower = name.toLowerCase();
   return NAME_FIELD.test(lower) && !/mail/.test(lower);
 };
 
-const roleOf = (name: string, value: string): Role => {
+export const roleOf = (name: string, value: string): Role => {
   if (isEmailAddress(value)) return "email";
   if (isSingleLink(value)) return "link";
   if (isNameField(name) && value.length <= 80) return "name";

@@ -43,3 +43,7 @@ const digitClass = (run: string): string => {
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)*/gu;
 
 export const words = (canonical: string): string[] => canonical.match(WORD) ?? [];
+
+/** Words with where each starts and ends in the canonical text (for explanations, not the hot path). */
+export const wordSpans = (canonical: string): Array<{ word: string; start: number; end: number }> =>
+  [...canonical.matchAll(WORD)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));

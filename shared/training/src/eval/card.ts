@@ -39,25 +39,38 @@ const pooledRow = (name: string, m: Metrics): string =>
 
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
 
-/** The issue's goals against this run's figures. */
+/** Issue 31's goals against this run's figures (the replay's row is in docs/feedback.md). */
 const goalTable = (c: CardInput): string => {
   const g = c.goals;
   const worstUnseen = Math.max(...g.unseenFpr.map((u) => u.fpr));
+  const families = g.losoFamilyFpr ?? [];
+  const worstFamily = Math.max(...families.map((f) => f.fpr).filter(Number.isFinite));
+  const pitches = c.examples.slice(0, 3).filter((e) => e.score >= 0.8).length;
+  const order = c.examples.find((e) => e.what === "real order question")?.score ?? NaN;
   return [
     "| goal | target | this model | |",
     "| --- | --- | --- | --- |",
-    `| leave-one-source-out mean ROC AUC | ≥ 0.85 | ${f3(g.losoMeanAuc)} | ${met(g.losoMeanAuc >= 0.85)} |`,
+    `| leave-one-source-out pooled clean flagged @0.8 (FPR) | ≤ 1% | ${pct(g.losoPooled.fpr)} | ${met(g.losoPooled.fpr <= 0.01)} |`,
+    `| leave-one-source-out worst family FPR @0.8 | ≤ 3% | ${pct(worstFamily)} | ${met(worstFamily <= 0.03)} |`,
     `| leave-one-source-out mean recall @0.8 | ≥ 0.35 | ${f3(g.losoMeanRecall)} | ${met(g.losoMeanRecall >= 0.35)} |`,
-    `| leave-one-source-out pooled precision @0.8 | ≥ 0.93 | ${f3(g.losoPooled.precision)} | ${met(g.losoPooled.precision >= 0.93)} |`,
-    `| in-domain pooled ROC AUC | ≥ 0.98 | ${f3(g.inDomain.rocAuc)} | ${met(g.inDomain.rocAuc >= 0.98)} |`,
-    `| in-domain pooled precision @0.8 | ≥ 0.95 | ${f3(g.inDomain.precision)} | ${met(g.inDomain.precision >= 0.95)} |`,
-    `| in-domain pooled recall @0.8 | ≥ 0.85 | ${f3(g.inDomain.recall)} | ${met(g.inDomain.recall >= 0.85)} |`,
+    `| leave-one-source-out mean ROC AUC | ≥ 0.85 | ${f3(g.losoMeanAuc)} | ${met(g.losoMeanAuc >= 0.85)} |`,
+    `| in-domain pooled recall @0.8 (with in-domain FPR ${pct(g.inDomain.fpr)}, ≤ 1%) | ≥ 0.80 | ${f3(g.inDomain.recall)} | ${met(g.inDomain.recall >= 0.8 && g.inDomain.fpr <= 0.01)} |`,
     ...g.unseenFpr.map(
       (u) => `| unseen \`${u.source}\` FPR @0.8 | ≤ 3% | ${pct(u.fpr)} | ${met(u.fpr <= 0.03)} |`,
     ),
     `| worst unseen FPR @0.8 | ≤ 3% | ${pct(worstUnseen)} | ${met(worstUnseen <= 0.03)} |`,
+    `| the card's three pitches (SEO, helpline, web design) ≥ 0.8 | 3 of 3 | ${pitches} of 3 | ${met(pitches === 3)} |`,
+    `| the real order question | < 0.3 | ${f3(order)} | ${met(order < 0.3)} |`,
   ].join("\n");
 };
+
+/** Each held-out family's clean messages flagged at 0.8 (the calibration's per-family cap). */
+const familyTable = (c: CardInput): string =>
+  [
+    "| held-out family | clean flagged @0.8 |",
+    "| --- | --- |",
+    ...(c.goals.losoFamilyFpr ?? []).map((f) => `| ${f.family} | ${pct(f.fpr)} |`),
+  ].join("\n");
 
 const shapeTables = (c: CardInput): string =>
   c.shapes.map(({ shape, rows }) => `#### ${shape}\n\n${table(rows)}`).join("\n\n");
@@ -89,7 +102,7 @@ export const renderCard = (c: CardInput): string => {
 | rebuild | \`pnpm train --data ../shared/data\` (deterministic: same data and code give the same bytes) |
 | evaluate | \`pnpm eval --data ../shared/data\` (writes this card and \`docs/model/*.svg\`) |
 
-## Goals (issue 16) against this model
+## Goals (issue 31) against this model
 
 ${goalTable(c)}
 
@@ -131,8 +144,13 @@ Real forms are none of these sources, so this is the better guide to what users 
 SMS set and its translations are one family and are held out together.
 
 ${table(c.cross)}
-| **mean of sources** | | ${f3(mean(c.cross.map((r) => r.metrics.rocAuc)))} | ${f3(mean(c.cross.map((r) => r.metrics.prAuc)))} | | ${f3(mean(c.cross.map((r) => r.metrics.recall)))} | | |
+| **mean of sources** (AUC over sources with both labels, recall over sources with spam) | | ${f3(c.goals.losoMeanAuc)} | ${f3(mean(c.cross.filter((r) => r.metrics.spam > 0 && r.metrics.spam < r.metrics.n).map((r) => r.metrics.prAuc)))} | | ${f3(c.goals.losoMeanRecall)} | | |
 ${pooledRow("pooled out-of-domain", c.goals.losoPooled)}
+
+Clean messages flagged at 0.8 per held-out family (0.8 is placed so none exceeds 3 %, and the
+pool 1 %, on the training run's own out-of-domain scores; these are the evaluation's nested runs):
+
+${familyTable(c)}
 
 ![ROC, cross-source](model/roc-cross-source.svg) ![PR, cross-source](model/pr-cross-source.svg)
 

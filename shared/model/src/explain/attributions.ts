@@ -1,0 +1,178 @@
+import type { NormalizedField } from "@sift/contracts";
+import { BUCKETS, isNameField, roleOf } from "../features/featurize.ts";
+import { fnv1a } from "../features/hash.ts";
+import { extractLinks, hostParts } from "../features/links.ts";
+import { LISTS, type PhraseList } from "../features/lists.ts";
+import { emailSignals, nameSignals, textSignals } from "../features/signals/index.ts";
+import { canonicalText, wordSpans } from "../features/text.ts";
+import { PHRASE_WORDS } from "../lists/format.ts";
+import { describeSignal } from "./signals.ts";
+
+/**
+ * One piece of evidence a person can name, and the hashed features that carry it: a word (its
+ * word feature and the character n-grams that start inside it), an address or a link's site, a
+ * fired form signal, how the text is written, the form's layout. The worker weighs each by the
+ * model's weights of its features (a feature two pieces share is split between them).
+ */
+export interface Attribution {
+  /** Short and stable: what the console keys its chips on (docs/feedback.md). */
+  code: string;
+  label: string;
+  field?: string;
+  ids: number[];
+}
+
+/**
+ * Replays the featuriser (features/featurize.ts) field by field, remembering where each feature
+ * came from. Only for `?explain=1`: it allocates freely and never runs on the plain path.
+ */
+export const attributions = (fields: readonly NormalizedField[]): Attribution[] => {
+  const out = new Collector();
+  const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
+  out.add("form_layout", "the form's fields", undefined, `nf:${Math.min(fields.length, 6)}`);
+  for (const [name, value] of fields) {
+    const role = roleOf(name, value);
+    for (const token of wordSpans(canonicalText(name)))
+      out.add("form_layout", "the form's fields", undefined, `n:${token.word}`);
+    out.add("form_layout", "the form's fields", undefined, `r:${role}`);
+    const signals: string[] = [];
+    let listed: { wp?: string; se?: string } = {};
+    if (role === "email") {
+      emailParts(out, name, value);
+      emailSignals(value, names, signals);
+    } else if (role === "link") {
+      linkParts(out, name, extractLinks(value).hosts);
+      if (isNameField(name)) signals.push("name:link");
+    } else if (role === "name") {
+      const text = canonicalText(value);
+      const spans = wordSpans(text);
+      for (const { word } of spans) out.add("word", wordLabel(word), name, `aw:${word}`);
+      nameSignals(
+        value,
+        spans.map((s) => s.word),
+        signals,
+      );
+      ngrams(out, name, "a", text, 3, 4, spans);
+    } else {
+      const { text: stripped, hosts, emailDomains, linkChars } = extractLinks(value);
+      if (hosts.length > 0) linkParts(out, name, hosts);
+      for (const domain of emailDomains) {
+        const site = hostParts(domain).site;
+        out.add("email_address", `an e-mail address at ${site}`, name, `ed:${site}`);
+      }
+      const text = canonicalText(stripped.replace(/[@#]/g, " "));
+      const spans = wordSpans(text);
+      const tokens = spans.map((s) => s.word);
+      for (const word of tokens) out.add("word", wordLabel(word), name, `w:${word}`);
+      ngrams(out, name, "c", text, 2, 4, spans);
+      const shape = text.replace(/[\p{L}\p{M}]+/gu, "a").replace(/[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu, "e");
+      ngrams(out, name, "s", shape, 2, 5, []);
+      out.add("text_shape", "how the text is written", name, `sl:${Math.min(hosts.length, 3)}`);
+      textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
+      listed = { wp: firstListed(LISTS.wpPhrases, tokens), se: firstListed(LISTS.seKeywords, tokens) };
+    }
+    for (const signal of new Set(signals)) {
+      const phrase = signal.startsWith("wp-") ? listed.wp : signal.startsWith("se-") ? listed.se : undefined;
+      const { code, label } = describeSignal(signal, phrase);
+      out.add(code, label, name, `x:${signal}`);
+    }
+  }
+  return out.list();
+};
+
+/** A word as a person reads it; canonical text writes every digit run as 0, 00 or 000 (text.ts). */
+const wordLabel = (word: string): string => (/^0+$/.test(word) ? "a number" : `“${word}”`);
+
+class Collector {
+  readonly #byKey = new Map<string, Attribution>();
+
+  add(code: string, label: string, field: string | undefined, feature: string): void {
+    this.addId(code, label, field, fnv1a(feature));
+  }
+
+  addId(code: string, label: string, field: string | undefined, hash: number): void {
+    const key = `${code}\n${label}\n${field ?? ""}`;
+    let entry = this.#byKey.get(key);
+    if (!entry) {
+      entry = { code, label, ...(field === undefined ? {} : { field }), ids: [] };
+      this.#byKey.set(key, entry);
+    }
+    entry.ids.push(hash & (BUCKETS - 1));
+  }
+
+  list(): Attribution[] {
+    return [...this.#byKey.values()];
+  }
+}
+
+const emailParts = (out: Collector, field: string, value: string): void => {
+  const trimmed = value.trim();
+  const domain = trimmed.slice(trimmed.lastIndexOf("@") + 1).toLowerCase();
+  const { tld, site } = hostParts(domain);
+  const label = `an e-mail address at ${site}`;
+  out.add("email_address", label, field, `ed:${site}`);
+  out.add("email_address", label, field, `et:${tld}`);
+  const local = canonicalText(value.slice(0, value.indexOf("@")));
+  out.add("email_address", label, field, `el:${local.replace(/[\p{L}]+/gu, "a").slice(0, 8)}`);
+};
+
+const linkParts = (out: Collector, field: string, hosts: readonly string[]): void => {
+  for (const host of hosts) {
+    const { tld, site } = hostParts(host);
+    out.add("link_site", `a link to ${site}`, field, `ud:${site}`);
+    out.add("link_site", `a link to ${site}`, field, `ut:${tld}`);
+  }
+  out.add("link_count", "how many links", field, `un:${Math.min(hosts.length, 4)}`);
+};
+
+/**
+ * Character n-grams as the featuriser hashes them (FNV-1a of `prefix:` and the n-gram), each
+ * given to the word its first non-space character falls in; with no word (`spans` empty, or
+ * only spaces and punctuation) it is part of how the text is written.
+ */
+const ngrams = (
+  out: Collector,
+  field: string,
+  prefix: string,
+  text: string,
+  min: number,
+  max: number,
+  spans: ReadonlyArray<{ word: string; start: number; end: number }>,
+): void => {
+  const padded = ` ${text} `;
+  const wordAt = new Int32Array(text.length).fill(-1);
+  spans.forEach((s, i) => wordAt.fill(i, s.start, s.end));
+  const starts: number[] = [];
+  for (let i = 0; i < padded.length; i++) {
+    const unit = padded.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff) starts.push(i);
+  }
+  starts.push(padded.length);
+  for (let s = 0; s + min < starts.length; s++) {
+    for (let n = min; n <= max && s + n < starts.length; n++) {
+      const from = starts[s]!;
+      const to = starts[s + n]!;
+      let owner = -1;
+      for (let p = from - 1; p < to - 1 && owner === -1; p++)
+        if (p >= 0 && p < text.length) owner = wordAt[p]!;
+      const hash = fnv1a(`${prefix}:${padded.slice(from, to)}`);
+      const word = owner === -1 ? undefined : spans[owner]!.word;
+      if (word === undefined) out.addId("text_shape", "how the text is written", field, hash);
+      else out.addId("word", wordLabel(word), field, hash);
+    }
+  }
+};
+
+/** The first run of one to PHRASE_WORDS words that is on the list (the label names it). */
+const firstListed = (list: PhraseList, tokens: readonly string[]): string | undefined => {
+  for (let i = 0; i < tokens.length; i++) {
+    let run = tokens[i]!;
+    if (list.phrases.has(run)) return run;
+    if (!list.firstWords.has(run)) continue;
+    for (let n = 1; n < PHRASE_WORDS && i + n < tokens.length; n++) {
+      run = `${run} ${tokens[i + n]!}`;
+      if (list.phrases.has(run)) return run;
+    }
+  }
+  return undefined;
+};

@@ -1,0 +1,72 @@
+/**
+ * The reasons' vocabulary for the form signals (features/signals/): each signal the featuriser
+ * can fire, as a short stable code (what the console's chips key on) and the words a person
+ * reads. docs/feedback.md lists the same set; a new signal without an entry here is explained
+ * by its raw name, so nothing is ever dropped.
+ */
+const FIXED: Record<string, readonly [code: string, label: string]> = {
+  "name:link": ["name_link", "a link in the name field"],
+  "name:at-sign": ["name_at_sign", "an @ in the name field"],
+  "name:brand-word": ["name_business", "a business or keyword where a name should be"],
+  "name:listed-phrase": ["name_listed_phrase", "a listed spam phrase in the name"],
+  "name:many-words": ["name_long", "more words than a person's name has"],
+  "name:digits": ["name_digits", "digits in the name"],
+  "name:capitals": ["name_capitals", "a name in capitals"],
+  "email:disposable": ["disposable_email", "e-mail on a throw-away domain"],
+  "email:digits": ["email_digits", "digits in the e-mail address"],
+  "email:unrelated-to-name": ["email_unrelated", "an e-mail address unlike the name"],
+  "link:html": ["link_html", "HTML link markup"],
+  "link:bbcode": ["link_bbcode", "BBCode link markup"],
+  "link:bare": ["link_bare", "a bare domain name"],
+  "link:share>50%": ["link_heavy", "mostly links"],
+  "link:share>20%": ["link_heavy", "much of the text is links"],
+  "link:3+": ["many_links", "three or more links"],
+  "link:tld:cheap": ["link_cheap_tld", "a link on a cheap top-level domain"],
+  "link:tld:country": ["link_country_tld", "a link on a country top-level domain"],
+  "link:tld:generic": ["link_generic_tld", "a link on a .com-like domain"],
+  "link:tld:other": ["link_other_tld", "a link on an unusual top-level domain"],
+  "link:shortener": ["url_shortener", "link to a URL shortener"],
+  "link:listed": ["listed_site", "link to a listed spam site"],
+  money: ["money", "an amount of money"],
+  discount: ["discount", "a discount or coupon"],
+  "price-words": ["price_words", "price words (cheap, affordable, pricing)"],
+  praise: ["generic_praise", "generic praise (“great post”)"],
+  "praise+link": ["generic_praise", "generic praise followed by a link"],
+  shouting: ["shouting", "written in capitals"],
+  "punctuation-run": ["punctuation_run", "runs of !!! or ???"],
+  repetition: ["repetition", "the same words over and over"],
+  "phone:toll-free": ["tollfree_phone", "toll-free helpline number"],
+  "phone:listed": ["listed_phone", "a listed spam phone number"],
+  "phone:with-support-words": ["support_phone", "a phone number beside support words"],
+  phone: ["phone", "a phone number"],
+  gibberish: ["gibberish", "letters that form no words"],
+  "long-token": ["long_token", "a very long unbroken word"],
+  "support-words": ["support_words", "tech-support or helpline words"],
+};
+
+/**
+ * The code and label of a fired signal. `listed` is the first listed phrase found, for the
+ * phrase-list signals, so the label can name it.
+ */
+export const describeSignal = (signal: string, listed?: string): { code: string; label: string } => {
+  const fixed = FIXED[signal];
+  if (fixed) return { code: fixed[0], label: fixed[1] };
+  const [kind, level] = signal.split(":");
+  if (kind === "outreach") {
+    const elements = level === "3" ? "3 or more" : level;
+    return { code: "seo_pitch", label: `SEO or marketing pitch (${elements} elements)` };
+  }
+  if (kind === "wp-phrases") {
+    return {
+      code: "listed_phrase",
+      label: listed ? `listed phrase: ${listed}` : "listed comment-spam phrase",
+    };
+  }
+  if (kind === "se-keywords") {
+    return {
+      code: "listed_keyword",
+      label: listed ? `listed spam keyword: ${listed}` : "listed spam keyword",
+    };
+  }
+  return { code: signal.replace(/[^a-z0-9]+/gi, "_"), label: signal };
+};
