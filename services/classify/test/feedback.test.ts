@@ -231,13 +231,44 @@ describe("POST /feedback", () => {
     await within5s(async () => (await classify(sharer.secretKey, variant)).score >= 0.8);
     expect((await classify(neighbour.secretKey, variant)).score).toBe(neighbourBase);
 
-    // Shared: the neighbour's verdicts move too, but a workspace's own clean report wins.
+    // Shared, but alone: no other sharing workspace agrees, so the shared layer does not move.
     await store.setSharing(sharer.workspaceId, true);
-    await report(opinionated.secretKey, message, "clean");
     await report(sharer.secretKey, message, "spam");
+    await within5s(async () => (await store.stats(sharer.workspaceId)).spam === 2);
+    expect((await classify(neighbour.secretKey, variant)).score).toBe(neighbourBase);
+
+    // A second sharing workspace agrees: both reports weigh in, and the neighbour's verdicts move,
+    // but a workspace's own clean report wins.
+    const second = await workspace();
+    await store.setSharing(second.workspaceId, true);
+    await report(opinionated.secretKey, message, "clean");
+    await report(second.secretKey, variant, "spam");
     await within5s(async () => (await classify(neighbour.secretKey, variant)).score >= 0.8);
     await within5s(async () => (await classify(opinionated.secretKey, variant)).score < 0.8);
+    expect((await store.stats("_shared")).spam).toBeGreaterThanOrEqual(2);
     await store.forget("_shared");
+  });
+});
+
+describe("the shared layer", () => {
+  it("lets no single sharing workspace steer it: reporting every clean message as spam changes nobody's label", async () => {
+    await store.forget("_shared");
+    const rogue = await workspace();
+    await store.setSharing(rogue.workspaceId, true);
+    const neighbour = await workspace();
+    const messages = Array.from({ length: 24 }, (_, i) => ({
+      name: `Customer ${i}`,
+      message: `Hello, could you tell me whether the order ${1000 + i} for the ${["oak", "pine", "ash"][i % 3]} table ships this week? Thank you.`,
+    }));
+    const before = await Promise.all(messages.map((m) => classify(neighbour.secretKey, m)));
+    for (const m of messages) await report(rogue.secretKey, m, "spam");
+    await within5s(async () => (await store.stats(rogue.workspaceId)).spam === messages.length);
+    // The rogue's own verdicts move (its reports are its own business) ...
+    expect((await classify(rogue.secretKey, messages[0]!)).label).toBe("spam");
+    // ... the shared layer holds none of it, and every other workspace's verdict is unchanged.
+    expect((await store.stats("_shared")).spam).toBe(0);
+    const after = await Promise.all(messages.map((m) => classify(neighbour.secretKey, m)));
+    expect(after).toEqual(before);
   });
 });
 

@@ -94,6 +94,10 @@ const lowerBound = (sorted: Float64Array, value: number): number => {
   return low;
 };
 
+/** A signature's 16 band keys: two signatures sharing one are near-duplicate candidates. */
+export const bandKeys = (signature: Uint32Array): number[] =>
+  Array.from({ length: BANDS }, (_, band) => bandKey(signature, band));
+
 const bandKey = (signature: Uint32Array, band: number): number => {
   let h = band;
   for (let i = band * ROWS; i < (band + 1) * ROWS; i++) h = Math.imul(h ^ signature[i]!, 0x9e3779b1) >>> 0;

@@ -2,6 +2,7 @@ import type { Cluster, Redis, Result } from "ioredis";
 import { DEFAULT_STRICTNESS, STRICTNESS_MODES, type FeedbackJob, type Strictness } from "@sift/contracts";
 import { decodeSignature, SIGNATURE_SIZE } from "./fingerprint.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./layer.ts";
+import { bandKeys } from "./near-duplicates.ts";
 import { normalizeListValue, type ListEntry, type ListKind, type ListType } from "./lists.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */
@@ -33,6 +34,51 @@ end
 redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 redis.call('HSET', KEYS[3], 'updatedAt', ARGV[2])
 return redis.call('INCR', KEYS[4])
+`;
+
+/**
+ * AGREE: one sharing workspace's report against the others'. KEYS: bands (hash: label|band →
+ * workspace TAB report id of the latest report holding that band), pending (hash: report id →
+ * job JSON). ARGV: workspace, label, report id, job JSON, band keys... Returns the ids of
+ * other workspaces' reports that share a band with this one under the same label (this report
+ * agrees with them), and whether this one was left pending (no agreement yet). Bounded: past
+ * MAX_BAND_FIELDS / MAX_PENDING entries, new bands and pending reports are not kept.
+ */
+const AGREE = `
+local agreed = {}
+local any = false
+local bands = redis.call('HLEN', KEYS[1])
+for i = 5, #ARGV do
+  local field = ARGV[2] .. '|' .. ARGV[i]
+  local prev = redis.call('HGET', KEYS[1], field)
+  if prev then
+    local tab = string.find(prev, '\t', 1, true)
+    if string.sub(prev, 1, tab - 1) ~= ARGV[1] then
+      agreed[#agreed + 1] = string.sub(prev, tab + 1)
+      any = true
+    end
+  end
+  if prev or bands < ${20_000 * 16} then redis.call('HSET', KEYS[1], field, ARGV[1] .. '\t' .. ARGV[3]) end
+end
+local pending = 0
+if not any and redis.call('HLEN', KEYS[2]) < ${20_000} then
+  redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+  pending = 1
+end
+return { pending, agreed }
+`;
+
+/** Reports claimed from the pending set once agreed: each is recorded into the shared layer once. */
+const CLAIM = `
+local out = {}
+for i = 1, #ARGV do
+  local job = redis.call('HGET', KEYS[1], ARGV[i])
+  if job then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    out[#out + 1] = job
+  end
+end
+return out
 `;
 
 export interface FeedbackStats {
@@ -68,6 +114,8 @@ export class FeedbackStore {
     this.#redis = deps.redis;
     this.#prefix = deps.prefix ?? "sift:";
     this.#redis.defineCommand("siftRecordReport", { numberOfKeys: 4, lua: RECORD });
+    this.#redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
+    this.#redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
 
   #key(workspaceId: string, part: string): string {
@@ -93,6 +141,33 @@ export class FeedbackStore {
       ...buckets,
     );
     return Number(version);
+  }
+
+  /**
+   * What a sharing workspace's report adds to the shared layer: nothing until another sharing
+   * workspace has reported a near-duplicate candidate (a shared LSH band) with the same label;
+   * then this report and the earlier ones it agrees with, each once. A workspace alone, however
+   * many reports it sends, never moves the shared layer. The pending reports are hashes and
+   * signatures only, as the learner's jobs are.
+   */
+  async sharedReports(job: FeedbackJob, reportId: string): Promise<FeedbackJob[]> {
+    const signature = decodeSignature(job.fingerprint);
+    if (!signature) throw new Error("fingerprint has the wrong length");
+    const [, agreed] = (await this.#redis.siftAgreeReport(
+      this.#key(SHARED_LAYER, "agree-bands"),
+      this.#key(SHARED_LAYER, "agree-pending"),
+      job.workspaceId,
+      job.label,
+      reportId,
+      JSON.stringify(job),
+      ...bandKeys(signature).map(String),
+    )) as [number, string[]];
+    if (agreed.length === 0) return [];
+    const claimed = (await this.#redis.siftClaimReports(
+      this.#key(SHARED_LAYER, "agree-pending"),
+      ...new Set(agreed),
+    )) as string[];
+    return [job, ...claimed.map((json) => JSON.parse(json) as FeedbackJob)];
   }
 
   async version(layer: string): Promise<number> {
@@ -231,5 +306,15 @@ declare module "ioredis" {
       record: Buffer,
       ...buckets: string[]
     ): Result<number, Context>;
+    siftAgreeReport(
+      bands: string,
+      pending: string,
+      workspaceId: string,
+      label: string,
+      reportId: string,
+      job: string,
+      ...bandKeys: string[]
+    ): Result<unknown, Context>;
+    siftClaimReports(pending: string, ...reportIds: string[]): Result<unknown, Context>;
   }
 }

@@ -9,7 +9,7 @@ const CONCURRENCY = 4;
 
 /**
  * The learner: applies each queued report to its workspace's layer (and to the shared layer
- * when the workspace shares its reports), then announces the layer's new version over NATS so
+ * when the workspace shares its reports and another sharing workspace agrees), then announces the layer's new version over NATS so
  * every model worker holding it reloads. Every classify instance runs one; BullMQ hands each
  * report to one of them.
  */
@@ -29,7 +29,11 @@ export const startLearner = (deps: {
       const version = await deps.store.record(report.workspaceId, report);
       announce({ workspaceId: report.workspaceId, version });
       if (await deps.store.shares(report.workspaceId)) {
-        announce({ workspaceId: SHARED_LAYER, version: await deps.store.record(SHARED_LAYER, report) });
+        // Only reports another sharing workspace agrees with weigh in the shared layer.
+        let shared: number | undefined;
+        for (const agreed of await deps.store.sharedReports(report, `${report.workspaceId}:${job.id}`))
+          shared = await deps.store.record(SHARED_LAYER, agreed);
+        if (shared !== undefined) announce({ workspaceId: SHARED_LAYER, version: shared });
       }
       return { version };
     },
