@@ -111,9 +111,11 @@ export const personalize = (input: {
     );
   }
 
+  // Not explaining: the workspace's reasons as they are (nobody reads them), no more arrays.
+  if (!input.baseReasons) return { score, reasons };
   // The workspace's own reasons always show (at most five of them); the base model's strongest
   // fill the rest of the ten, so a site sees what its reports and settings did.
-  const base = [...(input.baseReasons ?? [])].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+  const base = [...input.baseReasons].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
   const all = [...reasons, ...base.slice(0, MAX_REASONS - reasons.length)];
   all.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
   return { score, reasons: all.slice(0, MAX_REASONS) };
