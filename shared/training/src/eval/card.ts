@@ -22,13 +22,16 @@ export interface CardInput {
 const f3 = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : "–");
 const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : "–");
 
+/** A set with one label (the enquiries, the comment box, a spam folder) has no ROC or PR curve. */
+const oneLabel = (m: Metrics): boolean => m.spam === 0 || m.spam === m.n;
+
 const table = (rows: Array<{ source: string; metrics: Metrics }>): string =>
   [
     "| source | n (spam) | ROC AUC | PR AUC | precision @0.8 | recall @0.8 | FPR @0.8 | TP / FP / FN / TN |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map(
       ({ source, metrics: m }) =>
-        `| ${source} | ${m.n} (${m.spam}) | ${f3(m.rocAuc)} | ${f3(m.prAuc)} | ${f3(m.precision)} | ${f3(m.recall)} | ${pct(m.fpr)} | ${m.confusion.tp} / ${m.confusion.fp} / ${m.confusion.fn} / ${m.confusion.tn} |`,
+        `| ${source} | ${m.n} (${m.spam}) | ${oneLabel(m) ? "–" : f3(m.rocAuc)} | ${oneLabel(m) ? "–" : f3(m.prAuc)} | ${f3(m.precision)} | ${f3(m.recall)} | ${pct(m.fpr)} | ${m.confusion.tp} / ${m.confusion.fp} / ${m.confusion.fn} / ${m.confusion.tn} |`,
     ),
   ].join("\n");
 
@@ -75,14 +78,20 @@ const familyTable = (c: CardInput): string =>
 const shapeTables = (c: CardInput): string =>
   c.shapes.map(({ shape, rows }) => `#### ${shape}\n\n${table(rows)}`).join("\n\n");
 
+/** A score as a workspace of that strictness gets it: σ(logit(score) + the mode's offset). */
+const inMode = (score: number, offset: number): number =>
+  1 / (1 + Math.exp(-(Math.log(score / (1 - score)) + offset)));
+
 const exampleTable = (c: CardInput): string =>
   [
-    "| submission | fields | spam-standard 1.2 | this model | label |",
-    "| --- | --- | --- | --- | --- |",
-    ...c.examples.map(
-      (e) =>
-        `| ${e.what} | ${typeof e.content === "string" ? "string" : Object.keys(e.content as object).join(", ")} | ${e.v1.toFixed(3)} | ${e.score.toFixed(3)} | ${e.score >= 0.8 ? "spam" : "clean"} |`,
-    ),
+    "| submission | fields | spam-standard 1.2 | this model (balanced) | label | relaxed | strict |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...c.examples.map((e) => {
+      const relaxed = inMode(e.score, c.meta.strictness.relaxed);
+      const strict = inMode(e.score, c.meta.strictness.strict);
+      const label = (score: number) => (score >= 0.8 ? "spam" : "clean");
+      return `| ${e.what} | ${typeof e.content === "string" ? "string" : Object.keys(e.content as object).join(", ")} | ${e.v1.toFixed(3)} | ${e.score.toFixed(3)} | ${label(e.score)} | ${relaxed.toFixed(3)} ${label(relaxed)} | ${strict.toFixed(3)} ${label(strict)} |`;
+    }),
   ].join("\n");
 
 export const renderCard = (c: CardInput): string => {
