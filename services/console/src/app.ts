@@ -13,6 +13,7 @@ import {
 } from "@sift/runtime";
 import type { AccountStore } from "./clients/accounts.ts";
 import type { AuditLog } from "./clients/audit.ts";
+import type { SecretFlash } from "./clients/flash.ts";
 import type { SessionStore } from "./clients/sessions.ts";
 import type { SignInThrottle } from "./clients/throttle.ts";
 import { assetRoutes } from "./routes/assets.ts";
@@ -36,6 +37,8 @@ export interface ConsoleDeps {
   sessions: SessionStore;
   throttle: SignInThrottle;
   audit: AuditLog;
+  /** New and rerolled secrets on their way to the page that shows them once. */
+  flash: SecretFlash;
   decoyHash: string;
   config: { sessionAbsoluteMs: number };
   readiness: ReadinessChecks;

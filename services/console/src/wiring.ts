@@ -11,6 +11,7 @@ import {
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
+import { SecretFlash } from "./clients/flash.ts";
 import { SessionStore } from "./clients/sessions.ts";
 import { SignInThrottle } from "./clients/throttle.ts";
 import type { ConsoleConfig } from "./config.ts";
@@ -42,7 +43,7 @@ export const createConsoleService = async (deps: {
     ...deps,
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
-    lists: new FeedbackStore({ redis }),
+    lists: new FeedbackStore({ redis, clock }),
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({
       redis,
@@ -57,6 +58,7 @@ export const createConsoleService = async (deps: {
       },
     }),
     audit: new AuditLog({ redis, clock }),
+    flash: new SecretFlash({ redis, clock }),
     // Checked against on an unknown e-mail, so it costs what a wrong password costs.
     decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

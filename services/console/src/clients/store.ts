@@ -12,6 +12,8 @@ export const consoleLayout = (prefix = "sift:console:") => ({
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
   audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
+  /** A secret waiting to be shown once to one session (clients/flash.ts). */
+  secretFlash: (sessionId: string, configId: string) => `${prefix}flash:${sessionId}:${configId}`,
 });
 
 export interface ConsoleStoreDeps {

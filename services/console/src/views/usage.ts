@@ -1,9 +1,11 @@
 import type { UsageStatus } from "@sift/keystore";
-import type { AuditEntry } from "../clients/audit.ts";
+import { AUDIT_KEEP, type AuditEntry } from "../clients/audit.ts";
+import { AUDIT_TABLE, type AuditSort } from "../domain/table-specs.ts";
+import type { Paged, TableQuery } from "../domain/table.ts";
 import { html } from "../domain/html.ts";
 import type { Place } from "../routes/workspace.ts";
 import { layout } from "./layout.ts";
-import { listing } from "./parts.ts";
+import { dataTable } from "./table.ts";
 
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace("T", " ") + " UTC";
 
@@ -55,19 +57,23 @@ export const usagePage = (place: Place, status: UsageStatus) =>
       </table>`,
   );
 
-export const auditPage = (place: Place, entries: AuditEntry[]) =>
+export const auditPage = (place: Place, table: { query: TableQuery<AuditSort>; paged: Paged<AuditEntry> }) =>
   layout(
     place.frame,
     "Audit log",
-    listing({
-      caption: "Newest first",
+    dataTable({
+      id: "audit",
+      base: `/console/w/${place.workspace.id}/audit`,
+      spec: AUDIT_TABLE,
+      ...table,
+      caption: `The last ${AUDIT_KEEP.toLocaleString("en")} changes at most`,
+      filterLabel: "Search the log",
       columns: [
-        { head: "When", cell: (e) => when(e.at) },
-        { head: "Who", cell: (e) => e.actor },
-        { head: "What", cell: (e) => e.action },
+        { head: "When", sort: "at", cell: (e) => when(e.at) },
+        { head: "Who", sort: "actor", cell: (e) => e.actor },
+        { head: "What", sort: "action", cell: (e) => e.action },
         { head: "On", cell: (e) => e.target },
       ],
-      rows: entries,
       empty: "Nothing changed yet. Changes to configurations and lists appear here.",
     }),
   );
