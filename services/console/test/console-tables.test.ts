@@ -119,9 +119,15 @@ describe("console tables", () => {
     expect(at[rows["cli.example"]!]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     const imported = await table.c.get(`${base()}?q=table+row+000`);
     expect(column(imported.text, 3)).toEqual([table.email]);
-    const byWho = await table.c.get(`${base()}?sort=added_by&dir=desc`);
-    expect(byWho.status).toBe(200);
-    expect(byWho.text).toContain('aria-sort="descending"');
+    // Newest first: the CLI's entry, then the import's, and last the one with no record.
+    const newest = await table.c.get(`${base()}?sort=added_at&dir=desc`);
+    expect(newest.text).toContain('aria-sort="descending"');
+    expect(column(newest.text, 2)[0]).toBe("cli.example");
+    const last = await table.c.get(`${base()}?sort=added_at&dir=desc&page=99`);
+    expect(column(last.text, 2).at(-1)).toBe("outside.example");
+    const oldest = await table.c.get(`${base()}?sort=added_at&dir=asc`);
+    expect(column(oldest.text, 2)[0]).toBe("outside.example");
+    expect(column(oldest.text, 3)[1]).toBe(table.email);
   });
 
   it("sorts, filters and pages the audit log, the sites table and the workspaces list", async () => {

@@ -184,6 +184,7 @@ export class FeedbackStore {
         .multi()
         .srem(this.#key(workspaceId, "lists"), member)
         .hdel(this.#key(workspaceId, "lists-added"), member)
+        .zrem(this.#key(workspaceId, "lists-at"), member)
         .incr(this.#key(workspaceId, "version")),
     );
     return normalized;
@@ -203,8 +204,11 @@ export class FeedbackStore {
     const members = entries.map(listMember);
     const multi = this.#redis.multi().sadd(this.#key(workspaceId, "lists"), ...members);
     if (addedBy !== undefined) {
-      const meta = JSON.stringify({ by: addedBy, at: this.#clock.now() } satisfies ListAdded);
+      const at = this.#clock.now();
+      const meta = JSON.stringify({ by: addedBy, at } satisfies ListAdded);
       for (const member of members) multi.hsetnx(this.#key(workspaceId, "lists-added"), member, meta);
+      // The same times as a sorted set: a page in the order entries were added, cut by Redis.
+      multi.zadd(this.#key(workspaceId, "lists-at"), "NX", ...members.flatMap((m) => [at, m]));
     }
     const results = await this.#exec(multi.incr(this.#key(workspaceId, "version")));
     return Number(results[0]);
@@ -229,6 +233,96 @@ export class FeedbackStore {
       (a, b) =>
         a.kind.localeCompare(b.kind) || a.type.localeCompare(b.type) || a.value.localeCompare(b.value),
     );
+  }
+
+  /** How many entries the workspace's lists hold. */
+  async listSize(workspaceId: string): Promise<number> {
+    return this.#redis.scard(this.#key(workspaceId, "lists"));
+  }
+
+  /**
+   * `count` entries from the `start`-th, by list, type and value in byte order (either way),
+   * sorted by Redis (SORT ALPHA LIMIT on the one set): a page of a long list without reading
+   * the rest of it.
+   */
+  async listRange(
+    workspaceId: string,
+    range: { start: number; count: number; descending?: boolean },
+  ): Promise<ListEntry[]> {
+    if (range.count <= 0) return [];
+    const key = this.#key(workspaceId, "lists");
+    const members = range.descending
+      ? await this.#redis.sort(key, "ALPHA", "DESC", "LIMIT", range.start, range.count)
+      : await this.#redis.sort(key, "ALPHA", "LIMIT", range.start, range.count);
+    return (members as string[]).flatMap(parseListMember);
+  }
+
+  /**
+   * `count` entries from the `start`-th in the order they were added (oldest first, or newest
+   * first when `descending`); entries with no record of when (added before it was recorded)
+   * count as the oldest. Redis cuts the page from the sorted set of times unless the page
+   * reaches into the unrecorded ones, which only then are read whole.
+   */
+  async listRangeByAdded(
+    workspaceId: string,
+    range: { start: number; count: number; descending?: boolean },
+  ): Promise<ListEntry[]> {
+    if (range.count <= 0) return [];
+    const times = this.#key(workspaceId, "lists-at");
+    const [total, dated] = await Promise.all([this.listSize(workspaceId), this.#redis.zcard(times)]);
+    const undated = Math.max(0, total - dated);
+    const end = range.start + range.count;
+    // Newest first: the dated ones, then the rest. Oldest first: the rest, then the dated ones.
+    const datedFrom = range.descending ? range.start : range.start - undated;
+    const datedTo = range.descending ? end : end - undated;
+    const datedPage =
+      datedTo > 0 && datedFrom < dated
+        ? await this.#zrange(times, Math.max(0, datedFrom), Math.min(dated, datedTo) - 1, range.descending)
+        : [];
+    const touchesUndated = undated > 0 && (range.descending ? end > dated : range.start < undated);
+    if (!touchesUndated) return datedPage.flatMap(parseListMember);
+    const [all, withTimes] = await Promise.all([
+      this.#redis.sort(this.#key(workspaceId, "lists"), "ALPHA") as Promise<string[]>,
+      this.#redis.zrange(times, 0, -1),
+    ]);
+    const known = new Set(withTimes);
+    const rest = all.filter((m) => !known.has(m));
+    if (range.descending) rest.reverse();
+    const restFrom = range.descending ? Math.max(0, range.start - dated) : range.start;
+    const restTo = range.descending ? end - dated : Math.min(undated, end);
+    const restPage = rest.slice(restFrom, restTo);
+    return (range.descending ? [...datedPage, ...restPage] : [...restPage, ...datedPage]).flatMap(
+      parseListMember,
+    );
+  }
+
+  #zrange(key: string, from: number, to: number, descending = false): Promise<string[]> {
+    return descending ? this.#redis.zrange(key, from, to, "REV") : this.#redis.zrange(key, from, to);
+  }
+
+  /**
+   * The entries whose list, type or value contains `text` (lower case, as values are stored),
+   * matched by Redis as it scans (SSCAN MATCH), so only the matches cross the wire.
+   */
+  async searchLists(workspaceId: string, text: string): Promise<ListEntry[]> {
+    const pattern = `*${text.toLowerCase().replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+    const found: string[] = [];
+    let cursor = "0";
+    do {
+      // COUNT: how much Redis looks at per call; 1,000 keeps each call short and the calls few.
+      const [next, members] = await this.#redis.sscan(
+        this.#key(workspaceId, "lists"),
+        cursor,
+        "MATCH",
+        pattern,
+        "COUNT",
+        1000,
+      );
+      found.push(...members);
+      cursor = next;
+    } while (cursor !== "0");
+    // SSCAN may return a member twice (a rehash between calls).
+    return [...new Set(found)].flatMap(parseListMember);
   }
 
   /**
@@ -277,8 +371,13 @@ const parseAdded = (raw: string): ListAdded | null => {
 };
 
 const parseListMember = (member: string): ListEntry[] => {
-  const [kind, type, ...rest] = member.split("|");
-  const value = rest.join("|");
+  // indexOf, not split: a page of the console may parse 10,000 of these.
+  const first = member.indexOf("|");
+  const second = member.indexOf("|", first + 1);
+  if (first < 0 || second < 0) return [];
+  const kind = member.slice(0, first);
+  const type = member.slice(first + 1, second);
+  const value = member.slice(second + 1);
   if ((kind !== "block" && kind !== "allow") || (type !== "domain" && type !== "email" && type !== "phrase"))
     return [];
   return [{ kind, type, value }];

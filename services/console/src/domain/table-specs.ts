@@ -9,7 +9,7 @@ export const SITES_TABLE = spec(["name", "id", "kind", "created"], "created", "a
 export type SitesSort = (typeof SITES_TABLE.sorts)[number];
 
 /** Lists: grouped by list and type, then by value. */
-export const LISTS_TABLE = spec(["kind", "type", "value", "added_by", "added_at"], "kind", "asc");
+export const LISTS_TABLE = spec(["kind", "type", "value", "added_at"], "kind", "asc");
 export type ListsSort = (typeof LISTS_TABLE.sorts)[number];
 
 /** Audit log: newest first. */

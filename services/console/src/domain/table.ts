@@ -115,7 +115,7 @@ export const tablePage = <T, S extends string>(
 ): Paged<T> =>
   paginate(
     sortRows(
-      rows.filter((row) => matchesFilter(query.q, table.texts(row))),
+      query.q === "" ? rows : rows.filter((row) => matchesFilter(query.q, table.texts(row))),
       table.keys,
       query,
     ),

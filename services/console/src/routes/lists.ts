@@ -12,7 +12,7 @@ import {
 import { queryFields } from "@sift/runtime";
 import { listsCsv, readListCsv } from "../domain/list-csv.ts";
 import { LISTS_TABLE, type ListsSort } from "../domain/table-specs.ts";
-import { parseTableQuery, tablePage } from "../domain/table.ts";
+import { pageWindow, parseTableQuery, tablePage, type Paged } from "../domain/table.ts";
 import { listsPage, type ListRow } from "../views/lists.ts";
 import { field, formFields, postedForm, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
@@ -31,25 +31,46 @@ const withAdded = (entries: readonly ListEntry[], added: Map<string, ListAdded>)
 const key = (...parts: string[]): string => parts.join("\u0000");
 
 /**
- * One page of the lists table. Who added an entry and when is read for the page's rows only
- * (one HMGET), unless the table is sorted by it; the filter matches list, type and value.
+ * One page of the lists table, reading no more than it needs. Unfiltered and in its own order
+ * (list, type, value) or in the order entries were added, Redis sorts and cuts the page (SORT
+ * ALPHA LIMIT on the set, or ZRANGE on the times) and counts (SCARD); a search has Redis scan
+ * for the matches (SSCAN MATCH) and sorts those here; only another sort of the whole list reads
+ * every entry. Who added an entry and when is read for the rows needed alone (HMGET).
  */
 const listsTable = async (deps: ListsDeps, req: Request, workspaceId: string) => {
   const query = parseTableQuery<ListsSort>(queryFields(req), LISTS_TABLE);
-  const byAdded = query.sort === "added_by" || query.sort === "added_at";
-  const entries = await deps.lists.lists(workspaceId, { sorted: false });
-  const rows = withAdded(entries, byAdded ? await deps.lists.listAdded(workspaceId) : new Map());
-  const paged = tablePage(rows, query, {
+  let paged: Paged<ListRow>;
+  if (query.q === "" && (query.sort === "kind" || query.sort === "added_at")) {
+    const total = await deps.lists.listSize(workspaceId);
+    const w = pageWindow(total, query.page);
+    const range = { start: w.start, count: w.end - w.start, descending: query.dir === "desc" };
+    const entries =
+      query.sort === "kind"
+        ? await deps.lists.listRange(workspaceId, range)
+        : await deps.lists.listRangeByAdded(workspaceId, range);
+    const rows = withAdded(entries, await deps.lists.listAdded(workspaceId, entries));
+    paged = { rows, total, page: w.page, pages: w.pages, from: total === 0 ? 0 : w.start + 1, to: w.end };
+    return { query, paged };
+  }
+  const entries =
+    query.q === ""
+      ? await deps.lists.lists(workspaceId, { sorted: false })
+      : await deps.lists.searchLists(workspaceId, query.q);
+  // Sorting by when entries were added needs every match's record; other sorts only the page's.
+  const added = query.sort === "added_at" ? await deps.lists.listAdded(workspaceId, entries) : null;
+  const found = tablePage(entries, query, {
     keys: {
-      kind: (r) => key(r.kind, r.type, r.value),
-      type: (r) => key(r.type, r.kind, r.value),
-      value: (r) => key(r.value, r.kind, r.type),
-      added_by: (r) => key(r.added?.by ?? "", r.kind, r.type, r.value),
-      added_at: (r) => r.added?.at ?? 0,
+      kind: (e) => key(e.kind, e.type, e.value),
+      type: (e) => key(e.type, e.kind, e.value),
+      value: (e) => key(e.value, e.kind, e.type),
+      added_at: (e) => added?.get(listMember(e))?.at ?? 0,
     },
-    texts: (r) => [r.value, r.kind, r.type],
+    texts: (e) => [e.value, e.kind, e.type],
   });
-  if (!byAdded) paged.rows = withAdded(paged.rows, await deps.lists.listAdded(workspaceId, paged.rows));
+  paged = {
+    ...found,
+    rows: withAdded(found.rows, added ?? (await deps.lists.listAdded(workspaceId, found.rows))),
+  };
   return { query, paged };
 };
 
@@ -71,7 +92,10 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
   router.get("/console/w/:workspace/lists/export", async (req, res) => {
     const place = await enter(deps, req, res, "lists", "read");
     if (!place) return;
-    const entries = await deps.lists.lists(place.workspace.id);
+    const entries = await deps.lists.listRange(place.workspace.id, {
+      start: 0,
+      count: await deps.lists.listSize(place.workspace.id),
+    });
     const csv = listsCsv(withAdded(entries, await deps.lists.listAdded(place.workspace.id)));
     res.setHeader("Content-Disposition", `attachment; filename="sift-lists-${place.workspace.id}.csv"`);
     res.status(200).type("text/csv; charset=utf-8").send(csv);

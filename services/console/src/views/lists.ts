@@ -24,7 +24,7 @@ export const listsPage = (
     { head: "List", sort: "kind", cell: (e) => e.kind },
     { head: "Type", sort: "type", cell: (e) => e.type },
     { head: "Value", sort: "value", cell: (e) => e.value, className: "value" },
-    { head: "Added by", sort: "added_by", cell: (e) => e.added?.by ?? "—" },
+    { head: "Added by", cell: (e) => e.added?.by ?? "—" },
     { head: "Added", sort: "added_at", cell: (e) => (e.added ? when(e.added.at) : "—") },
   ];
   if (canEdit)
