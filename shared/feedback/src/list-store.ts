@@ -1,5 +1,5 @@
 import type { ChainableCommander, Cluster, Redis } from "ioredis";
-import { normalizeListValue, type ListEntry, type ListKind, type ListType } from "./lists.ts";
+import { normalizeListValue, type ListAdded, type ListEntry, type ListKind, type ListType } from "./lists.ts";
 
 export interface ListStoreDeps {
   redis: Redis | Cluster;
@@ -219,12 +219,6 @@ export class ListStore {
     }
     return found;
   }
-}
-
-/** Who added a list entry (a console user's e-mail, `CLI`) and when (ms since epoch). */
-export interface ListAdded {
-  by: string;
-  at: number;
 }
 
 /** An entry as the lists set holds it: `kind|type|value`. */

@@ -1,4 +1,5 @@
-import type { FormFields } from "@sift/runtime";
+/** A query string's fields as parsed (a name sent twice is a list). */
+type QueryFields = Readonly<Record<string, string | string[]>>;
 
 /**
  * A table's state as the query string carries it (`?sort=name&dir=desc&q=acme&page=2`), so
@@ -28,12 +29,12 @@ export const MAX_FILTER = 200;
 /** Pages past this are not a real request (10 million rows); the default page is shown. */
 const MAX_PAGE = 200_000;
 
-const one = (fields: FormFields, name: string): string | undefined => {
+const one = (fields: QueryFields, name: string): string | undefined => {
   const value = fields[name];
   return typeof value === "string" ? value : undefined;
 };
 
-export const parseTableQuery = <S extends string>(fields: FormFields, spec: TableSpec<S>): TableQuery<S> => {
+export const parseTableQuery = <S extends string>(fields: QueryFields, spec: TableSpec<S>): TableQuery<S> => {
   const sort = one(fields, "sort");
   const dir = one(fields, "dir");
   const page = one(fields, "page") ?? "";
