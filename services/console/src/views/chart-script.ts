@@ -84,7 +84,11 @@ export const USAGE_CHART_JS = `
           { label: "429 rate limited", scale: "refused", stroke: c.danger, width: 2 },
           { label: "429 over allowance", scale: "refused", stroke: c.fg, width: 1, dash: [6, 4] }
         ],
-        axes: [axis({}), axis({ scale: "calls" }), axis({ scale: "refused", side: 1, grid: { show: false } })]
+        axes: [
+          axis({}),
+          axis({ scale: "calls", label: "Counted calls" }),
+          axis({ scale: "refused", side: 1, label: "429 answers", grid: { show: false } })
+        ]
       }, data, holder);
     }
     var timer = 0;
