@@ -51,6 +51,9 @@ button.danger { background: var(--danger); color: var(--bg); }
 .empty { color: var(--muted); padding: 1rem 0; }
 .muted { color: var(--muted); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.chart { margin: 1rem 0; min-height: 300px; }
+.chart .u-legend { color: var(--fg); }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 `;
 
 /** The copy buttons beside a secret: clicking one copies the text of the element it names. */
