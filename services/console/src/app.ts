@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import type { FeedbackStore } from "@sift/feedback";
-import type { Keystore, RedisUsageMeter } from "@sift/keystore";
+import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   serviceApp,
   serviceEndpoint,
@@ -32,6 +32,8 @@ export interface ConsoleDeps {
   redis: RedisClient;
   keystore: Keystore;
   usage: RedisUsageMeter;
+  /** Each workspace's 429 answers per day, for the usage page. */
+  refusals: RefusalCounter;
   lists: FeedbackStore;
   accounts: AccountStore;
   sessions: SessionStore;

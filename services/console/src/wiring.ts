@@ -1,5 +1,5 @@
 import { FeedbackStore } from "@sift/feedback";
-import { Keystore, RedisRateLimiter, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   dependencyChecks,
   type Clock,
@@ -43,6 +43,7 @@ export const createConsoleService = async (deps: {
     ...deps,
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
+    refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({

@@ -59,6 +59,9 @@ th[aria-sort] { color: var(--fg); }
 input[type="search"], textarea { background: var(--bg); border: 1px solid var(--line); border-radius: .3rem; padding: .35rem .5rem; min-width: 14rem; font: inherit; color: inherit; }
 textarea { width: 100%; max-width: 40rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .pager { display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; margin: .5rem 0 1rem; }
+.chart { margin: 1rem 0; min-height: 300px; }
+.chart .u-legend { color: var(--fg); }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 `;
 
 /** The copy buttons beside a secret: clicking one copies the text of the element it names. */

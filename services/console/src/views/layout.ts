@@ -41,6 +41,7 @@ const document = (title: string, body: Html): Html =>
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer></script>
         <script src="/console/assets/console.js" defer></script>
+        <script src="/console/assets/usage-chart.js" defer></script>
       </head>
       ${body}
     </html> `;
