@@ -6,6 +6,10 @@ import { listing, postForm } from "./parts.ts";
 
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
+/** The button's text: ending one's own session is signing out. */
+const revokeLabel = (s: SessionSummary, currentId: string): string =>
+  s.id === currentId ? "Sign out" : "Revoke";
+
 /** The signed-in user's sessions, this one marked, each with its revoke button. */
 export const accountPage = (frame: Frame, sessions: SessionSummary[], currentId: string) =>
   layout(
@@ -37,9 +41,9 @@ export const accountPage = (frame: Frame, sessions: SessionSummary[], currentId:
                   <button
                     type="submit"
                     class="secondary"
-                    aria-label="Revoke the session of ${summarizeUserAgent(s.userAgent)} signed in ${when(s.createdAt)}"
+                    aria-label="${revokeLabel(s, currentId)} ${summarizeUserAgent(s.userAgent)}, signed in ${when(s.createdAt)}"
                   >
-                    ${s.id === currentId ? "Sign out" : "Revoke"}
+                    ${revokeLabel(s, currentId)}
                   </button>`,
               ),
           },

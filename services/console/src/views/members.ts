@@ -48,7 +48,7 @@ export const membersPage = (
             { action: `${base}/role`, csrf },
             html`<input type="hidden" name="user" value="${m.id}" />
               ${roleSelect(`role-${m.id}`, "role", `Role of ${m.email}`, m.role)}
-              <button type="submit" class="secondary" aria-label="Change the role of ${m.email}">
+              <button type="submit" class="secondary" aria-label="Change role of ${m.email}">
                 Change role
               </button>`,
           )}
