@@ -51,6 +51,9 @@ button.danger { background: var(--danger); color: var(--bg); }
 .empty { color: var(--muted); padding: 1rem 0; }
 .muted { color: var(--muted); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.row-actions { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.row-actions form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+.row-actions select { min-width: 7rem; }
 `;
 
 /** The copy buttons beside a secret: clicking one copies the text of the element it names. */

@@ -43,7 +43,7 @@ export const membersPage = (
     memberColumns.push({
       head: html`<span class="muted">Change</span>`,
       cell: (m: Member) =>
-        html`<div class="inline">
+        html`<div class="row-actions">
           ${postForm(
             { action: `${base}/role`, csrf },
             html`<input type="hidden" name="user" value="${m.id}" />
