@@ -21,6 +21,7 @@ beforeAll(async () => {
     redisUrl: inject("redisUrl"),
     natsUrl: inject("natsUrl"),
     console: { signInPerAccount: PER_ACCOUNT, signInAccountBurst: PER_ACCOUNT },
+    trustProxy: 1,
   });
   ws = await createKey(stack.keystore, { kind: "challenge" });
   await addUser(stack, owner, { roles: { [ws.workspaceId]: "owner" } });
@@ -40,7 +41,12 @@ interface Watched {
 
 /** A new browser context and page whose CSP violations and dialogs are collected. */
 const watched = async (options: { userAgent?: string } = {}): Promise<Watched> => {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({
+    ...options,
+    // This file's own client address: the sign-in throttle's per-address bucket is shared, through
+    // Redis, with the other files' stacks, one of which moves its clock ahead.
+    extraHTTPHeaders: { "x-forwarded-for": "203.0.113.28" },
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (m) => {
@@ -101,7 +107,7 @@ describe.skipIf(!inject("browserTests"))("members, invitations and sessions in C
 
   it("invites an e-mail whose invitee, in another browser, chooses a password and lands signed in with the role", async () => {
     const { page, context, problems } = ownerSession;
-    const invitee = `invitee-${process.pid}@example.com`;
+    const invitee = `access-invitee-${process.pid}@example.com`;
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.gatewayUrl });
     const link = await invite(page, invitee, "editor");
     expect(link).toMatch(new RegExp(`^${stack.gatewayUrl}/console/invite/[\\w-]{43}$`));
@@ -155,7 +161,7 @@ describe.skipIf(!inject("browserTests"))("members, invitations and sessions in C
   });
 
   it("revokes another browser's session from the sessions page; that browser's next page is sign-in", async () => {
-    const email = `sessions-${process.pid}@example.com`;
+    const email = `access-sessions-${process.pid}@example.com`;
     await addUser(stack, email, { roles: { [ws.workspaceId]: "viewer" } });
     const hostileAgent = `<script>alert("ua")</script> "quoted" agent`;
     const a = await signIn(await watched(), email);
@@ -186,7 +192,7 @@ describe.skipIf(!inject("browserTests"))("members, invitations and sessions in C
   });
 
   it("throttles sign-in: past the per-account limit the page says so with a 429", async () => {
-    const fresh = `throttled-${process.pid}@example.com`;
+    const fresh = `access-throttled-${process.pid}@example.com`;
     await new AccountStore({ redis: stack.redis, clock: stack.clock }).addUser({
       email: fresh,
       password: PASSWORD,
