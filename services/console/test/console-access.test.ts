@@ -187,6 +187,25 @@ describe("invitations", () => {
     expect((await owner.c.get(members(id))).text).toContain("No pending invitation.");
   });
 
+  it("lets only one of two accepts of one link sent at once succeed", async () => {
+    const id = await freshWorkspace();
+    const owner = await signedIn("owner", id);
+    await owner.c.get(members(id));
+    const invitee = email("racer");
+    const token = inviteToken(
+      (await owner.c.post(`${members(id)}/invite`, { email: invitee, role: "viewer" })).text,
+    )!;
+    const racers = [client(), client()];
+    for (const r of racers) await r.get(`/console/invite/${token}`);
+    const answers = await Promise.all(
+      racers.map((r) => r.post(`/console/invite/${token}`, { password: PASSWORD, repeat: PASSWORD })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 410]);
+    expect(racers.filter((r) => r.cookies.has("sift_session"))).toHaveLength(1);
+    const joined = (await owner.c.get(`/console/w/${id}/audit`)).text.match(/member\.join/g);
+    expect(joined).toHaveLength(1);
+  });
+
   it("asks an existing user to sign in as that user, throttled, then joins them", async () => {
     const id = await freshWorkspace();
     const owner = await signedIn("owner", id);

@@ -84,12 +84,17 @@ export const inviteRoutes = (router: Router, deps: InviteDeps): void => {
     const again = (status: number, error: string) =>
       sendPage(res, status, invitePage({ ...found, csrf: field(fields, "_csrf"), reader, error }));
 
-    let user: User | null = null;
-    let signIn = false;
+    /** Takes the invitation (it is used from here on) and makes the user a member. */
+    const accept = async (user: User, newSession: boolean) => {
+      if (!(await deps.invitations.take(token))) return sendPage(res, 410, INVITE_GONE_PAGE);
+      await join(deps, invitation, user);
+      if (newSession) return startSession(deps, req, res, user, invitation);
+      res.redirect(303, `/console/w/${invitation.workspaceId}/sites`);
+    };
+
     if (reader.as === "other") return again(403, `This invitation is for ${invitation.email}.`);
-    if (reader.as === "join") {
-      user = res.locals.visitor!.user;
-    } else if (reader.as === "sign-in") {
+    if (reader.as === "join") return accept(res.locals.visitor!.user, false);
+    if (reader.as === "sign-in") {
       const wait = await deps.throttle.take(identityOf(res).client ?? "unknown", invitation.email);
       if (wait > 0) {
         res.setHeader("Retry-After", String(Math.ceil(wait / 1000)));
@@ -98,36 +103,26 @@ export const inviteRoutes = (router: Router, deps: InviteDeps): void => {
       const credentials = await deps.accounts.credentials(invitation.email);
       const ok = await checkPassword(credentials?.passwordHash ?? deps.decoyHash, field(fields, "password"));
       if (!credentials || !ok) return again(401, WRONG_CREDENTIALS);
-      user = credentials.user;
-      signIn = true;
-    } else {
-      const password = field(fields, "password");
-      const problem = passwordProblem(password);
-      if (problem) return again(400, `The password needs ${problem}.`);
-      if (password !== field(fields, "repeat")) return again(400, "The two passwords differ.");
-      if (!(await deps.invitations.take(token))) return sendPage(res, 410, INVITE_GONE_PAGE);
-      user = await deps.accounts.addUser({ email: invitation.email, password, operator: false });
-      if (!user) {
-        // The e-mail got an account since the page was shown: the link stays good for signing in.
-        await deps.invitations.restore(token, invitation);
-        return sendPage(
-          res,
-          409,
-          invitePage({
-            ...found,
-            csrf: field(fields, "_csrf"),
-            reader: { as: "sign-in" },
-            error: `${invitation.email} has an account now: sign in to join.`,
-          }),
-        );
-      }
-      await join(deps, invitation, user);
-      return startSession(deps, req, res, user, invitation);
+      return accept(credentials.user, true);
     }
+    const password = field(fields, "password");
+    const problem = passwordProblem(password);
+    if (problem) return again(400, `The password needs ${problem}.`);
+    if (password !== field(fields, "repeat")) return again(400, "The two passwords differ.");
     if (!(await deps.invitations.take(token))) return sendPage(res, 410, INVITE_GONE_PAGE);
+    const user = await deps.accounts.addUser({ email: invitation.email, password, operator: false });
+    if (!user) {
+      // The e-mail got an account since the page was shown: the link stays good for signing in.
+      await deps.invitations.restore(token, invitation);
+      const view = { ...found, csrf: field(fields, "_csrf"), reader: { as: "sign-in" } as const };
+      return sendPage(
+        res,
+        409,
+        invitePage({ ...view, error: `${invitation.email} has an account now: sign in to join.` }),
+      );
+    }
     await join(deps, invitation, user);
-    if (signIn) return startSession(deps, req, res, user, invitation);
-    res.redirect(303, `/console/w/${invitation.workspaceId}/sites`);
+    await startSession(deps, req, res, user, invitation);
   });
 };
 
