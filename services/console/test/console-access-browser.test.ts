@@ -143,6 +143,31 @@ describe.skipIf(!inject("browserTests"))("members, invitations and sessions in C
     await guest.context.close();
   });
 
+  it("lets an existing account sign in on the invitation's page and join", async () => {
+    const { page, problems } = ownerSession;
+    const existing = `access-existing-${process.pid}@example.com`;
+    await addUser(stack, existing);
+    const link = await invite(page, existing, "viewer");
+    const guest = await watched();
+    await guest.page.goto(link);
+    expect(await guest.page.textContent("main")).toContain("has an account: sign in to join");
+    const violations = await axe(guest.page);
+    await guest.page.fill("#password", PASSWORD);
+    await Promise.all([
+      guest.page.waitForURL(`**/console/w/${ws.workspaceId}/sites`),
+      guest.page.click("button[type=submit]"),
+    ]);
+    expect(await guest.page.textContent(".who")).toBe(existing);
+    // Signed in as someone else, a link for another e-mail says so and offers to sign out.
+    const other = await invite(page, `access-not-me-${process.pid}@example.com`, "viewer");
+    await guest.page.goto(other);
+    expect(await guest.page.textContent("[role=alert]")).toContain(`You are signed in as ${existing}`);
+    violations.push(...(await axe(guest.page)));
+    expect(violations).toEqual([]);
+    expect([...problems, ...guest.problems]).toEqual([]);
+    await guest.context.close();
+  });
+
   it("shows a hostile invited e-mail as text, in the list and on the invitation's page", async () => {
     const { page, problems } = ownerSession;
     const hostile = `"><script>alert(1)</script>@example.com`;
