@@ -11,6 +11,7 @@ import {
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
+import { InvitationStore } from "./clients/invitations.ts";
 import { SessionStore } from "./clients/sessions.ts";
 import { SignInThrottle } from "./clients/throttle.ts";
 import type { ConsoleConfig } from "./config.ts";
@@ -25,6 +26,7 @@ export type ConsoleSettings = Pick<
   | "signInAddressBurst"
   | "signInPerAccount"
   | "signInAccountBurst"
+  | "inviteLifetimeMs"
 >;
 
 /** The console app on real clients; main.ts and the test harness both build it here. */
@@ -58,6 +60,7 @@ export const createConsoleService = async (deps: {
       },
     }),
     audit: new AuditLog({ redis, clock }),
+    invitations: new InvitationStore({ redis, clock, lifetimeMs: config.inviteLifetimeMs }),
     // Checked against on an unknown e-mail, so it costs what a wrong password costs.
     decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
