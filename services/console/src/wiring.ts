@@ -12,6 +12,7 @@ import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
 import { SecretFlash } from "./clients/flash.ts";
+import { InvitationStore } from "./clients/invitations.ts";
 import { SessionStore } from "./clients/sessions.ts";
 import { SignInThrottle } from "./clients/throttle.ts";
 import type { ConsoleConfig } from "./config.ts";
@@ -26,6 +27,7 @@ export type ConsoleSettings = Pick<
   | "signInAddressBurst"
   | "signInPerAccount"
   | "signInAccountBurst"
+  | "inviteLifetimeMs"
 >;
 
 /** The console app on real clients; main.ts and the test harness both build it here. */
@@ -60,6 +62,7 @@ export const createConsoleService = async (deps: {
     }),
     audit: new AuditLog({ redis, clock }),
     flash: new SecretFlash({ redis, clock }),
+    invitations: new InvitationStore({ redis, clock, lifetimeMs: config.inviteLifetimeMs }),
     // Checked against on an unknown e-mail, so it costs what a wrong password costs.
     decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

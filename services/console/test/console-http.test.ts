@@ -15,13 +15,15 @@ beforeAll(async () => {
     natsUrl: inject("natsUrl"),
     clock,
     console: { signInPerAccount: 5, signInAccountBurst: 5, sessionIdleMs: 30 * MINUTE },
+    trustProxy: 1,
   });
   ws = await createKey(stack.keystore, { kind: "challenge" });
   other = await createKey(stack.keystore, { kind: "classify" });
 });
 afterAll(() => stack.stop());
 
-const client = () => new ConsoleClient(stack.gatewayUrl);
+/** This file's client address: it moves its clock (see ConsoleClient). */
+const client = () => new ConsoleClient(stack.gatewayUrl, "203.0.113.30");
 
 let users = 0;
 /** A new member of `ws` for one test: this stack allows five sign-ins a minute per account. */

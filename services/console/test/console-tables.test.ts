@@ -11,20 +11,11 @@ let other: Awaited<ReturnType<typeof createKey>>;
 let lists: FeedbackStore;
 
 /**
- * This file's own client address (the gateway trusts one proxy hop here): sign-in is limited per
- * address in the Redis every file shares, and files whose stacks run on a hand-moved clock write
- * that bucket's time hours ahead; with an address of its own, this file's sign-ins never meet them.
+ * This file's own client address (the stack trusts one proxy hop): the sign-in throttle's
+ * per-address bucket is shared in Redis with files whose clocks are moved (helpers.ts).
  */
 const ADDRESS = `198.51.100.${(process.pid % 250) + 1}`;
-
-/** A ConsoleClient whose every request comes from ADDRESS. */
-class Client extends ConsoleClient {
-  override request(path: string, init: Parameters<ConsoleClient["request"]>[1] = {}) {
-    const headers = new Headers(init.headers);
-    headers.set("x-forwarded-for", ADDRESS);
-    return super.request(path, { ...init, headers });
-  }
-}
+const client = () => new ConsoleClient(stack.gatewayUrl, ADDRESS);
 
 beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl"), trustProxy: 1 });
@@ -39,7 +30,7 @@ let users = 0;
 const signedIn = async (role: "owner" | "viewer", path = `/console/w/${ws.workspaceId}/lists`) => {
   const email = `tables-${role}${++users}-${process.pid}@example.com`;
   await addUser(stack, email, { roles: { [ws.workspaceId]: role } });
-  const c = new Client(stack.gatewayUrl);
+  const c = client();
   await c.signIn(email);
   await c.get(path);
   return { c, email };
@@ -159,7 +150,7 @@ describe("console tables", () => {
     expect(sites.text).toContain(ws.configId);
     const operator = `tables-operator-${process.pid}@example.com`;
     await addUser(stack, operator, { operator: true });
-    const op = new Client(stack.gatewayUrl);
+    const op = client();
     await op.signIn(operator);
     const found = await op.get(`/console/?q=${other.workspaceId}&sort=created&dir=desc`);
     expect(rowsLine(found.text)).toBe("1–1 of 1");
@@ -318,7 +309,7 @@ describe("a new secret", () => {
     expect(reroll.status).toBe(303);
     expect(reroll.headers.get("location")).toBe(location);
     // Another session, even of the same user, cannot read it: the note is the session's own.
-    const twin = new Client(stack.gatewayUrl);
+    const twin = client();
     await twin.signIn(email);
     const elsewhere = await twin.get(location);
     expect(elsewhere.status).toBe(200);

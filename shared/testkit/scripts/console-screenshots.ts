@@ -32,6 +32,14 @@ try {
   await lists.updateList(workspace.id, "add", { kind: "allow", type: "email", value: "ceo@acme.example" });
   const accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   await accounts.addUser({ email: "ops@acme.example", password: "screenshots only 123", operator: true });
+  for (const [email, role] of [
+    ["ann@acme.example", "owner"],
+    ["bob@acme.example", "editor"],
+    ["cy@acme.example", "viewer"],
+  ] as const) {
+    const member = await accounts.addUser({ email, password: "screenshots only 123", operator: false });
+    await accounts.setRole(workspace.id, member!.id, role);
+  }
 
   const base = `${stack.gatewayUrl}/console`;
   const shoot = async (
@@ -71,6 +79,15 @@ try {
   await shoot("light", "lists", async (p) => void (await p.goto(`${ws}/lists`)));
   await shoot("light", "usage", async (p) => void (await p.goto(`${ws}/usage`)));
   await shoot("light", "audit", async (p) => void (await p.goto(`${ws}/audit`)));
+  await shoot("light", "members", async (p) => {
+    await p.goto(`${ws}/members`);
+    await p.fill("#invite-email", "new.hire@acme.example");
+    await p.selectOption("#invite-role", "editor");
+    await p.click("text=Create invitation link");
+    await p.waitForSelector("#invite-link");
+    await p.goto(`${ws}/members`);
+  });
+  await shoot("light", "account", async (p) => void (await p.goto(`${base}/account`)));
 } finally {
   await browser.close();
   await stack.stop();

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { parseForm, rawBody, type FormFields } from "@sift/runtime";
+import { identityOf, parseForm, rawBody, type FormFields } from "@sift/runtime";
 import type { AccountStore, User } from "../clients/accounts.ts";
-import type { Session, SessionStore } from "../clients/sessions.ts";
+import type { Session, SessionOrigin, SessionStore } from "../clients/sessions.ts";
 import type { Html } from "../domain/html.ts";
 import { messagePage } from "../views/layout.ts";
 
@@ -119,6 +119,13 @@ const sameString = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The browser and address a session is started from, for the list of one's sessions. */
+export const sessionOrigin = (req: Request, res: Response): SessionOrigin => {
+  const client = identityOf(res).client;
+  const userAgent = req.headers["user-agent"];
+  return { ...(userAgent ? { userAgent } : {}), ...(client ? { address: client } : {}) };
 };
 
 export const newToken = (): string => randomBytes(24).toString("base64url");

@@ -45,6 +45,9 @@ button.danger { background: var(--danger); color: var(--bg); }
 .top .switcher select { min-width: 10rem; }
 .inline { display: flex; gap: .75rem; align-items: end; flex-wrap: wrap; margin: 1rem 0; }
 .inline label { margin-top: 0; }
+.row-actions { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.row-actions form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+.row-actions select { min-width: 7rem; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); background: var(--panel); padding: .75rem 1rem; margin: 1rem 0; }
 .error { border-left-color: var(--danger); }
 .secret { font-size: 1.05rem; user-select: all; }
