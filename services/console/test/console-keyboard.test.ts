@@ -74,10 +74,16 @@ describe.skipIf(!inject("browserTests"))("the console with the keyboard alone", 
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Skip to content");
 
     await tabTo(page, `main a[href^="/console/w/${ws.workspaceId}/"]`);
-    await Promise.all([page.waitForURL(`**/w/${ws.workspaceId}/**`), page.keyboard.press("Enter")]);
+    await page.keyboard.press("Enter");
+    // htmx swaps boosted pages in: wait for the new page's navigation, not only for its URL.
+    await page.waitForSelector(`nav a[aria-current="page"]`);
 
-    await tabTo(page, `nav a[href="/console/w/${ws.workspaceId}/sites"]`);
-    await Promise.all([page.waitForURL(`**/w/${ws.workspaceId}/sites`), page.keyboard.press("Enter")]);
+    // Through the left navigation: to Lists, then back to Sites and keys.
+    for (const screen of ["lists", "sites"]) {
+      await tabTo(page, `nav a[href="/console/w/${ws.workspaceId}/${screen}"]`);
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(`nav a[aria-current="page"][href$="/${screen}"]`);
+    }
 
     await tabTo(page, "#kind");
     await page.keyboard.press("ArrowDown");
