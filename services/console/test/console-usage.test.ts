@@ -119,6 +119,11 @@ describe("the usage and plan page", () => {
       403,
       ClassifyMessage.classifyOff,
     ]);
+    // The operator's list of workspaces says so, with the way to these settings.
+    const listed = await c.get(`/console/?q=${encodeURIComponent(key.workspaceId)}`);
+    const row = listed.text.split("</tr>").find((r) => r.includes(`<code>${key.workspaceId}</code>`)) ?? "";
+    expect(row).toMatch(/<td>\s*off\s*<\/td>/);
+    expect(row).toContain(`href="/console/w/${key.workspaceId}/usage#limits"`);
 
     // Saving the same values again changes and records nothing.
     await c.get(`/console/w/${key.workspaceId}/usage`);
@@ -165,6 +170,7 @@ describe("the usage and plan page", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Only an operator of this Sift deployment changes the plan and limits.");
     expect(page.text).not.toContain('name="allowance"');
+    expect((await c.get("/console/")).text).not.toContain("/usage#limits");
     const refused = await c.post(`/console/w/${key.workspaceId}/usage`, {
       plan: "paid",
       allowance: "999999",

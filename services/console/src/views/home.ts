@@ -46,8 +46,18 @@ export const homePage = (
                   cell: (w) => html`<a href="/console/w/${w.id}/sites">${w.name}</a>`,
                 },
                 { head: "Plan", sort: "plan", cell: (w) => w.plan },
+                { head: "Classify", cell: (w) => (w.classify ? "on" : "off") },
                 { head: "Id", cell: (w) => html`<code>${w.id}</code>` },
                 { head: "Created", sort: "created", cell: (w) => day(w.createdAt) },
+                ...(visitor.user.operator
+                  ? [
+                      {
+                        head: "Operator",
+                        cell: (w: Workspace) =>
+                          html`<a href="/console/w/${w.id}/usage#limits">Plan and limits</a>`,
+                      },
+                    ]
+                  : []),
               ],
               empty: "",
             })

@@ -169,7 +169,7 @@ export const usagePage = (place: Place, view: UsageView, error?: string) => {
         <strong>${number(refused.over)}</strong> over the allowance (paused). Neither is counted as usage.
       </p>
       ${daysTable(view.days)}
-      <h2>Plan and limits</h2>
+      <h2 id="limits">Plan and limits</h2>
       ${limitsForm(place)}`,
   );
 };
