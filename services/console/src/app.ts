@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import type { FeedbackStore } from "@sift/feedback";
-import type { Keystore, RedisUsageMeter } from "@sift/keystore";
+import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   serviceApp,
   serviceEndpoint,
@@ -13,6 +13,8 @@ import {
 } from "@sift/runtime";
 import type { AccountStore } from "./clients/accounts.ts";
 import type { AuditLog } from "./clients/audit.ts";
+import type { SecretFlash } from "./clients/flash.ts";
+import type { InvitationStore } from "./clients/invitations.ts";
 import type { SessionStore } from "./clients/sessions.ts";
 import type { SignInThrottle } from "./clients/throttle.ts";
 import { assetRoutes } from "./routes/assets.ts";
@@ -22,6 +24,9 @@ import { listRoutes } from "./routes/lists.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { usageRoutes } from "./routes/usage.ts";
+import { accountRoutes } from "./routes/account.ts";
+import { inviteRoutes } from "./routes/invite.ts";
+import { memberRoutes } from "./routes/members.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -31,11 +36,16 @@ export interface ConsoleDeps {
   redis: RedisClient;
   keystore: Keystore;
   usage: RedisUsageMeter;
+  /** Each workspace's 429 answers per day, for the usage page. */
+  refusals: RefusalCounter;
   lists: FeedbackStore;
   accounts: AccountStore;
   sessions: SessionStore;
   throttle: SignInThrottle;
   audit: AuditLog;
+  /** New and rerolled secrets on their way to the page that shows them once. */
+  flash: SecretFlash;
+  invitations: InvitationStore;
   decoyHash: string;
   config: { sessionAbsoluteMs: number };
   readiness: ReadinessChecks;
@@ -57,6 +67,9 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     siteRoutes(router, deps);
     listRoutes(router, deps);
     usageRoutes(router, deps);
+    memberRoutes(router, deps);
+    inviteRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });
+    accountRoutes(router, deps);
     router.use((_req, res) => sendPage(res, 404, NOT_FOUND_PAGE));
     serviceEndpoint(app, "console", deps, router);
     serviceEndpoint(app, "consoleForms", deps, router);

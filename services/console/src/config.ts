@@ -23,6 +23,10 @@ const Config = ServiceConfig.extend({
   /** Sign-in attempts per minute per account, and at once. */
   signInPerAccount: z.coerce.number().positive().default(5).meta({ env: "SIFT_CONSOLE_SIGN_IN_PER_ACCOUNT" }),
   signInAccountBurst: positiveInt.default(5).meta({ env: "SIFT_CONSOLE_SIGN_IN_ACCOUNT_BURST" }),
+  /** An invitation link works this long after it is made, once (default 7 days). */
+  inviteLifetimeMs: positiveInt
+    .default(7 * 24 * 60 * 60 * 1000)
+    .meta({ env: "SIFT_CONSOLE_INVITE_LIFETIME_MS" }),
 });
 export type ConsoleConfig = Readonly<z.infer<typeof Config>>;
 

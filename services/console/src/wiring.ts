@@ -1,5 +1,5 @@
 import { FeedbackStore } from "@sift/feedback";
-import { Keystore, RedisRateLimiter, RedisUsageMeter } from "@sift/keystore";
+import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   dependencyChecks,
   type Clock,
@@ -11,6 +11,8 @@ import {
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
+import { SecretFlash } from "./clients/flash.ts";
+import { InvitationStore } from "./clients/invitations.ts";
 import { SessionStore } from "./clients/sessions.ts";
 import { SignInThrottle } from "./clients/throttle.ts";
 import type { ConsoleConfig } from "./config.ts";
@@ -25,6 +27,7 @@ export type ConsoleSettings = Pick<
   | "signInAddressBurst"
   | "signInPerAccount"
   | "signInAccountBurst"
+  | "inviteLifetimeMs"
 >;
 
 /** The console app on real clients; main.ts and the test harness both build it here. */
@@ -42,7 +45,8 @@ export const createConsoleService = async (deps: {
     ...deps,
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
-    lists: new FeedbackStore({ redis }),
+    refusals: new RefusalCounter({ redis, clock }),
+    lists: new FeedbackStore({ redis, clock }),
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({
       redis,
@@ -57,6 +61,8 @@ export const createConsoleService = async (deps: {
       },
     }),
     audit: new AuditLog({ redis, clock }),
+    flash: new SecretFlash({ redis, clock }),
+    invitations: new InvitationStore({ redis, clock, lifetimeMs: config.inviteLifetimeMs }),
     // Checked against on an unknown e-mail, so it costs what a wrong password costs.
     decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

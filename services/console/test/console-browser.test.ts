@@ -144,7 +144,7 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
       JSON.stringify(
         await Promise.all(
           lists
-            .filter((k) => k.includes(ws.workspaceId) && k.includes("lists"))
+            .filter((k) => k.includes(ws.workspaceId) && k.endsWith(":lists"))
             .map((k) => stack.redis.smembers(k)),
         ),
       ),

@@ -33,10 +33,20 @@ export class ConsoleClient {
   readonly cookies = new Map<string, string>();
   csrf = "";
 
-  constructor(readonly base: string) {}
+  /**
+   * `address`: the client address to claim in X-Forwarded-For (the stack must trust one proxy
+   * hop). The sign-in throttle's per-address bucket lives in the Redis every test file shares,
+   * timed by each stack's clock: a file whose clock is moved must sign in from its own address,
+   * or it throttles (or is throttled by) the other files' sign-ins from 127.0.0.1.
+   */
+  constructor(
+    readonly base: string,
+    readonly address?: string,
+  ) {}
 
   async request(path: string, init: RequestInit & { fields?: Record<string, string> } = {}): Promise<Page> {
     const headers = new Headers(init.headers);
+    if (this.address) headers.set("x-forwarded-for", this.address);
     if (this.cookies.size > 0) {
       headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     }

@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
-import type { Keystore, RateLimiter } from "@sift/keystore";
+import type { Keystore, RateLimiter, RefusalCounter } from "@sift/keystore";
 import {
   assignRequestId,
   boundedBody,
@@ -46,6 +46,8 @@ export interface GatewayDeps extends AppDeps {
   /** Verify's key lookups go through it when given (clients/key-cache.ts); classify's never do. */
   keyCache?: KeyResolver | undefined;
   limiter: RateLimiter;
+  /** Counts each workspace's rate-limited answers per day (the console's usage page). */
+  refusals: RefusalCounter;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Keystore, RedisRateLimiter } from "@sift/keystore";
+import { Keystore, RedisRateLimiter, RefusalCounter } from "@sift/keystore";
 import { closeServer, IdentitySigner, listen, silentLogger } from "@sift/runtime";
 import { createKey, post, startStack, type Stack } from "@sift/testkit";
 import { buildGatewayApp } from "../src/app.ts";
@@ -31,6 +31,7 @@ beforeAll(async () => {
     },
     keystore: new Keystore({ redis: stack.redis, clock: stack.clock }),
     limiter: new RedisRateLimiter({ redis: stack.redis, clock: stack.clock }),
+    refusals: new RefusalCounter({ redis: stack.redis, clock: stack.clock }),
     signer: new IdentitySigner(stack.internalSecret),
     clock: stack.clock,
     logger: silentLogger(),

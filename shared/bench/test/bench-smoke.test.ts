@@ -83,3 +83,29 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   expect(Object.keys(results.memory).sort()).toEqual(["classify", "gateway", "verify", "worker"]);
   for (const goal of results.goals) expect(goal.figure, goal.goal).not.toBe("not run");
 }, 120_000);
+
+it("runs pnpm bench:console --smoke: every console page answered 200 and timed", () => {
+  const json = join(mkdtempSync(join(tmpdir(), "sift-bench-console-")), "results.json");
+  const run = spawnSync(
+    join(ROOT, "node_modules/.bin/tsx"),
+    ["shared/bench/src/console-pages.ts", "--smoke", "--json", json],
+    { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+  );
+  expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
+  const results = JSON.parse(readFileSync(json, "utf8")) as {
+    rows: Array<{ page: string; n: number; p50: number; p95: number; max: number }>;
+  };
+  // The script throws on any answer but a 200, so a row is a page that answered every request.
+  expect(results.rows.map((r) => r.page)).toEqual(
+    expect.arrayContaining([
+      "/console/",
+      "/console/w/:ws/sites",
+      "/console/w/:ws/lists",
+      "/console/w/:ws/usage",
+      "/console/w/:ws/audit",
+      "/console/w/:ws/sites/:config",
+    ]),
+  );
+  for (const r of results.rows)
+    expect([r.page, r.n, r.p50 > 0, r.max >= r.p95]).toEqual([r.page, 10, true, true]);
+}, 90_000);

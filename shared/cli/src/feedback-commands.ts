@@ -26,7 +26,7 @@ const listChange = (change: "add" | "remove"): Command => ({
     const type = listType(flags);
     const value = required(flags, "value");
     if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
-    const entry = await feedback.updateList(workspaceId, change, { kind, type, value });
+    const entry = await feedback.updateList(workspaceId, change, { kind, type, value }, "CLI");
     if (!entry) throw new UsageError(`${JSON.stringify(value)} is not a valid ${type}`);
     return { workspaceId, [change === "add" ? "added" : "removed"]: entry };
   },

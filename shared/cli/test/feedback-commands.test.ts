@@ -51,8 +51,15 @@ describe("sift list", () => {
     expect((await ok("list", "show", "--workspace", ws, "--block", "--type", "phrase")).entries).toEqual([
       { kind: "block", type: "phrase", value: "free seo audit" },
     ]);
+    const added = await feedback.listAdded(ws);
+    expect(added.get("block|domain|spam.example")).toMatchObject({ by: "CLI" });
     await ok("list", "remove", "--workspace", ws, "--block", "--type", "domain", "spam.example");
     expect((await feedback.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "free seo audit"]);
+    // A removed entry's record goes with it: the console shows only entries there are.
+    expect([...(await feedback.listAdded(ws)).keys()].sort()).toEqual([
+      "allow|email|ann@shop.example",
+      "block|phrase|free seo audit",
+    ]);
   });
 
   it.each([

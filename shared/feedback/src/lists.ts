@@ -11,6 +11,12 @@ export interface ListEntry {
   value: string;
 }
 
+/** Who added a list entry (a console user's e-mail, `CLI`) and when (ms since epoch). */
+export interface ListAdded {
+  by: string;
+  at: number;
+}
+
 const DOMAIN = /^(?=.{1,253}$)(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,63}$/u;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/u;
 const MAX_PHRASE = 200;

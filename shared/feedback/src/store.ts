@@ -1,9 +1,10 @@
-import type { Cluster, Redis, Result } from "ioredis";
+import type { Result } from "ioredis";
 import { DEFAULT_STRICTNESS, STRICTNESS_MODES, type FeedbackJob, type Strictness } from "@sift/contracts";
 import { decodeSignature, SIGNATURE_SIZE } from "./fingerprint.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./layer.ts";
+import { ListStore, parseListMember, type ListStoreDeps } from "./list-store.ts";
+import type { ListEntry } from "./lists.ts";
 import { bandKeys } from "./near-duplicates.ts";
-import { normalizeListValue, type ListEntry, type ListKind, type ListType } from "./lists.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */
 export const SHARED_LAYER = "_shared";
@@ -102,24 +103,16 @@ const strictnessOf = (value: string | null): Strictness =>
 
 /**
  * Each workspace's learned state in Redis: report counts per hashed feature, report
- * fingerprints, counters, a version the workers watch, its lists and its sharing choice. No
+ * fingerprints, counters, a version the workers watch, its lists (ListStore, list-store.ts) and its sharing choice. No
  * report's text is stored. Keys of one workspace share the hash tag `{fb:<id>}`, so each script
  * touches one Redis Cluster slot.
  */
-export class FeedbackStore {
-  readonly #redis: Redis | Cluster;
-  readonly #prefix: string;
-
-  constructor(deps: { redis: Redis | Cluster; prefix?: string }) {
-    this.#redis = deps.redis;
-    this.#prefix = deps.prefix ?? "sift:";
-    this.#redis.defineCommand("siftRecordReport", { numberOfKeys: 4, lua: RECORD });
-    this.#redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
-    this.#redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
-  }
-
-  #key(workspaceId: string, part: string): string {
-    return `${this.#prefix}{fb:${workspaceId}}:${part}`;
+export class FeedbackStore extends ListStore {
+  constructor(deps: ListStoreDeps) {
+    super(deps);
+    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 4, lua: RECORD });
+    this.redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
+    this.redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
 
   /** Applies one report to a layer (a workspace's, or SHARED_LAYER); the layer's new version. */
@@ -130,11 +123,11 @@ export class FeedbackStore {
     record[0] = job.label === "spam" ? 1 : 0;
     for (let i = 0; i < SIGNATURE_SIZE; i++) record.writeUInt32LE(signature[i]!, 1 + 4 * i);
     const buckets = job.buckets.filter((b) => b < LAYER_BUCKETS).map(String);
-    const version = await this.#redis.siftRecordReport(
-      this.#key(layer, "counts"),
-      this.#key(layer, "fingerprints"),
-      this.#key(layer, "meta"),
-      this.#key(layer, "version"),
+    const version = await this.redis.siftRecordReport(
+      this.key(layer, "counts"),
+      this.key(layer, "fingerprints"),
+      this.key(layer, "meta"),
+      this.key(layer, "version"),
       job.label,
       String(job.reportedAt),
       record,
@@ -153,9 +146,9 @@ export class FeedbackStore {
   async sharedReports(job: FeedbackJob, reportId: string): Promise<FeedbackJob[]> {
     const signature = decodeSignature(job.fingerprint);
     if (!signature) throw new Error("fingerprint has the wrong length");
-    const [, agreed] = (await this.#redis.siftAgreeReport(
-      this.#key(SHARED_LAYER, "agree-bands"),
-      this.#key(SHARED_LAYER, "agree-pending"),
+    const [, agreed] = (await this.redis.siftAgreeReport(
+      this.key(SHARED_LAYER, "agree-bands"),
+      this.key(SHARED_LAYER, "agree-pending"),
       job.workspaceId,
       job.label,
       reportId,
@@ -163,27 +156,27 @@ export class FeedbackStore {
       ...bandKeys(signature).map(String),
     )) as [number, string[]];
     if (agreed.length === 0) return [];
-    const claimed = (await this.#redis.siftClaimReports(
-      this.#key(SHARED_LAYER, "agree-pending"),
+    const claimed = (await this.redis.siftClaimReports(
+      this.key(SHARED_LAYER, "agree-pending"),
       ...new Set(agreed),
     )) as string[];
     return [job, ...claimed.map((json) => JSON.parse(json) as FeedbackJob)];
   }
 
   async version(layer: string): Promise<number> {
-    return Number((await this.#redis.get(this.#key(layer, "version"))) ?? 0);
+    return Number((await this.redis.get(this.key(layer, "version"))) ?? 0);
   }
 
   /** Everything a worker needs to score for a layer, in one round trip. */
   async snapshot(layer: string): Promise<StateSnapshot> {
-    const results = await this.#redis
+    const results = await this.redis
       .multi()
-      .get(this.#key(layer, "version"))
-      .getBuffer(this.#key(layer, "counts"))
-      .getBuffer(this.#key(layer, "fingerprints"))
-      .hmget(this.#key(layer, "meta"), "spam", "clean")
-      .smembers(this.#key(layer, "lists"))
-      .get(this.#key(layer, "strictness"))
+      .get(this.key(layer, "version"))
+      .getBuffer(this.key(layer, "counts"))
+      .getBuffer(this.key(layer, "fingerprints"))
+      .hmget(this.key(layer, "meta"), "spam", "clean")
+      .smembers(this.key(layer, "lists"))
+      .get(this.key(layer, "strictness"))
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
@@ -208,7 +201,7 @@ export class FeedbackStore {
 
   async stats(workspaceId: string): Promise<FeedbackStats> {
     const [meta, version] = await Promise.all([
-      this.#redis.hmget(this.#key(workspaceId, "meta"), "spam", "clean", "updatedAt"),
+      this.redis.hmget(this.key(workspaceId, "meta"), "spam", "clean", "updatedAt"),
       this.version(workspaceId),
     ]);
     return {
@@ -222,27 +215,27 @@ export class FeedbackStore {
   /** Deletes the workspace's learned state (its lists and sharing choice stay); workers reload. */
   async forget(workspaceId: string): Promise<number> {
     const [, version] = await Promise.all([
-      this.#redis.del(
-        this.#key(workspaceId, "counts"),
-        this.#key(workspaceId, "fingerprints"),
-        this.#key(workspaceId, "meta"),
+      this.redis.del(
+        this.key(workspaceId, "counts"),
+        this.key(workspaceId, "fingerprints"),
+        this.key(workspaceId, "meta"),
       ),
-      this.#redis.incr(this.#key(workspaceId, "version")),
+      this.redis.incr(this.key(workspaceId, "version")),
     ]);
     return version;
   }
 
   async shares(workspaceId: string): Promise<boolean> {
-    return (await this.#redis.get(this.#key(workspaceId, "share"))) === "1";
+    return (await this.redis.get(this.key(workspaceId, "share"))) === "1";
   }
 
   async setSharing(workspaceId: string, on: boolean): Promise<void> {
-    if (on) await this.#redis.set(this.#key(workspaceId, "share"), "1");
-    else await this.#redis.del(this.#key(workspaceId, "share"));
+    if (on) await this.redis.set(this.key(workspaceId, "share"), "1");
+    else await this.redis.del(this.key(workspaceId, "share"));
   }
 
   async strictness(workspaceId: string): Promise<Strictness> {
-    return strictnessOf(await this.#redis.get(this.#key(workspaceId, "strictness")));
+    return strictnessOf(await this.redis.get(this.key(workspaceId, "strictness")));
   }
 
   /**
@@ -253,46 +246,13 @@ export class FeedbackStore {
   async setStrictness(workspaceId: string, mode: Strictness): Promise<number> {
     const [, version] = await Promise.all([
       mode === DEFAULT_STRICTNESS
-        ? this.#redis.del(this.#key(workspaceId, "strictness"))
-        : this.#redis.set(this.#key(workspaceId, "strictness"), mode),
-      this.#redis.incr(this.#key(workspaceId, "version")),
+        ? this.redis.del(this.key(workspaceId, "strictness"))
+        : this.redis.set(this.key(workspaceId, "strictness"), mode),
+      this.redis.incr(this.key(workspaceId, "version")),
     ]);
     return version;
   }
-
-  /** Adds or removes a list entry (workers see it within a second); null when the value is not of its type. */
-  async updateList(
-    workspaceId: string,
-    change: "add" | "remove",
-    entry: { kind: ListKind; type: ListType; value: string },
-  ): Promise<ListEntry | null> {
-    const value = normalizeListValue(entry.type, entry.value);
-    if (value === null) return null;
-    const member = `${entry.kind}|${entry.type}|${value}`;
-    const key = this.#key(workspaceId, "lists");
-    if (change === "add") await this.#redis.sadd(key, member);
-    else await this.#redis.srem(key, member);
-    await this.#redis.incr(this.#key(workspaceId, "version"));
-    return { kind: entry.kind, type: entry.type, value };
-  }
-
-  async lists(workspaceId: string): Promise<ListEntry[]> {
-    return (await this.#redis.smembers(this.#key(workspaceId, "lists")))
-      .flatMap(parseListMember)
-      .sort(
-        (a, b) =>
-          a.kind.localeCompare(b.kind) || a.type.localeCompare(b.type) || a.value.localeCompare(b.value),
-      );
-  }
 }
-
-const parseListMember = (member: string): ListEntry[] => {
-  const [kind, type, ...rest] = member.split("|");
-  const value = rest.join("|");
-  if ((kind !== "block" && kind !== "allow") || (type !== "domain" && type !== "email" && type !== "phrase"))
-    return [];
-  return [{ kind, type, value }];
-};
 
 declare module "ioredis" {
   interface RedisCommander<Context> {

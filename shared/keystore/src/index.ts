@@ -7,3 +7,4 @@ export * from "./gcra.ts";
 export * from "./layout.ts";
 export * from "./redis-store.ts";
 export * from "./rate-limiter.ts";
+export * from "./refusals.ts";

@@ -23,7 +23,9 @@ export type WorkspaceChanges = Partial<
   Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">
 >;
 
-export type ConfigChanges = Partial<Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive">>;
+export type ConfigChanges = Partial<
+  Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive" | "name">
+>;
 
 /**
  * Workspaces, configurations and secret keys in Redis (one server or a cluster: layout.ts).
@@ -101,6 +103,7 @@ export class Keystore extends RedisStore {
   async createConfig(
     workspaceId: string,
     kind: KeyKind,
+    options: { name?: string } = {},
   ): Promise<{ config: Configuration; secretKey: string } | null> {
     const workspace = await this.#read(this.layout.workspace(workspaceId), (hash) => hash);
     if (!workspace) return null;
@@ -110,6 +113,7 @@ export class Keystore extends RedisStore {
       workspaceId,
       kind,
       keyId: newId("key"),
+      ...(options.name ? { name: Configuration.shape.name.parse(options.name) } : {}),
       ...(kind === "challenge" ? { siteKey: newSiteKey() } : {}),
       createdAt: this.clock.now(),
     };
@@ -132,7 +136,7 @@ export class Keystore extends RedisStore {
     const current = await this.getConfig(id);
     if (!current) return null;
     const next = Configuration.parse({ ...current, ...changes });
-    // Neither field is in the key record: the gateway never needs them.
+    // None of these fields is in the key record: the gateway never needs them.
     await this.redis.hset(this.layout.config(id), toHash(next));
     return next;
   }

@@ -23,6 +23,8 @@ export const redisLayout = (prefix = "sift:") => ({
   usage: (workspaceId: string) => `${prefix}usage:{${workspaceId}}`,
   quota: (workspaceId: string) => `${prefix}quota:{${workspaceId}}`,
   usageMonthly: (workspaceId: string) => `${prefix}usage-month:{${workspaceId}}`,
+  /** Hash: `<UTC day>:<code>` → keyed 429 answers of that day (refusals.ts). */
+  refusals: (workspaceId: string) => `${prefix}refused:{${workspaceId}}`,
   config: (configId: string) => `${prefix}cfg:{${configId}}`,
   retiredSecrets: (configId: string) => `${prefix}cfg-retired:{${configId}}`,
   key: (secretHash: string) => `${prefix}key:${secretHash}`,

@@ -12,6 +12,9 @@ export const DEFAULT_ALLOWANCE = 1_000;
 export const DEFAULT_RATE_LIMIT = 20;
 export const DEFAULT_BURST = 40;
 
+/** The longest configuration name, in UTF-16 units (what a table cell can show). */
+export const CONFIG_NAME_MAX = 100;
+
 export const Workspace = z.object({
   id: z.string(),
   name: z.string(),
@@ -30,6 +33,8 @@ export const Configuration = z.object({
   workspaceId: z.string(),
   kind: KeyKind,
   keyId: z.string(),
+  /** A name people give it in the console ("Contact form"); never part of an API answer. */
+  name: z.string().max(CONFIG_NAME_MAX).optional(),
   siteKey: z.string().optional(),
   /** Challenge configurations: life of an issued challenge and its proof-of-work difficulty. */
   challengeTtlMs: ChallengeTtlMs.optional(),

@@ -1,6 +1,7 @@
 import type { Result } from "ioredis";
 import { commandDeadline, DAY } from "@sift/runtime";
 import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
+import { RefusalCounter } from "./refusals.ts";
 import { ADMIT, RELEASE } from "./usage-script.ts";
 import type { Plan } from "./types.ts";
 
@@ -54,11 +55,14 @@ export interface UsageMeter {
 }
 
 export class RedisUsageMeter extends RedisStore implements UsageMeter {
+  readonly #refusals: RefusalCounter;
+
   constructor(deps: RedisStoreDeps) {
     super(deps, {
       siftUsageAdmit: { keys: 3, lua: ADMIT },
       siftUsageRelease: { keys: 3, lua: RELEASE },
     });
+    this.#refusals = new RefusalCounter(deps);
   }
 
   async admit(workspace: UsageSubject): Promise<Admission> {
@@ -66,9 +70,12 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     const row = await this.#run(workspace, "reserve", now);
     const status = this.#status(workspace, row);
     const day = row[4];
-    return day >= 0
-      ? { admitted: true, reservation: { workspaceId: workspace.id, day, month: monthOf(now) }, status }
-      : { admitted: false, status };
+    if (day >= 0) {
+      return { admitted: true, reservation: { workspaceId: workspace.id, day, month: monthOf(now) }, status };
+    }
+    // Counted for the console's usage page; a failed count must not turn the 429 into a 500.
+    await this.#refusals.count(workspace.id, "quota_exceeded").catch(() => undefined);
+    return { admitted: false, status };
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
@@ -79,6 +86,17 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
 
   async status(workspace: UsageSubject): Promise<UsageStatus> {
     return this.#status(workspace, await this.#run(workspace, "peek", this.clock.now()));
+  }
+
+  /** Counted calls of each of the last `days` UTC days, oldest first, today included. */
+  async daily(workspaceId: string, days = USAGE_WINDOW_DAYS): Promise<Array<{ day: number; count: number }>> {
+    const today = Math.floor(this.clock.now() / DAY);
+    const first = today - days + 1;
+    const counts = await this.redis.hgetall(this.layout.usage(workspaceId));
+    return Array.from({ length: days }, (_, i) => ({
+      day: first + i,
+      count: Number(counts[first + i] ?? 0),
+    }));
   }
 
   /** Counted calls of one UTC month (see monthOf). */

@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { AccountStore } from "@sift/console/accounts";
 import { FeedbackStore } from "@sift/feedback";
+import { RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import { freePort, spawnLocalServer, startStack, CHROMIUM_ARGS, CHROMIUM_PATH, ROOT } from "@sift/testkit";
 
 const out = `${ROOT}docs/console`;
@@ -23,21 +24,57 @@ try {
   const challenge = await stack.keystore.createConfig(workspace.id, "challenge");
   await stack.keystore.createConfig(workspace.id, "classify");
   const lists = new FeedbackStore({ redis: stack.redis });
-  await lists.updateList(workspace.id, "add", {
-    kind: "block",
-    type: "domain",
-    value: "cheap-pills.example",
-  });
-  await lists.updateList(workspace.id, "add", { kind: "block", type: "phrase", value: "crypto giveaway" });
-  await lists.updateList(workspace.id, "add", { kind: "allow", type: "email", value: "ceo@acme.example" });
+  await lists.updateList(
+    workspace.id,
+    "add",
+    {
+      kind: "block",
+      type: "domain",
+      value: "cheap-pills.example",
+    },
+    "ann@acme.example",
+  );
+  await lists.updateList(
+    workspace.id,
+    "add",
+    { kind: "block", type: "phrase", value: "crypto giveaway" },
+    "bob@acme.example",
+  );
+  await lists.updateList(
+    workspace.id,
+    "add",
+    { kind: "allow", type: "email", value: "ceo@acme.example" },
+    "CLI",
+  );
+  // Thirty days of traffic for the usage chart: counted calls and a few 429s, on a clock set back.
+  const day = 86_400_000;
+  const at = { t: Date.now() };
+  const clock = { now: () => at.t };
+  const meter = new RedisUsageMeter({ redis: stack.redis, clock });
+  const refusals = new RefusalCounter({ redis: stack.redis, clock });
+  for (let back = 29; back >= 0; back--) {
+    at.t = Date.now() - back * day;
+    const calls = 8 + Math.round(6 * Math.sin(back / 2) + (back % 7 === 3 ? 14 : 0));
+    for (let i = 0; i < calls; i++) await meter.admit(workspace);
+    if (back % 5 === 1) await refusals.count(workspace.id, "rate_limited");
+  }
   const accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   await accounts.addUser({ email: "ops@acme.example", password: "screenshots only 123", operator: true });
+  for (const [email, role] of [
+    ["ann@acme.example", "owner"],
+    ["bob@acme.example", "editor"],
+    ["cy@acme.example", "viewer"],
+  ] as const) {
+    const member = await accounts.addUser({ email, password: "screenshots only 123", operator: false });
+    await accounts.setRole(workspace.id, member!.id, role);
+  }
 
   const base = `${stack.gatewayUrl}/console`;
   const shoot = async (
     scheme: "light" | "dark",
     name: string,
     go: (page: import("playwright-core").Page) => Promise<void>,
+    fullPage = false,
   ) => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 720 }, colorScheme: scheme });
     const page = await context.newPage();
@@ -48,7 +85,7 @@ try {
       await Promise.all([page.waitForURL(`${base}/`), page.click("button[type=submit]")]);
     }
     await go(page);
-    await page.screenshot({ path: `${out}/${name}.png` });
+    await page.screenshot({ path: `${out}/${name}.png`, fullPage });
     await context.close();
     console.warn(`docs/console/${name}.png`);
   };
@@ -69,8 +106,25 @@ try {
     async (p) => void (await p.goto(`${ws}/sites/${challenge!.config.id}`)),
   );
   await shoot("light", "lists", async (p) => void (await p.goto(`${ws}/lists`)));
-  await shoot("light", "usage", async (p) => void (await p.goto(`${ws}/usage`)));
+  await shoot(
+    "light",
+    "usage",
+    async (p) => {
+      await p.goto(`${ws}/usage`);
+      await p.waitForSelector(".chart canvas");
+    },
+    true,
+  );
   await shoot("light", "audit", async (p) => void (await p.goto(`${ws}/audit`)));
+  await shoot("light", "members", async (p) => {
+    await p.goto(`${ws}/members`);
+    await p.fill("#invite-email", "new.hire@acme.example");
+    await p.selectOption("#invite-role", "editor");
+    await p.click("text=Create invitation link");
+    await p.waitForSelector("#invite-link");
+    await p.goto(`${ws}/members`);
+  });
+  await shoot("light", "account", async (p) => void (await p.goto(`${base}/account`)));
 } finally {
   await browser.close();
   await stack.stop();

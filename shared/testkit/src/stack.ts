@@ -155,6 +155,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         signInAddressBurst: 100,
         signInPerAccount: 600,
         signInAccountBurst: 100,
+        inviteLifetimeMs: 7 * 24 * 60 * 60 * 1000,
         ...options.console,
       },
     }),

@@ -10,6 +10,26 @@ export interface User {
   createdAt: number;
 }
 
+/** KEYS: the members hash and the since hash; ARGV: user id, new role ("" removes). */
+const CHANGE_ROLE = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 'not-member' end
+if current == 'owner' and ARGV[2] ~= 'owner' then
+  local owners = 0
+  for _, role in ipairs(redis.call('HVALS', KEYS[1])) do
+    if role == 'owner' then owners = owners + 1 end
+  end
+  if owners <= 1 then return 'last-owner' end
+end
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+return current
+`;
+
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/u;
 export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email);
@@ -74,11 +94,43 @@ export class AccountStore extends ConsoleStore {
   async setRole(workspaceId: string, userId: string, role: Role | null): Promise<void> {
     if (role === null) {
       await this.redis.hdel(this.keys.members(workspaceId), userId);
+      await this.redis.hdel(this.keys.memberSince(workspaceId), userId);
       await this.redis.hdel(this.keys.userWorkspaces(userId), workspaceId);
       return;
     }
     await this.redis.hset(this.keys.members(workspaceId), userId, role);
+    await this.redis.hsetnx(this.keys.memberSince(workspaceId), userId, this.clock.now());
     await this.redis.hset(this.keys.userWorkspaces(userId), workspaceId, role);
+  }
+
+  /**
+   * Changes a member's role (or removes them: null) unless that would leave the workspace without
+   * an owner when it has one: checked and written in one script, so two owners demoting each other
+   * at once cannot both succeed. The previous role, or why nothing changed.
+   */
+  async changeRole(
+    workspaceId: string,
+    userId: string,
+    role: Role | null,
+  ): Promise<{ ok: true; previous: Role } | { ok: false; reason: "not-member" | "last-owner" }> {
+    const answer = (await this.redis.eval(
+      CHANGE_ROLE,
+      2,
+      this.keys.members(workspaceId),
+      this.keys.memberSince(workspaceId),
+      userId,
+      role ?? "",
+    )) as string;
+    if (answer === "not-member" || answer === "last-owner") return { ok: false, reason: answer };
+    if (role === null) await this.redis.hdel(this.keys.userWorkspaces(userId), workspaceId);
+    else await this.redis.hset(this.keys.userWorkspaces(userId), workspaceId, role);
+    return { ok: true, previous: isRole(answer) ? answer : "viewer" };
+  }
+
+  /** User id → when they became a member (ms); members made before this was kept are missing. */
+  async memberSince(workspaceId: string): Promise<Record<string, number>> {
+    const all = await this.redis.hgetall(this.keys.memberSince(workspaceId));
+    return Object.fromEntries(Object.entries(all).map(([id, at]) => [id, Number(at)]));
   }
 
   /** The user's role in the workspace, or null when they are not a member. */

@@ -25,7 +25,17 @@ export class AuditLog extends ConsoleStore {
   }
 
   async recent(workspaceId: string, count = 100): Promise<AuditEntry[]> {
-    const rows = await this.redis.lrange(this.keys.audit(workspaceId), 0, count - 1);
+    return this.range(workspaceId, 0, count);
+  }
+
+  /** `count` entries from the `start`-th newest (0-based): one page without reading the rest. */
+  async range(workspaceId: string, start: number, count: number): Promise<AuditEntry[]> {
+    if (count <= 0) return [];
+    const rows = await this.redis.lrange(this.keys.audit(workspaceId), start, start + count - 1);
     return rows.map((row) => JSON.parse(row) as AuditEntry);
+  }
+
+  async size(workspaceId: string): Promise<number> {
+    return this.redis.llen(this.keys.audit(workspaceId));
   }
 }

@@ -18,6 +18,26 @@ export interface Session {
   lastSeenAt: number;
 }
 
+/** Where a session was started from, for the user's list of their sessions. */
+export interface SessionOrigin {
+  /** The browser's User-Agent header (cut to USER_AGENT_MAX characters). */
+  userAgent?: string;
+  /** The client address the gateway saw. */
+  address?: string;
+}
+
+/** A session as its user's list shows it. */
+export interface SessionSummary extends SessionOrigin {
+  /** A public handle for the revoke button (not the token's hash, which names the Redis key). */
+  ref: string;
+  id: string;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+/** Enough of a User-Agent to name browser and system; longer ones are cut. */
+const USER_AGENT_MAX = 300;
+
 const digest = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /**
@@ -34,7 +54,7 @@ export class SessionStore extends ConsoleStore {
   }
 
   /** A new session for the user: the token goes into the cookie, never into Redis. */
-  async start(userId: string): Promise<{ token: string; session: Session }> {
+  async start(userId: string, origin: SessionOrigin = {}): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const session: Session = {
@@ -44,9 +64,19 @@ export class SessionStore extends ConsoleStore {
       createdAt: now,
       lastSeenAt: now,
     };
-    await this.redis.hset(this.keys.session(session.id), { ...session });
+    await this.redis.hset(this.keys.session(session.id), {
+      ...session,
+      ref: randomBytes(9).toString("base64url"),
+      userAgent: (origin.userAgent ?? "").slice(0, USER_AGENT_MAX),
+      address: origin.address ?? "",
+    });
     await this.redis.pexpire(this.keys.session(session.id), this.#life.idleMs);
-    await this.redis.sadd(this.keys.userSessions(userId), session.id);
+    // The user's index of sessions: no session in it outlives its absolute lifetime, so neither
+    // does the index past the newest one's; entries whose session ended idle are dropped as the
+    // index is read (list).
+    const index = this.keys.userSessions(userId);
+    await this.redis.sadd(index, session.id);
+    await this.redis.pexpire(index, this.#life.absoluteMs);
     return { token, session };
   }
 
@@ -77,5 +107,43 @@ export class SessionStore extends ConsoleStore {
     const ids = await this.redis.smembers(this.keys.userSessions(userId));
     await Promise.all(ids.map((id) => this.redis.del(this.keys.session(id))));
     await this.redis.del(this.keys.userSessions(userId));
+  }
+
+  /** The user's live sessions, most recently used first; ended ones leave the index on the way. */
+  async list(userId: string): Promise<SessionSummary[]> {
+    const index = this.keys.userSessions(userId);
+    const ids = await this.redis.smembers(index);
+    const now = this.clock.now();
+    const live: SessionSummary[] = [];
+    for (const id of ids) {
+      const row = await this.redis.hgetall(this.keys.session(id));
+      const createdAt = Number(row["createdAt"]);
+      const lastSeenAt = Number(row["lastSeenAt"]);
+      const ended =
+        row["userId"] !== userId ||
+        now >= createdAt + this.#life.absoluteMs ||
+        now - lastSeenAt >= this.#life.idleMs;
+      if (ended) {
+        await this.end(id, userId);
+        continue;
+      }
+      live.push({
+        ref: row["ref"] || id.slice(0, 16),
+        id,
+        createdAt,
+        lastSeenAt,
+        ...(row["userAgent"] ? { userAgent: row["userAgent"] } : {}),
+        ...(row["address"] ? { address: row["address"] } : {}),
+      });
+    }
+    return live.sort((a, b) => b.lastSeenAt - a.lastSeenAt);
+  }
+
+  /** Ends the user's session whose handle is `ref`; null when they have none by it. */
+  async revoke(userId: string, ref: string): Promise<SessionSummary | null> {
+    const found = (await this.list(userId)).find((s) => s.ref === ref);
+    if (!found) return null;
+    await this.end(found.id, userId);
+    return found;
   }
 }

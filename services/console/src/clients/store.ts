@@ -12,6 +12,14 @@ export const consoleLayout = (prefix = "sift:console:") => ({
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
   audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
+  /** A secret waiting to be shown once to one session (clients/flash.ts). */
+  secretFlash: (sessionId: string, configId: string) => `${prefix}flash:${sessionId}:${configId}`,
+  /** Hash: user id → when they joined the workspace (ms); beside `members`, in its slot. */
+  memberSince: (workspaceId: string) => `${prefix}member-since:{${workspaceId}}`,
+  /** An invitation under the SHA-256 of its link's token (JSON, expiring with it). */
+  invite: (tokenHash: string) => `${prefix}invite:${tokenHash}`,
+  /** Hash: invitation id → its token's hash, the workspace's pending invitations. */
+  invites: (workspaceId: string) => `${prefix}invites:{${workspaceId}}`,
 });
 
 export interface ConsoleStoreDeps {

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { parseForm, rawBody, type FormFields } from "@sift/runtime";
+import { identityOf, parseForm, rawBody, type FormFields } from "@sift/runtime";
 import type { AccountStore, User } from "../clients/accounts.ts";
-import type { Session, SessionStore } from "../clients/sessions.ts";
+import type { Session, SessionOrigin, SessionStore } from "../clients/sessions.ts";
 import type { Html } from "../domain/html.ts";
 import { messagePage } from "../views/layout.ts";
 
@@ -74,6 +74,41 @@ export const formFields = (req: Request): FormFields =>
     ? parseForm(rawBody(req))
     : (Object.create(null) as FormFields);
 
+const posted = new WeakMap<Request, Promise<FormFields>>();
+
+/**
+ * The fields of a POST form, form-encoded or multipart (a file input's field reads as the
+ * file's text, UTF-8); anything else reads as no fields. Parsed once per request, and multipart
+ * by the platform's own parser (the fetch API's FormData), so no hand-written MIME parsing.
+ */
+export const postedForm = (req: Request): Promise<FormFields> => {
+  let fields = posted.get(req);
+  if (!fields) {
+    fields = readPosted(req);
+    posted.set(req, fields);
+  }
+  return fields;
+};
+
+const readPosted = async (req: Request): Promise<FormFields> => {
+  const type = String(req.headers["content-type"] ?? "");
+  if (!type.toLowerCase().startsWith("multipart/form-data")) return formFields(req);
+  const fields = Object.create(null) as FormFields;
+  try {
+    const data = await new Response(new Uint8Array(rawBody(req)), {
+      headers: { "content-type": type },
+    }).formData();
+    for (const [name, value] of data) {
+      const text = typeof value === "string" ? value : await value.text();
+      const seen = fields[name];
+      fields[name] = seen === undefined ? text : Array.isArray(seen) ? [...seen, text] : [seen, text];
+    }
+  } catch {
+    // A malformed multipart body reads as no fields: its CSRF check then refuses it.
+  }
+  return fields;
+};
+
 /** One field as a single string ("" when absent or sent twice). */
 export const field = (fields: FormFields, name: string): string => {
   const value = fields[name];
@@ -84,6 +119,13 @@ const sameString = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The browser and address a session is started from, for the list of one's sessions. */
+export const sessionOrigin = (req: Request, res: Response): SessionOrigin => {
+  const client = identityOf(res).client;
+  const userAgent = req.headers["user-agent"];
+  return { ...(userAgent ? { userAgent } : {}), ...(client ? { address: client } : {}) };
 };
 
 export const newToken = (): string => randomBytes(24).toString("base64url");
@@ -111,7 +153,7 @@ export const consoleContext =
     }
     if (req.method !== "POST") return next();
     if (crossSite(req)) return refuse(res);
-    const sent = field(formFields(req), "_csrf");
+    const sent = field(await postedForm(req), "_csrf");
     const expected = res.locals.visitor?.session.csrf ?? cookies[PRESESSION_COOKIE] ?? "";
     if (!expected || !sameString(sent, expected)) return refuse(res);
     next();

@@ -1,17 +1,34 @@
-import type { Router } from "express";
+import type { Request, Router } from "express";
+import type { Workspace } from "@sift/keystore";
 import { queryFields } from "@sift/runtime";
+import { WORKSPACES_TABLE, type WorkspacesSort } from "../domain/table-specs.ts";
+import { parseTableQuery, tablePage } from "../domain/table.ts";
 import { homePage } from "../views/home.ts";
 import { messagePage, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { field, formFields, sendPage } from "./context.ts";
 import { workspacesFor, type WorkspaceDeps } from "./workspace.ts";
 
+/** The workspaces table of the start page: by name, plan or age; searched by name or id. */
+const workspacesTable = (req: Request, workspaces: Workspace[]) => {
+  const query = parseTableQuery<WorkspacesSort>(queryFields(req), WORKSPACES_TABLE);
+  const paged = tablePage(workspaces, query, {
+    keys: {
+      name: (w) => `${w.name.toLowerCase()}\u0000${w.id}`,
+      plan: (w) => `${w.plan}\u0000${w.name.toLowerCase()}`,
+      created: (w) => w.createdAt,
+    },
+    texts: (w) => [w.name, w.id, w.plan],
+  });
+  return { query, paged };
+};
+
 /** The console's start page (the workspaces one can open; an operator creates them here) and the switcher. */
 export const homeRoutes = (router: Router, deps: WorkspaceDeps): void => {
-  router.get(["/console", "/console/"], async (_req, res) => {
+  router.get(["/console", "/console/"], async (req, res) => {
     const visitor = res.locals.visitor;
     if (!visitor) return res.redirect(303, "/console/sign-in");
     const workspaces = await workspacesFor(deps, visitor.user);
-    sendPage(res, 200, homePage(visitor, workspaces));
+    sendPage(res, 200, homePage(visitor, workspaces, workspacesTable(req, workspaces)));
   });
 
   router.get("/console/switch", (req, res) => {
@@ -31,7 +48,12 @@ export const homeRoutes = (router: Router, deps: WorkspaceDeps): void => {
       return sendPage(
         res,
         400,
-        homePage(visitor, workspaces, "A workspace needs a name of 1 to 100 characters."),
+        homePage(
+          visitor,
+          workspaces,
+          workspacesTable(req, workspaces),
+          "A workspace needs a name of 1 to 100 characters.",
+        ),
       );
     }
     const workspace = await deps.keystore.createWorkspace({ name, plan: "free" });

@@ -14,6 +14,7 @@ import {
   PRESESSION_COOKIE,
   SESSION_COOKIE,
   sendPage,
+  sessionOrigin,
   setCookie,
 } from "./context.ts";
 
@@ -61,7 +62,7 @@ export const signInRoutes = (router: Router, deps: SignInDeps): void => {
     }
     const previous = res.locals.visitor;
     if (previous) await deps.sessions.end(previous.session.id, previous.user.id);
-    const { token } = await deps.sessions.start(found.user.id);
+    const { token } = await deps.sessions.start(found.user.id, sessionOrigin(req, res));
     setCookie(req, res, SESSION_COOKIE, token, deps.absoluteMs);
     clearCookie(req, res, PRESESSION_COOKIE);
     res.redirect(303, "/console/");

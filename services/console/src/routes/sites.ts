@@ -2,21 +2,26 @@ import type { Request, Router } from "express";
 import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/contracts";
 import {
   ChallengeTtlMs,
+  CONFIG_NAME_MAX,
   Difficulty,
   KeyKind,
   redisLayout,
   type Configuration,
   type Keystore,
 } from "@sift/keystore";
-import type { RedisClient } from "@sift/runtime";
-import { configPage, secretPage, sitesPage } from "../views/sites.ts";
+import { queryFields, type RedisClient } from "@sift/runtime";
+import type { SecretFlash } from "../clients/flash.ts";
+import { parseTableQuery, tablePage } from "../domain/table.ts";
+import { SITES_TABLE, type SitesSort } from "../domain/table-specs.ts";
+import { alreadyShownPage, configPage, secretPage, sitesPage } from "../views/sites.ts";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
-import { field, formFields, sendPage } from "./context.ts";
-import { enter, type WorkspaceDeps } from "./workspace.ts";
+import { field, formFields, parseCookies, SESSION_COOKIE, sendPage } from "./context.ts";
+import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface SitesDeps extends WorkspaceDeps {
   keystore: Keystore;
   redis: RedisClient;
+  flash: SecretFlash;
 }
 
 /** The workspace's configurations, oldest first. */
@@ -24,6 +29,32 @@ const configsOf = async (deps: SitesDeps, workspaceId: string): Promise<Configur
   const ids = await deps.redis.smembers(redisLayout().workspaceConfigs(workspaceId));
   const configs = await Promise.all(ids.map((id) => deps.keystore.getConfig(id)));
   return configs.filter((c): c is Configuration => c !== null).sort((a, b) => a.createdAt - b.createdAt);
+};
+
+const sitesTable = async (deps: SitesDeps, req: Request, place: Place) => {
+  const query = parseTableQuery<SitesSort>(queryFields(req), SITES_TABLE);
+  const paged = tablePage(await configsOf(deps, place.workspace.id), query, {
+    keys: {
+      name: (c) => (c.name ?? "").toLowerCase(),
+      id: (c) => c.id,
+      kind: (c) => c.kind,
+      created: (c) => c.createdAt,
+    },
+    texts: (c) => [c.name, c.id, c.kind, c.siteKey],
+  });
+  return { query, paged };
+};
+
+/** The session a request came with: its id and the cookie's token (which seals its secret notes). */
+const sessionOf = (req: Request, place: Place) => ({
+  id: place.visitor.session.id,
+  token: parseCookies(req.headers.cookie)[SESSION_COOKIE] ?? "",
+});
+
+/** A configuration name as typed: trimmed, 1 to CONFIG_NAME_MAX characters, or null. */
+const configName = (text: string): string | null => {
+  const name = text.trim().replace(/\s+/g, " ");
+  return name.length > 0 && name.length <= CONFIG_NAME_MAX ? name : null;
 };
 
 /** The configuration named by the URL when it belongs to the workspace named by the URL. */
@@ -45,29 +76,66 @@ const publicOrigin = (req: Request): string => {
 const SECONDS = /^\d{1,7}$/;
 
 /**
- * Sites and keys: the workspace's configurations, create one (its secret shown once), reroll a
- * secret (the new one shown once, the old one refused at once), a challenge's difficulty, life and
- * adaptive mode, and the snippet that puts it on a site.
+ * Sites and keys: the workspace's configurations (a table: sort, filter, pages), create one (its
+ * secret shown once), rename one, reroll a secret (the new one shown once, the old one refused at
+ * once), a challenge's difficulty, life and adaptive mode, and the snippet that puts it on a site.
+ * A new secret is never the answer to the POST: it goes through the session's flash to a GET
+ * page (POST, 303, GET), so a reload shows "already shown" and rolls nothing.
  */
 export const siteRoutes = (router: Router, deps: SitesDeps): void => {
   router.get("/console/w/:workspace/sites", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "read");
     if (!place) return;
-    sendPage(res, 200, sitesPage(place, await configsOf(deps, place.workspace.id)));
+    sendPage(res, 200, sitesPage(place, await sitesTable(deps, req, place)));
   });
 
   router.post("/console/w/:workspace/sites", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "edit");
     if (!place) return;
-    const kind = KeyKind.safeParse(field(formFields(req), "kind"));
-    if (!kind.success) {
-      const configs = await configsOf(deps, place.workspace.id);
-      return sendPage(res, 400, sitesPage(place, configs, "Choose classify or challenge."));
+    const fields = formFields(req);
+    const kind = KeyKind.safeParse(field(fields, "kind"));
+    const nameText = field(fields, "name");
+    const name = nameText.trim() === "" ? undefined : configName(nameText);
+    if (!kind.success || name === null) {
+      const problem = !kind.success
+        ? "Choose classify or challenge."
+        : `A name is 1 to ${CONFIG_NAME_MAX} characters.`;
+      return sendPage(res, 400, sitesPage(place, await sitesTable(deps, req, place), problem));
     }
-    const created = await deps.keystore.createConfig(place.workspace.id, kind.data);
+    const created = await deps.keystore.createConfig(place.workspace.id, kind.data, name ? { name } : {});
     if (!created) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.record("config.create", `${created.config.id} (${kind.data})`);
-    sendPage(res, 201, secretPage(place, created.config, created.secretKey, "created"));
+    await place.record("config.create", `${created.config.id} (${kind.data})${name ? ` "${name}"` : ""}`);
+    await deps.flash.put(sessionOf(req, place), created.config.id, {
+      secret: created.secretKey,
+      what: "created",
+    });
+    res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.config.id}/secret`);
+  });
+
+  // Where a new or rerolled secret is shown, once: the POST left it in the session's flash.
+  router.get("/console/w/:workspace/sites/:config/secret", async (req, res) => {
+    const place = await enter(deps, req, res, "sites", "read");
+    if (!place) return;
+    const config = await configIn(deps, req, place.workspace.id);
+    if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const note = await deps.flash.take(sessionOf(req, place), config.id);
+    if (!note) return sendPage(res, 200, alreadyShownPage(place, config));
+    sendPage(res, 200, secretPage(place, config, note.secret, note.what));
+  });
+
+  router.post("/console/w/:workspace/sites/:config/rename", async (req, res) => {
+    const place = await enter(deps, req, res, "sites", "edit");
+    if (!place) return;
+    const config = await configIn(deps, req, place.workspace.id);
+    if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const name = configName(field(formFields(req), "name"));
+    if (name === null) {
+      const problem = `A name is 1 to ${CONFIG_NAME_MAX} characters.`;
+      return sendPage(res, 400, configPage(place, config, publicOrigin(req), problem));
+    }
+    await deps.keystore.updateConfig(config.id, { name });
+    await place.record("config.rename", `${config.id}: "${config.name ?? ""}" → "${name}"`);
+    res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
   router.get("/console/w/:workspace/sites/:config", async (req, res) => {
@@ -85,7 +153,8 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const secret = config ? await deps.keystore.reroll(config.id) : null;
     if (!config || !secret) return sendPage(res, 404, NOT_FOUND_PAGE);
     await place.record("config.reroll", config.id);
-    sendPage(res, 200, secretPage(place, config, secret, "rerolled"));
+    await deps.flash.put(sessionOf(req, place), config.id, { secret, what: "rerolled" });
+    res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}/secret`);
   });
 
   router.post("/console/w/:workspace/sites/:config", async (req, res) => {

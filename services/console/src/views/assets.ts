@@ -45,12 +45,26 @@ button.danger { background: var(--danger); color: var(--bg); }
 .top .switcher select { min-width: 10rem; }
 .inline { display: flex; gap: .75rem; align-items: end; flex-wrap: wrap; margin: 1rem 0; }
 .inline label { margin-top: 0; }
+.row-actions { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.row-actions form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+.row-actions select { min-width: 7rem; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); background: var(--panel); padding: .75rem 1rem; margin: 1rem 0; }
 .error { border-left-color: var(--danger); }
 .secret { font-size: 1.05rem; user-select: all; }
 .empty { color: var(--muted); padding: 1rem 0; }
 .muted { color: var(--muted); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+th a { color: inherit; text-decoration: none; }
+th a:hover, th a:focus-visible { text-decoration: underline; }
+th[aria-sort] { color: var(--fg); }
+.sort { display: inline-block; min-width: 1.2em; padding-left: .25rem; font-size: .8em; }
+.filter { margin-bottom: 0; }
+input[type="search"], textarea { background: var(--bg); border: 1px solid var(--line); border-radius: .3rem; padding: .35rem .5rem; min-width: 14rem; font: inherit; color: inherit; }
+textarea { width: 100%; max-width: 40rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.pager { display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; margin: .5rem 0 1rem; }
+.chart { margin: 1rem 0; min-height: 300px; }
+.chart .u-legend { color: var(--fg); }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 `;
 
 /** The copy buttons beside a secret: clicking one copies the text of the element it names. */

@@ -3,8 +3,18 @@ import { html } from "../domain/html.ts";
 import type { Visitor } from "../routes/context.ts";
 import { layout } from "./layout.ts";
 import { errorNotice, field, postForm, textInput } from "./parts.ts";
+import { dataTable } from "./table.ts";
+import { WORKSPACES_TABLE, type WorkspacesSort } from "../domain/table-specs.ts";
+import type { Paged, TableQuery } from "../domain/table.ts";
 
-export const homePage = (visitor: Visitor, workspaces: Workspace[], error?: string) =>
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export const homePage = (
+  visitor: Visitor,
+  workspaces: Workspace[],
+  table: { query: TableQuery<WorkspacesSort>; paged: Paged<Workspace> },
+  error?: string,
+) =>
   layout(
     {
       email: visitor.user.email,
@@ -22,9 +32,35 @@ export const homePage = (visitor: Visitor, workspaces: Workspace[], error?: stri
                   : "You are not a member of any workspace yet. Ask a workspace's owner or an operator to add you."
               }
             </p>`
-          : html`<ul>
-              ${workspaces.map((w) => html`<li><a href="/console/w/${w.id}/sites">${w.name}</a> <span class="muted">${w.plan}</span></li>`)}
-            </ul>`
+          : dataTable({
+              id: "workspaces",
+              base: "/console/",
+              spec: WORKSPACES_TABLE,
+              ...table,
+              caption: visitor.user.operator ? "Every workspace of this deployment" : "Your workspaces",
+              filterLabel: "Search workspaces",
+              columns: [
+                {
+                  head: "Name",
+                  sort: "name",
+                  cell: (w) => html`<a href="/console/w/${w.id}/sites">${w.name}</a>`,
+                },
+                { head: "Plan", sort: "plan", cell: (w) => w.plan },
+                { head: "Classify", cell: (w) => (w.classify ? "on" : "off") },
+                { head: "Id", cell: (w) => html`<code>${w.id}</code>` },
+                { head: "Created", sort: "created", cell: (w) => day(w.createdAt) },
+                ...(visitor.user.operator
+                  ? [
+                      {
+                        head: "Operator",
+                        cell: (w: Workspace) =>
+                          html`<a href="/console/w/${w.id}/usage#limits">Plan and limits</a>`,
+                      },
+                    ]
+                  : []),
+              ],
+              empty: "",
+            })
       }
       ${
         visitor.user.operator

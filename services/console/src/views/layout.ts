@@ -26,6 +26,7 @@ export const SCREENS = {
   lists: "Lists",
   usage: "Usage",
   audit: "Audit log",
+  members: "Members",
 } as const;
 export type Screen = keyof typeof SCREENS;
 
@@ -41,6 +42,7 @@ const document = (title: string, body: Html): Html =>
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer></script>
         <script src="/console/assets/console.js" defer></script>
+        <script src="/console/assets/usage-chart.js" defer></script>
       </head>
       ${body}
     </html> `;
@@ -72,6 +74,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
             : null
         }
         <span class="who">${frame.email}</span>
+        <a href="/console/account">Your sessions</a>
         <form method="post" action="/console/sign-out">
           ${csrfField(frame.csrf)}
           <button type="submit">Sign out</button>

@@ -1,32 +1,49 @@
 import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/contracts";
-import type { Configuration } from "@sift/keystore";
+import { CONFIG_NAME_MAX, type Configuration } from "@sift/keystore";
+import type { Paged, TableQuery } from "../domain/table.ts";
+import { SITES_TABLE, type SitesSort } from "../domain/table-specs.ts";
 import { html } from "../domain/html.ts";
 import type { Place } from "../routes/workspace.ts";
 import { allows } from "../domain/roles.ts";
 import { layout } from "./layout.ts";
-import { errorNotice, field, listing, postForm, select } from "./parts.ts";
+import { errorNotice, field, postForm, select } from "./parts.ts";
+import { dataTable } from "./table.ts";
 
 const date = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
-export const sitesPage = (place: Place, configs: Configuration[], error?: string) => {
+export const sitesPage = (
+  place: Place,
+  table: { query: TableQuery<SitesSort>; paged: Paged<Configuration> },
+  error?: string,
+) => {
   const base = `/console/w/${place.workspace.id}/sites`;
   const canEdit = allows(place.role, "edit");
   return layout(
     place.frame,
     "Sites and keys",
     html`${errorNotice(error)}
-    ${listing({
+    ${dataTable({
+      id: "configs",
+      base,
+      spec: SITES_TABLE,
+      ...table,
       caption: html`Configurations of ${place.workspace.name}`,
+      filterLabel: "Search configurations",
       columns: [
-        { head: "Configuration", cell: (c) => html`<a href="${base}/${c.id}">${c.id}</a>` },
-        { head: "Kind", cell: (c) => c.kind },
+        {
+          head: "Name",
+          sort: "name",
+          cell: (c) =>
+            c.name ? html`<a href="${base}/${c.id}">${c.name}</a>` : html`<span class="muted">unnamed</span>`,
+        },
+        { head: "Configuration", sort: "id", cell: (c) => html`<a href="${base}/${c.id}">${c.id}</a>` },
+        { head: "Kind", sort: "kind", cell: (c) => c.kind },
         {
           head: "Site key",
           cell: (c) => (c.siteKey ? html`<code>${c.siteKey}</code>` : html`<span class="muted">none</span>`),
         },
-        { head: "Created", cell: (c) => date(c.createdAt) },
+        { head: "Created", sort: "created", cell: (c) => date(c.createdAt) },
       ],
-      rows: configs,
       empty: `No configuration yet. ${canEdit ? "Create one below: a classify key for your server, or a challenge for your forms." : "An editor or owner can create one."}`,
     })}
     ${
@@ -34,12 +51,32 @@ export const sitesPage = (place: Place, configs: Configuration[], error?: string
         ? postForm(
             { action: base, csrf: place.frame.csrf, inline: true },
             html`${field("kind", "Kind", select("kind", "kind", ["classify", "challenge"]))}
-              <button type="submit">Create configuration</button>`,
+              ${field(
+                "config-name",
+                "Name (optional)",
+                html`<input id="config-name" name="name" type="text" maxlength="${CONFIG_NAME_MAX}" />`,
+              )} <button type="submit">Create configuration</button>`,
           )
         : null
     }`,
   );
 };
+
+/** The secret's page on a reload, or once its note has expired: it is never shown twice. */
+export const alreadyShownPage = (place: Place, config: Configuration) =>
+  layout(
+    place.frame,
+    "Secret already shown",
+    html`<p class="notice" role="status">
+        The secret of <strong>${config.name ?? config.id}</strong> was shown once and is not stored anywhere
+        Sift can read it back. If it was not copied, reroll it: a new secret replaces it.
+      </p>
+      <p>
+        <a href="/console/w/${place.workspace.id}/sites/${config.id}"
+          >Settings and integration of ${config.id}</a
+        >
+      </p>`,
+  );
 
 /** The page that shows a secret, the only time it is ever shown. */
 export const secretPage = (
@@ -97,7 +134,29 @@ export const configPage = (place: Place, config: Configuration, origin: string, 
     place.frame,
     `Configuration ${config.id}`,
     html`${errorNotice(error)}
-      <p>Kind: <strong>${config.kind}</strong>. Created ${date(config.createdAt)}.</p>
+      <p>
+        ${config.name ? html`Name: <strong>${config.name}</strong>. ` : null}Kind:
+        <strong>${config.kind}</strong>. Created ${date(config.createdAt)}.
+      </p>
+      ${
+        canEdit
+          ? postForm(
+              { action: `${base}/rename`, csrf: place.frame.csrf, inline: true },
+              html`${field(
+                  "rename",
+                  "Name",
+                  html`<input
+                    id="rename"
+                    name="name"
+                    type="text"
+                    required
+                    maxlength="${CONFIG_NAME_MAX}"
+                    value="${config.name ?? ""}"
+                  />`,
+                )} <button type="submit" class="secondary">Rename</button>`,
+            )
+          : null
+      }
       ${config.siteKey ? html`<p>Site key (public): <code>${config.siteKey}</code></p>` : null}
       <h2>Integration</h2>
       <pre><code>${snippet(config, origin)}</code></pre>

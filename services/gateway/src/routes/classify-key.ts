@@ -1,15 +1,17 @@
 import type { RequestHandler, Response } from "express";
 import { carriesBody, retryAfterSeconds, TEST_KEY, type Method } from "@sift/contracts";
-import type { Keystore, RateLimiter } from "@sift/keystore";
+import type { Keystore, RateLimiter, RefusalCounter } from "@sift/keystore";
 import {
   bodyField,
   clientAddress,
   isJsonObject,
+  logFailure,
   requestBody,
   sendError,
   requestContext,
   traceStep,
   type Clock,
+  type Logger,
   type Tracing,
 } from "@sift/runtime";
 import { forwardedBody } from "../clients/service-proxy.ts";
@@ -19,7 +21,9 @@ import { classifyKey } from "../domain/key-sources.ts";
 export interface ClassifyKeyDeps {
   keystore: Keystore;
   limiter: RateLimiter;
+  refusals: RefusalCounter;
   clock: Clock;
+  logger: Logger;
   /** Budget of the shared test key, per client address (the key is public, so per key is moot). */
   testKeyRate: { rate: number; burst: number };
   tracing?: Tracing | undefined;
@@ -69,7 +73,17 @@ export const classifyKeyAccess =
     const { record, retryAfterMs } = resolved;
     if (record.kind !== "classify") return sendError(res, "challenge_key");
     if (!record.classify) return sendError(res, "classify_off");
-    if (retryAfterMs > 0) return rateLimited(res, retryAfterMs);
+    if (retryAfterMs > 0) {
+      rateLimited(res, retryAfterMs);
+      // After the answer is sent, so the refusal's bytes and time are what they were; a failed
+      // count is logged, never answered.
+      await deps.refusals
+        .count(record.workspaceId, "rate_limited")
+        .catch((err: unknown) =>
+          logFailure(deps.logger, err, { requestId: requestContext(res).requestId }, "refusal count failed"),
+        );
+      return;
+    }
     forward(resolvedKey(record));
   };
 

@@ -1,0 +1,119 @@
+import type { Request, Response, Router } from "express";
+import type { InvitationStore } from "../clients/invitations.ts";
+import { isEmail, normalizeEmail } from "../clients/accounts.ts";
+import { isRole } from "../domain/roles.ts";
+import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import { inviteLinkPage, membersPage, type Member } from "../views/members.ts";
+import { field, formFields, sendPage } from "./context.ts";
+import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+
+export interface MembersDeps extends WorkspaceDeps {
+  invitations: InvitationStore;
+}
+
+export const LAST_OWNER =
+  "A workspace keeps at least one owner: make someone else an owner first, then change or remove this one.";
+
+/** The workspace's members with their e-mails, by e-mail. */
+const membersOf = async (deps: MembersDeps, workspaceId: string): Promise<Member[]> => {
+  const [roles, since] = await Promise.all([
+    deps.accounts.membersOf(workspaceId),
+    deps.accounts.memberSince(workspaceId),
+  ]);
+  const members = await Promise.all(
+    Object.entries(roles).map(async ([id, role]) => {
+      const user = await deps.accounts.getUser(id);
+      return user ? { id, email: user.email, role, ...(since[id] ? { since: since[id] } : {}) } : null;
+    }),
+  );
+  return members.filter((m): m is Member => m !== null).sort((a, b) => a.email.localeCompare(b.email));
+};
+
+/** The members page again, with what went wrong (or what happened) on it. */
+const show = async (deps: MembersDeps, res: Response, place: Place, status: number, error?: string) => {
+  const id = place.workspace.id;
+  const [members, invitations] = await Promise.all([membersOf(deps, id), deps.invitations.pending(id)]);
+  sendPage(res, status, membersPage(place, members, invitations, error));
+};
+
+/** Where the page was reached (the gateway's origin), for the invitation's link. */
+const linkOrigin = (req: Request): string => {
+  const tls = String(req.headers["x-forwarded-proto"] ?? "")
+    .split(",")
+    .some((p) => p.trim() === "https");
+  return `${tls ? "https" : "http"}://${req.headers.host ?? "localhost:8080"}`;
+};
+
+/**
+ * Members: the list for every member; an owner (or an operator) changes roles, removes members,
+ * invites by a one-time link and revokes pending links. A workspace that has an owner keeps one.
+ */
+export const memberRoutes = (router: Router, deps: MembersDeps): void => {
+  router.get("/console/w/:workspace/members", async (req, res) => {
+    const place = await enter(deps, req, res, "members", "read");
+    if (!place) return;
+    await show(deps, res, place, 200);
+  });
+
+  router.post("/console/w/:workspace/members/role", async (req, res) => {
+    const place = await enter(deps, req, res, "members", "manage");
+    if (!place) return;
+    const fields = formFields(req);
+    const role = field(fields, "role");
+    const user = await deps.accounts.getUser(field(fields, "user"));
+    if (!isRole(role)) return show(deps, res, place, 400, "Choose owner, editor or viewer.");
+    const changed = user ? await deps.accounts.changeRole(place.workspace.id, user.id, role) : null;
+    if (!user || !changed || (!changed.ok && changed.reason === "not-member")) {
+      return sendPage(res, 404, NOT_FOUND_PAGE);
+    }
+    if (!changed.ok) return show(deps, res, place, 409, LAST_OWNER);
+    if (changed.previous !== role)
+      await place.record("member.role", `${user.email}: ${changed.previous} → ${role}`);
+    res.redirect(303, `/console/w/${place.workspace.id}/members`);
+  });
+
+  router.post("/console/w/:workspace/members/remove", async (req, res) => {
+    const place = await enter(deps, req, res, "members", "manage");
+    if (!place) return;
+    const user = await deps.accounts.getUser(field(formFields(req), "user"));
+    const removed = user ? await deps.accounts.changeRole(place.workspace.id, user.id, null) : null;
+    if (!user || !removed || (!removed.ok && removed.reason === "not-member")) {
+      return sendPage(res, 404, NOT_FOUND_PAGE);
+    }
+    if (!removed.ok) return show(deps, res, place, 409, LAST_OWNER);
+    await place.record("member.remove", `${user.email} (${removed.previous})`);
+    const self = user.id === place.visitor.user.id && !place.visitor.user.operator;
+    res.redirect(303, self ? "/console/" : `/console/w/${place.workspace.id}/members`);
+  });
+
+  router.post("/console/w/:workspace/members/invite", async (req, res) => {
+    const place = await enter(deps, req, res, "members", "manage");
+    if (!place) return;
+    const fields = formFields(req);
+    const email = normalizeEmail(field(fields, "email"));
+    const role = field(fields, "role");
+    if (!isEmail(email)) return show(deps, res, place, 400, "That is not an e-mail address.");
+    if (!isRole(role)) return show(deps, res, place, 400, "Choose owner, editor or viewer.");
+    const existing = await deps.accounts.userByEmail(email);
+    if (existing && (await deps.accounts.roleIn(place.workspace.id, existing.id))) {
+      return show(deps, res, place, 409, `${email} is a member already: change their role in the list.`);
+    }
+    const { token, invitation } = await deps.invitations.create({
+      workspaceId: place.workspace.id,
+      email,
+      role,
+      invitedBy: place.visitor.user.email,
+    });
+    await place.record("member.invite", `${email} as ${role}`);
+    sendPage(res, 201, inviteLinkPage(place, invitation, `${linkOrigin(req)}/console/invite/${token}`));
+  });
+
+  router.post("/console/w/:workspace/members/invites/revoke", async (req, res) => {
+    const place = await enter(deps, req, res, "members", "manage");
+    if (!place) return;
+    const revoked = await deps.invitations.revoke(place.workspace.id, field(formFields(req), "invite"));
+    if (!revoked) return sendPage(res, 404, NOT_FOUND_PAGE);
+    await place.record("invite.revoke", `${revoked.email} as ${revoked.role}`);
+    res.redirect(303, `/console/w/${place.workspace.id}/members`);
+  });
+};

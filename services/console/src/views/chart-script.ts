@@ -1,0 +1,117 @@
+/**
+ * The usage chart (served as /console/assets/usage-chart.js, on every page since htmx's boosted
+ * navigation runs no script of a swapped-in page). It draws nothing until a page holds a
+ * `table[data-chart]`; only then it loads uPlot and its stylesheet from Sift, so the other pages
+ * never fetch them. Its figures are the table's own (`data-day` on each row, `data-value` on each
+ * number cell): the page carries the data once, and without JavaScript the table is what shows.
+ * Colours are the stylesheet's custom properties, so the chart follows the system's light or
+ * dark scheme, and is drawn again when the scheme or the width changes.
+ */
+export const USAGE_CHART_JS = `
+(function () {
+  "use strict";
+  var DAY_SECONDS = 86400;
+  var loading = null;
+
+  function loadPlot() {
+    if (window.uPlot) return Promise.resolve();
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        var css = document.createElement("link");
+        css.rel = "stylesheet";
+        css.href = "/console/assets/uPlot.min.css";
+        document.head.appendChild(css);
+        var script = document.createElement("script");
+        script.src = "/console/assets/uPlot.iife.min.js";
+        script.onload = function () { resolve(); };
+        script.onerror = function () { loading = null; reject(new Error("uPlot did not load")); };
+        document.head.appendChild(script);
+      });
+    }
+    return loading;
+  }
+
+  function palette() {
+    var style = getComputedStyle(document.documentElement);
+    var value = function (name) { return style.getPropertyValue(name).trim(); };
+    return { fg: value("--fg"), muted: value("--muted"), line: value("--line"),
+      accent: value("--accent"), danger: value("--danger") };
+  }
+
+  /** [days (UTC midnight, seconds), counted, rate limited, over allowance], oldest first. */
+  function figures(table) {
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr[data-day]"));
+    rows.sort(function (a, b) { return Number(a.getAttribute("data-day")) - Number(b.getAttribute("data-day")); });
+    var data = [[], [], [], []];
+    rows.forEach(function (row) {
+      data[0].push(Number(row.getAttribute("data-day")) * DAY_SECONDS);
+      var cells = row.querySelectorAll("[data-value]");
+      for (var i = 0; i < 3; i++) data[i + 1].push(cells[i] ? Number(cells[i].getAttribute("data-value")) : 0);
+    });
+    return data;
+  }
+
+  function draw(table) {
+    var holder = document.createElement("div");
+    holder.className = "chart";
+    // The table below carries the same figures for screen readers.
+    holder.setAttribute("aria-hidden", "true");
+    table.parentNode.insertBefore(holder, table);
+    var data = figures(table);
+    var plot = null;
+    var scheme = window.matchMedia("(prefers-color-scheme: dark)");
+    function render() {
+      if (!holder.isConnected) {
+        scheme.removeEventListener("change", render);
+        window.removeEventListener("resize", resized);
+        return;
+      }
+      if (plot) plot.destroy();
+      var c = palette();
+      var axis = function (extra) {
+        var base = { stroke: c.muted, grid: { stroke: c.line, width: 1 }, ticks: { stroke: c.line, width: 1 } };
+        for (var k in extra) base[k] = extra[k];
+        return base;
+      };
+      plot = new window.uPlot({
+        width: Math.max(holder.clientWidth, 280),
+        height: 260,
+        tzDate: function (ts) { return window.uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+        scales: { x: { time: true }, calls: { range: [0, null] }, refused: { range: [0, null] } },
+        series: [
+          { label: "Day (UTC)" },
+          { label: "Counted calls", scale: "calls", stroke: c.accent, width: 2 },
+          { label: "429 rate limited", scale: "refused", stroke: c.danger, width: 2 },
+          { label: "429 over allowance", scale: "refused", stroke: c.fg, width: 1, dash: [6, 4] }
+        ],
+        axes: [
+          axis({}),
+          axis({ scale: "calls", label: "Counted calls" }),
+          axis({ scale: "refused", side: 1, label: "429 answers", grid: { show: false } })
+        ]
+      }, data, holder);
+    }
+    var timer = 0;
+    function resized() { clearTimeout(timer); timer = setTimeout(render, 150); }
+    scheme.addEventListener("change", render);
+    window.addEventListener("resize", resized);
+    render();
+  }
+
+  function scan(root) {
+    var tables = root.querySelectorAll ? root.querySelectorAll("table[data-chart]") : [];
+    Array.prototype.forEach.call(tables, function (table) {
+      if (table.hasAttribute("data-drawn")) return;
+      table.setAttribute("data-drawn", "");
+      loadPlot().then(function () { draw(table); }, function () { table.removeAttribute("data-drawn"); });
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { scan(document); });
+  } else {
+    scan(document);
+  }
+  document.addEventListener("htmx:load", function (event) { scan(event.target); });
+})();
+`;
