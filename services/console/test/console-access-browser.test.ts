@@ -1,12 +1,9 @@
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
 import { AccountStore } from "@sift/console/accounts";
 import { addUser, PASSWORD } from "./helpers.ts";
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { axe, signIn as signInPage, watched as watchedPage, type Watched } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -32,55 +29,16 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  /** CSP violations and dialogs the page caused: a test ends with none. */
-  problems: string[];
-}
-
-/** A new browser context and page whose CSP violations and dialogs are collected. */
-const watched = async (options: { userAgent?: string } = {}): Promise<Watched> => {
-  const context = await browser.newContext({
-    ...options,
-    // This file's own client address: the sign-in throttle's per-address bucket is shared, through
-    // Redis, with the other files' stacks, one of which moves its clock ahead.
-    extraHTTPHeaders: { "x-forwarded-for": "203.0.113.28" },
-  });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
-  });
-  page.on("dialog", (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  return { context, page, problems };
-};
+/**
+ * A new watched page. This file's own client address: the sign-in throttle's per-address bucket
+ * is shared, through Redis, with the other files' stacks, one of which moves its clock ahead.
+ */
+const watched = (options: { userAgent?: string } = {}): Promise<Watched> =>
+  watchedPage(browser, { ...options, address: "203.0.113.28" });
 
 const signIn = async (session: Watched, email: string): Promise<Watched> => {
-  const { page } = session;
-  await page.goto(`${stack.gatewayUrl}/console/sign-in`);
-  await page.fill("#email", email);
-  await page.fill("#password", PASSWORD);
-  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("button[type=submit]")]);
+  await signInPage(session.page, stack.gatewayUrl, email);
   return session;
-};
-
-/** axe-core's serious and critical violations on the page as it is. */
-const axe = async (page: Page): Promise<string[]> => {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string }> }> };
-      }
-    ).axe.run(),
-  );
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${page.url()}: ${v.id} (${v.impact}) ${v.help}`);
 };
 
 /** Creates an invitation on the members page and returns the link shown once. */

@@ -1,13 +1,10 @@
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
 import { listen } from "@sift/runtime";
-import { addUser, PASSWORD } from "./helpers.ts";
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { addUser } from "./helpers.ts";
+import { axe, signedIn as signedInAs, type Watched } from "./browser.ts";
 
 let stack: Stack;
 let browser: Browser;
@@ -30,42 +27,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A signed-in page, failing the test on any CSP violation or dialog the page causes. */
-const signedIn = async (email: string, options: { javaScriptEnabled?: boolean } = {}) => {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
-  });
-  page.on("dialog", (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.goto(`${stack.gatewayUrl}/console/`);
-  await page.fill("#email", email);
-  await page.fill("#password", PASSWORD);
-  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("button[type=submit]")]);
-  return { context, page, problems };
-};
-
-/** axe-core's serious and critical violations on the page as it is. */
-const axe = async (page: Page): Promise<string[]> => {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string }> }> };
-      }
-    ).axe.run(),
-  );
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${page.url()}: ${v.id} (${v.impact}) ${v.help}`);
-};
+/** A signed-in page, its CSP refusals and dialogs collected. */
+const signedIn = (email: string, options: { javaScriptEnabled?: boolean } = {}) =>
+  signedInAs(browser, stack.gatewayUrl, email, options);
 
 describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
-  let session: { context: BrowserContext; page: Page; problems: string[] };
+  let session: Watched;
   beforeAll(async () => {
     session = await signedIn(owner);
   });

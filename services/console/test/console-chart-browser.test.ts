@@ -1,16 +1,14 @@
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type BrowserContextOptions } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from "@sift/testkit";
-import { addUser, PASSWORD } from "./helpers.ts";
+import { addUser } from "./helpers.ts";
+import { axe, signIn } from "./browser.ts";
 
 /**
  * The usage chart in Chromium under the console's CSP (`default-src 'self'`): uPlot and the
  * chart script come from Sift, the figures from the page's own table, no policy violation, the
  * colours follow the system's scheme, and without JavaScript the table is what shows.
  */
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 let stack: Stack;
 let browser: Browser;
@@ -42,10 +40,7 @@ const signedIn = async (options: BrowserContextOptions = {}) => {
     );
   });
   const page = await context.newPage();
-  await page.goto(`${stack.gatewayUrl}/console/sign-in`);
-  await page.fill("#email", owner);
-  await page.fill("#password", PASSWORD);
-  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("button[type=submit]")]);
+  await signIn(page, stack.gatewayUrl, owner);
   const violations = () => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
   return { context, page, violations };
 };
@@ -107,16 +102,7 @@ describe.skipIf(!inject("browserTests"))("the usage chart in Chromium", () => {
     const { context, page } = await signedIn();
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/usage`);
     await page.waitForSelector(".chart canvas");
-    await page.evaluate(AXE);
-    const result = await page.evaluate(() =>
-      (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string }> }> };
-        }
-      ).axe.run(),
-    );
-    const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await axe(page)).toEqual([]);
     await context.close();
   });
 });

@@ -57,17 +57,22 @@ const tabTo = async (page: Page, selector: string, limit = 40): Promise<void> =>
   throw new Error(`${selector} was not reached with ${limit} presses of Tab`);
 };
 
+/** Signs in on the sign-in page with Tab, typing and Enter. */
+const signInWithKeys = async (page: Page): Promise<void> => {
+  await tabTo(page, "#email");
+  await page.keyboard.type(owner);
+  await tabTo(page, "#password");
+  await page.keyboard.type(PASSWORD);
+  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.keyboard.press("Enter")]);
+};
+
 describe.skipIf(!inject("browserTests"))("the console with the keyboard alone", () => {
   it("signs in, opens the workspace, creates a configuration and shows its secret", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${stack.gatewayUrl}/console/`);
 
-    await tabTo(page, "#email");
-    await page.keyboard.type(owner);
-    await tabTo(page, "#password");
-    await page.keyboard.type(PASSWORD);
-    await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.keyboard.press("Enter")]);
+    await signInWithKeys(page);
 
     // The first Tab on a signed-in page lands on the skip link, which moves the focus to the content.
     await page.keyboard.press("Tab");
@@ -102,11 +107,7 @@ describe.skipIf(!inject("browserTests"))("the console with the keyboard alone", 
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${stack.gatewayUrl}/console/`);
-    await tabTo(page, "#email");
-    await page.keyboard.type(owner);
-    await tabTo(page, "#password");
-    await page.keyboard.type(PASSWORD);
-    await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.keyboard.press("Enter")]);
+    await signInWithKeys(page);
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");

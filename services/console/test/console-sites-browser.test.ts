@@ -1,7 +1,5 @@
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -14,9 +12,8 @@ import {
   type TestServer,
 } from "@sift/testkit";
 import { FeedbackStore } from "@sift/feedback";
-import { addUser, PASSWORD } from "./helpers.ts";
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { addUser } from "./helpers.ts";
+import { axe, signedIn as signedInAs, type Watched } from "./browser.ts";
 
 let nats: TestServer;
 let stack: Stack;
@@ -50,39 +47,8 @@ afterAll(async () => {
  */
 const ADDRESS = `198.51.100.${(process.pid % 250) + 1}`;
 
-/** A signed-in page that records every CSP violation and dialog it causes. */
-const signedIn = async (email: string) => {
-  const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": ADDRESS } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
-  });
-  page.on("dialog", (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.goto(`${stack.gatewayUrl}/console/`);
-  await page.fill("#email", email);
-  await page.fill("#password", PASSWORD);
-  await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("button[type=submit]")]);
-  return { context, page, problems };
-};
-
-/** axe-core's serious and critical violations on the page as it is. */
-const axe = async (page: Page): Promise<string[]> => {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string }> }> };
-      }
-    ).axe.run(),
-  );
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${page.url()}: ${v.id} (${v.impact}) ${v.help}`);
-};
+/** A signed-in page, its CSP refusals and dialogs collected. */
+const signedIn = (email: string) => signedInAs(browser, stack.gatewayUrl, email, { address: ADDRESS });
 
 /** POST /classify through the gateway with `secret`: the status and the answer. */
 const classify = async (secret: string, message: string) => {
@@ -98,7 +64,7 @@ const classify = async (secret: string, message: string) => {
 };
 
 describe.skipIf(!inject("browserTests"))("sites, keys and lists in Chromium", () => {
-  let session: { context: BrowserContext; page: Page; problems: string[] };
+  let session: Watched;
   const violations: string[] = [];
   beforeAll(async () => {
     session = await signedIn(owner);
