@@ -1,37 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, FeedbackMessage, SPAM_STANDARD, type Reason } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
-import {
-  createKey,
-  post,
-  startModelWorker,
-  startServer,
-  startStack,
-  type RunningModelWorker,
-  type Stack,
-  type TestServer,
-} from "@sift/testkit";
+import { createKey, post, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
 
 /**
  * POST /feedback and what it teaches, through the real gateway, classify service, learner
  * (BullMQ), NATS announcements and a model worker scoring with learned state from Redis.
  */
-let nats: TestServer;
+let scoring: ScoringStack;
 let stack: Stack;
-let worker: RunningModelWorker;
 let store: FeedbackStore;
 
 beforeAll(async () => {
-  nats = await startServer("nats");
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
-  worker = await startModelWorker(nats.url, undefined, { redisUrl: inject("redisUrl") });
+  scoring = await startScoringStack({ redisUrl: inject("redisUrl") });
+  stack = scoring.stack;
   store = new FeedbackStore({ redis: stack.redis });
 });
-afterAll(async () => {
-  await worker?.stop();
-  await stack?.stop();
-  await nats?.stop();
-});
+afterAll(() => scoring?.stop());
 
 const workspace = async () => {
   const key = await createKey(stack.keystore, { kind: "classify" });

@@ -2,37 +2,22 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { SPAM_STANDARD, type Reason } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { readModelMeta } from "@sift/model";
-import {
-  createKey,
-  post,
-  startModelWorker,
-  startServer,
-  startStack,
-  type RunningModelWorker,
-  type Stack,
-  type TestServer,
-} from "@sift/testkit";
+import { createKey, post, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
 
 /**
  * A workspace's strictness through the real gateway, classify service and a model worker that
  * reads it from Redis with the workspace's learned state (docs/feedback.md, "Strictness").
  */
-let nats: TestServer;
+let scoring: ScoringStack;
 let stack: Stack;
-let worker: RunningModelWorker;
 let store: FeedbackStore;
 
 beforeAll(async () => {
-  nats = await startServer("nats");
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
-  worker = await startModelWorker(nats.url, undefined, { redisUrl: inject("redisUrl") });
+  scoring = await startScoringStack({ redisUrl: inject("redisUrl") });
+  stack = scoring.stack;
   store = new FeedbackStore({ redis: stack.redis });
 });
-afterAll(async () => {
-  await worker?.stop();
-  await stack?.stop();
-  await nats?.stop();
-});
+afterAll(() => scoring?.stop());
 
 const workspace = async () => {
   const key = await createKey(stack.keystore, { kind: "classify" });

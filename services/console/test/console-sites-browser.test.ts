@@ -4,40 +4,33 @@ import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
   createKey,
-  startModelWorker,
-  startServer,
-  startStack,
-  type RunningModelWorker,
+  startScoringStack,
+  type ScoringStack,
   type Stack,
-  type TestServer,
 } from "@sift/testkit";
 import { FeedbackStore } from "@sift/feedback";
 import { addUser } from "./helpers.ts";
 import { axe, signedIn as signedInAs, type Watched } from "./browser.ts";
 
-let nats: TestServer;
+let scoring: ScoringStack;
 let stack: Stack;
-let worker: RunningModelWorker;
 let browser: Browser;
 let ws: Awaited<ReturnType<typeof createKey>>;
 const owner = `sites-owner-${process.pid}@example.com`;
 
 beforeAll(async () => {
   if (!inject("browserTests")) return;
-  // A NATS of its own: this file's model worker must not answer other files' classify calls
-  // (some expect none to be there).
-  nats = await startServer("nats");
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url, trustProxy: 1 });
-  worker = await startModelWorker(nats.url, undefined, { redisUrl: inject("redisUrl") });
+  // A NATS and a model worker of its own: this file's worker must not answer other files'
+  // classify calls (some expect none to be there).
+  scoring = await startScoringStack({ redisUrl: inject("redisUrl"), trustProxy: 1 });
+  stack = scoring.stack;
   ws = await createKey(stack.keystore, { kind: "classify" });
   await addUser(stack, owner, { roles: { [ws.workspaceId]: "owner" } });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {
   await browser?.close();
-  await worker?.stop();
-  await stack?.stop();
-  await nats?.stop();
+  await scoring?.stop();
 });
 
 /**

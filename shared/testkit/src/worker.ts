@@ -11,6 +11,8 @@ import {
   startTracing,
   type Registry,
 } from "@sift/runtime";
+import { startServer, type TestServer } from "./servers.ts";
+import { startStack, type Stack, type StackOptions } from "./stack.ts";
 
 export interface RunningModelWorker {
   worker: InferenceWorker;
@@ -83,6 +85,37 @@ export const startModelWorker = async (
       await Promise.all(scorers.map((s) => s.close()));
       redis?.disconnect();
       await tracing?.shutdown();
+    },
+  };
+};
+
+export interface ScoringStack {
+  stack: Stack;
+  worker: RunningModelWorker;
+  /** The NATS of its own that the stack and the worker share. */
+  nats: TestServer;
+  stop(): Promise<void>;
+}
+
+/**
+ * A stack whose classify calls are answered by a model worker of its own, on a NATS of its own
+ * (so no other file's worker answers its calls, and it answers none of theirs), the worker
+ * scoring with the workspaces' learned state from the stack's Redis, as main.ts wires it.
+ */
+export const startScoringStack = async (
+  options: Omit<StackOptions, "natsUrl" | "redisClusterNodes">,
+): Promise<ScoringStack> => {
+  const nats = await startServer("nats");
+  const stack = await startStack({ ...options, natsUrl: nats.url });
+  const worker = await startModelWorker(nats.url, undefined, { redisUrl: options.redisUrl });
+  return {
+    stack,
+    worker,
+    nats,
+    async stop() {
+      await worker.stop();
+      await stack.stop();
+      await nats.stop();
     },
   };
 };
