@@ -241,6 +241,36 @@ describe("lists as CSV", () => {
   });
 });
 
+describe("strictness on the lists page", () => {
+  it("lets an owner set the workspace's strictness, audited, and shows a viewer the mode alone", async () => {
+    const { c, email } = await signedIn("owner");
+    const page = await c.get(`/console/w/${ws.workspaceId}/lists`);
+    expect(page.text).toMatch(/<option value="balanced"\s+selected/);
+    expect((await c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "lax" })).status).toBe(400);
+    expect(await lists.strictness(ws.workspaceId)).toBe("balanced");
+    const saved = await c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "strict" });
+    expect([saved.status, saved.headers.get("location")]).toEqual([
+      303,
+      `/console/w/${ws.workspaceId}/lists`,
+    ]);
+    expect(await lists.strictness(ws.workspaceId)).toBe("strict");
+    // The other workspace keeps its own.
+    expect(await lists.strictness(other.workspaceId)).toBe("balanced");
+    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=workspace.strictness`);
+    expect(column(audit.text, 1)).toContain(email);
+    expect(column(audit.text, 3)).toContain("balanced → strict");
+
+    const viewer = await signedIn("viewer");
+    const read = await viewer.c.get(`/console/w/${ws.workspaceId}/lists`);
+    expect(read.text).toContain("Strictness: <strong>strict</strong>");
+    expect(read.text).not.toContain('name="strictness"');
+    const refused = await viewer.c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "relaxed" });
+    expect(refused.status).toBe(403);
+    expect(await lists.strictness(ws.workspaceId)).toBe("strict");
+    await lists.setStrictness(ws.workspaceId, "balanced");
+  });
+});
+
 describe("configuration names", () => {
   it("renames a configuration, escaped, in the audit log, and never for a viewer or another workspace", async () => {
     const { c, email } = await signedIn("owner", `/console/w/${ws.workspaceId}/sites/${ws.configId}`);

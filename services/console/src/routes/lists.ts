@@ -9,6 +9,7 @@ import {
   type ListKind,
   type ListType,
 } from "@sift/feedback";
+import { STRICTNESS_MODES, type Strictness } from "@sift/contracts";
 import { queryFields } from "@sift/runtime";
 import { listsCsv, readListCsv } from "../domain/list-csv.ts";
 import { LISTS_TABLE, type ListsSort } from "../domain/table-specs.ts";
@@ -80,8 +81,13 @@ const listsTable = async (deps: ListsDeps, req: Request, workspaceId: string) =>
  * and import (all or nothing: a file with a bad line adds nothing and lists every bad line).
  */
 export const listRoutes = (router: Router, deps: ListsDeps): void => {
-  const page = async (req: Request, place: Place, error?: { message: string; csv?: string }) =>
-    listsPage(place, await listsTable(deps, req, place.workspace.id), error);
+  const page = async (req: Request, place: Place, error?: { message: string; csv?: string }) => {
+    const [table, strictness] = await Promise.all([
+      listsTable(deps, req, place.workspace.id),
+      deps.lists.strictness(place.workspace.id),
+    ]);
+    return listsPage(place, table, strictness, error);
+  };
 
   router.get("/console/w/:workspace/lists", async (req, res) => {
     const place = await enter(deps, req, res, "lists", "read");
@@ -117,6 +123,22 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
     }
     const added = await deps.lists.addListEntries(place.workspace.id, read.entries, place.visitor.user.email);
     await place.record("list.import", `${read.entries.length} entries, ${added} new`);
+    res.redirect(303, `/console/w/${place.workspace.id}/lists`);
+  });
+
+  // Strictness: where 0.8 sits for this workspace alone (docs/feedback.md), as
+  // `sift workspace set --strictness` sets it.
+  router.post("/console/w/:workspace/strictness", async (req, res) => {
+    const place = await enter(deps, req, res, "lists", "edit");
+    if (!place) return;
+    const mode = oneOf<Strictness>(STRICTNESS_MODES, field(formFields(req), "strictness"));
+    if (!mode)
+      return sendPage(res, 400, await page(req, place, { message: "Choose relaxed, balanced or strict." }));
+    const before = await deps.lists.strictness(place.workspace.id);
+    if (mode !== before) {
+      await deps.lists.setStrictness(place.workspace.id, mode);
+      await place.record("workspace.strictness", `${before} → ${mode}`);
+    }
     res.redirect(303, `/console/w/${place.workspace.id}/lists`);
   });
 

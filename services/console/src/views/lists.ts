@@ -1,3 +1,4 @@
+import { STRICTNESS_MODES, type Strictness } from "@sift/contracts";
 import { LIST_KINDS, LIST_TYPES, type ListAdded, type ListEntry } from "@sift/feedback";
 import { html } from "../domain/html.ts";
 import { allows } from "../domain/roles.ts";
@@ -11,11 +12,43 @@ import { dataTable, type TableColumn } from "./table.ts";
 /** An entry and who added it when (null: added before that was recorded). */
 export type ListRow = ListEntry & { added: ListAdded | null };
 
+/** What each strictness means to a site owner: its target share of clean messages flagged. */
+const STRICTNESS_HELP: Record<Strictness, string> = {
+  relaxed: "relaxed: about 0.3 % of clean messages flagged, more spam let through",
+  balanced: "balanced (default): about 1 % of clean messages flagged",
+  strict: "strict: catches more spam, about 3 % of clean messages flagged",
+};
+
+const strictnessSection = (place: Place, base: string, mode: Strictness, canEdit: boolean) =>
+  html`<h2>Strictness</h2>
+    <p class="muted" id="strictness-help">
+      Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[mode]}. A score of 0.8 or more is
+      spam in every mode; the mode moves the scores.
+    </p>
+    ${
+      canEdit
+        ? postForm(
+            { action: `/console/w/${place.workspace.id}/strictness`, csrf: place.frame.csrf, inline: true },
+            html`${field(
+                "strictness",
+                "Strictness",
+                html`<select id="strictness" name="strictness" aria-describedby="strictness-help">
+                  ${STRICTNESS_MODES.map(
+                    (m) => html`<option value="${m}" ${m === mode ? html`selected` : null}>${m}</option>`,
+                  )}
+                </select>`,
+              )} <button type="submit">Save strictness</button>`,
+          )
+        : html`<p>Strictness: <strong>${mode}</strong></p>`
+    }
+    <h2>Block and allow</h2>`;
+
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
 export const listsPage = (
   place: Place,
   table: { query: TableQuery<ListsSort>; paged: Paged<ListRow> },
+  strictness: Strictness,
   error?: { message: string; csv?: string },
 ) => {
   const base = `/console/w/${place.workspace.id}/lists`;
@@ -44,11 +77,11 @@ export const listsPage = (
   return layout(
     place.frame,
     "Lists",
-    html`<p class="muted">
+    html`${errorNotice(error?.message)} ${strictnessSection(place, base, strictness, canEdit)}
+      <p class="muted">
         A block entry makes a matching submission spam, an allow entry makes it clean, before the model is
         asked. Classify sees a change within a second.
       </p>
-      ${errorNotice(error?.message)}
       ${dataTable({
         id: "entries",
         base,
