@@ -134,6 +134,8 @@ try {
   const screens = [...new Set([...nav.matchAll(/href="\/console\/w\/[\w-]+\/([\w-]+)"/g)].map((m) => m[1]!))];
   const pages: Array<{ name: string; path: (ws: { id: string; configId: string }) => string }> = [
     { name: "/console/", path: () => "/console/" },
+    // The header's link: the user's sessions.
+    { name: "/console/account", path: () => "/console/account" },
     ...screens.map((s) => ({
       name: `/console/w/:ws/${s}`,
       path: (ws: { id: string }) => `/console/w/${ws.id}/${s}`,
