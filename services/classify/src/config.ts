@@ -25,6 +25,8 @@ const Config = ServiceConfig.extend({
     .default("on")
     .transform((v) => v === "1" || v === "true" || v === "on")
     .meta({ env: "SIFT_INFERENCE_COALESCE" }),
+  /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
+  logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 

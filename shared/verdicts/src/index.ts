@@ -7,3 +7,4 @@ export * from "./layout.ts";
 export * from "./scripts.ts";
 export * from "./entry.ts";
 export * from "./log.ts";
+export * from "./recorder.ts";

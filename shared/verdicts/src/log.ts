@@ -1,10 +1,10 @@
 import type { Result } from "ioredis";
 import { DAY, HOUR, type Clock, type RedisClient } from "@sift/runtime";
 import { appendHead, encodeEntry, sealContext, type EncodedEntry, type Summary } from "./entry.ts";
-import { isVerdictId, timePrefix } from "./ids.ts";
+import { isVerdictId, timePrefix, timeOfId } from "./ids.ts";
 import type { LogKeyRing } from "./keyring.ts";
 import { LOG_KEY_COUNT, logKeys, logLayout, type LogLayout } from "./layout.ts";
-import { APPEND, REVIEW } from "./scripts.ts";
+import { APPEND, REVIEW, TRIM_BATCH } from "./scripts.ts";
 import { logIsOn } from "./settings.ts";
 import type {
   BucketCount,
@@ -88,6 +88,51 @@ export class RedisVerdictLog implements VerdictLog {
   ): Promise<void> {
     const [keys, args] = this.appendArgs(workspaceId, settings, entries);
     await this.#redis.siftLogAppend(...keys, ...args);
+  }
+
+  /** Several workspaces' entries in one pipelined round trip (the recorder's flush). */
+  async appendMany(
+    batches: ReadonlyArray<{ workspaceId: string; settings: LogSettings; entries: readonly EncodedEntry[] }>,
+  ): Promise<void> {
+    const pipeline = this.#redis.pipeline();
+    for (const batch of batches) {
+      const [keys, args] = this.appendArgs(batch.workspaceId, batch.settings, batch.entries);
+      pipeline.siftLogAppend(...keys, ...args);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const failed = replies.find(([err]) => err);
+    if (failed) throw failed[0];
+  }
+
+  /**
+   * The retention job's work for one workspace: entries past retention or over the maximum
+   * trimmed (in TRIM_BATCH steps), chart counts of hours past retention dropped; retention 0
+   * forgets the log. Returns the entries removed.
+   */
+  async enforce(workspaceId: string, settings: LogSettings): Promise<number> {
+    const layout = this.layout(workspaceId);
+    if (!logIsOn(settings)) {
+      const entries = await this.#redis.zcard(layout.ids);
+      await this.forget(workspaceId);
+      return entries;
+    }
+    let removed = 0;
+    for (;;) {
+      const [keys, args] = this.appendArgs(workspaceId, settings, []);
+      const dropped = await this.#redis.siftLogAppend(...keys, ...args);
+      removed += dropped;
+      if (dropped < TRIM_BATCH) break;
+    }
+    const firstHour = Math.floor((this.#clock.now() - settings.retentionDays * DAY) / HOUR);
+    const stale = (await this.#redis.hkeys(layout.counts)).filter((f) => Number(f.split(":")[0]) < firstHour);
+    if (stale.length > 0) await this.#redis.hdel(layout.counts, ...stale);
+    return removed;
+  }
+
+  /** The time of the oldest entry still in the log, or null when it is empty. */
+  async oldest(workspaceId: string): Promise<number | null> {
+    const [id] = (await this.#redis.zrange(this.layout(workspaceId).ids, 0, 0)) as string[];
+    return id ? timeOfId(id) : null;
   }
 
   async list(

@@ -9,9 +9,10 @@
  */
 
 /** Entries one append may trim: a lowered maximum drains over the next appends, never in one long script. */
-const TRIM_BATCH = 500;
+export const TRIM_BATCH = 500;
 
 export const appendLua = (keyOffset: number, argOffset: number): string => `
+local logDropped = 0
 do
   local K = function(i) return KEYS[${keyOffset} + i] end
   local A = function(i) return ARGV[${argOffset} + i] end
@@ -37,13 +38,18 @@ do
     redis.call('SREM', K(5), unpack(drop))
     redis.call('HDEL', K(6), unpack(drop))
   end
-  -- An idle workspace's log leaves on its own once its newest entry is past retention.
-  for i = 1, 6 do redis.call('PEXPIRE', K(i), A(3)) end
+  logDropped = #drop
+  -- An idle workspace's log leaves on its own once its newest entry is past retention (a
+  -- trim alone, n = 0, must not keep it alive).
+  if n > 0 then
+    for i = 1, 6 do redis.call('PEXPIRE', K(i), A(3)) end
+  end
 end
 `;
 
+/** Returns how many entries it trimmed (at most TRIM_BATCH). */
 export const APPEND = `${appendLua(0, 0)}
-return 1
+return logDropped
 `;
 
 /**

@@ -6,9 +6,11 @@
 export const OPERATIONS = ["classify", "verify"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
+import type { PrivacyMode, WorkspaceLog } from "@sift/contracts";
+
 /** What a workspace's log keeps of a submission's text (settings.ts has the default). */
-export const PRIVACY_MODES = ["full", "redacted", "none"] as const;
-export type PrivacyMode = (typeof PRIVACY_MODES)[number];
+export { PRIVACY_MODES } from "@sift/contracts";
+export type { PrivacyMode };
 
 export const REVIEW_STATES = ["unreviewed", "spam", "clean"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
@@ -151,10 +153,8 @@ export interface VerdictLog {
   export(workspaceId: string, filter?: VerdictFilter, pageSize?: number): AsyncGenerator<Verdict>;
 }
 
-/** A workspace's log settings, as its key record carries them to the hot path (settings.ts). */
-export interface LogSettings {
-  privacy: PrivacyMode;
-  /** 0 turns the log off: nothing recorded, no reasons computed for it. */
-  retentionDays: number;
-  maxEntries: number;
-}
+/**
+ * A workspace's log settings, as its key record carries them to the hot path (settings.ts).
+ * `retentionDays` 0 turns the log off: nothing recorded, no reasons computed for it.
+ */
+export type LogSettings = WorkspaceLog;
