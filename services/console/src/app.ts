@@ -1,5 +1,6 @@
 import express, { type Express } from "express";
 import type { FeedbackStore } from "@sift/feedback";
+import type { VerdictLog } from "@sift/verdicts";
 import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   serviceApp,
@@ -27,6 +28,7 @@ import { usageRoutes } from "./routes/usage.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
+import { submissionRoutes } from "./routes/submissions.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -39,6 +41,8 @@ export interface ConsoleDeps {
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
   lists: FeedbackStore;
+  /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
+  verdicts: VerdictLog;
   accounts: AccountStore;
   sessions: SessionStore;
   throttle: SignInThrottle;
@@ -66,6 +70,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     homeRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);
+    submissionRoutes(router, deps);
     usageRoutes(router, deps);
     memberRoutes(router, deps);
     inviteRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });

@@ -27,6 +27,8 @@ const Config = ServiceConfig.extend({
   inviteLifetimeMs: positiveInt
     .default(7 * 24 * 60 * 60 * 1000)
     .meta({ env: "SIFT_CONSOLE_INVITE_LIFETIME_MS" }),
+  /** The keys `full`-mode verdict content is sealed with, as classify has them (docs/console.md). */
+  logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });
 export type ConsoleConfig = Readonly<z.infer<typeof Config>>;
 

@@ -1,4 +1,5 @@
 import { IdentitySigner, runService } from "@sift/runtime";
+import { LogKeyRing } from "@sift/verdicts";
 import { loadConfig } from "./config.ts";
 import { createConsoleService } from "./wiring.ts";
 
@@ -11,6 +12,7 @@ const exitCode = await runService({
       ...runtime.deps,
       redis: runtime.redis(),
       signer: new IdentitySigner(config.internalSecret),
+      logKeys: LogKeyRing.parse(config.logKeys),
       config,
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });

@@ -8,6 +8,7 @@ import {
   type RedisClient,
   type Registry,
 } from "@sift/runtime";
+import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
@@ -39,6 +40,8 @@ export const createConsoleService = async (deps: {
   config: ConsoleSettings;
   metrics?: Registry;
   serving?: () => void;
+  /** Keys that open `full`-mode verdict content (SIFT_LOG_KEYS); none: such content shows as unavailable. */
+  logKeys?: LogKeyRing;
 }) => {
   const { redis, clock, config } = deps;
   return buildConsoleApp({
@@ -47,6 +50,7 @@ export const createConsoleService = async (deps: {
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),
+    verdicts: new RedisVerdictLog({ redis, clock, keys: deps.logKeys ?? new LogKeyRing([]) }),
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({
       redis,

@@ -156,6 +156,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     await createConsoleService({
       redis,
       clock,
+      logKeys,
       logger,
       signer,
       config: {

@@ -22,6 +22,7 @@ export interface Frame {
 }
 
 export const SCREENS = {
+  submissions: "Submissions",
   sites: "Sites and keys",
   lists: "Lists",
   usage: "Usage",

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SPAM_STANDARD } from "@sift/contracts";
+import { AuditLog } from "@sift/console/audit";
+import { parseCsv } from "@sift/console/csv";
+import {
+  createKey,
+  post,
+  startModelWorker,
+  startServer,
+  startStack,
+  type RunningModelWorker,
+  type Stack,
+  type TestServer,
+} from "@sift/testkit";
+import { addUser, ConsoleClient } from "./helpers.ts";
+
+/**
+ * The Submissions screen through the gateway, on verdicts made by real POST /classify calls
+ * (gateway, classify, a model worker over NATS, the verdict log in Redis): a spam verdict shows
+ * within 2 s, filters and cursor pages, the detail view (404 for another workspace's id), and
+ * the streamed CSV and JSON exports of what the filter shows.
+ */
+let nats: TestServer;
+let stack: Stack;
+let worker: RunningModelWorker;
+let audit: AuditLog;
+const owner = `subs-owner-${process.pid}@example.com`;
+
+beforeAll(async () => {
+  nats = await startServer("nats");
+  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
+  worker = await startModelWorker(nats.url, undefined, { redisUrl: inject("redisUrl") });
+  audit = new AuditLog({ redis: stack.redis, clock: stack.clock });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await stack?.stop();
+  await nats?.stop();
+});
+
+const SPAM = {
+  name: "Best SEO",
+  email: "seo@rank-first.example",
+  message:
+    '=HYPERLINK("http://x") Buy cheap backlinks now!!! Guaranteed first page on Google, 10,000 backlinks for $5, visit https://rank-first.example/offer?ref=1 today',
+};
+const CLEAN = {
+  name: "Anna",
+  email: "anna@example.org",
+  message: "Hello, could you tell me whether the shop is open on Saturday afternoon? Thanks, Anna",
+};
+
+/** A workspace keeping `privacy` content, with a key, an owner signed in, and the client. */
+const workspace = async (privacy: "full" | "redacted" | "none" = "full") => {
+  const key = await createKey(stack.keystore, { kind: "classify" });
+  await stack.keystore.updateWorkspace(key.workspaceId, {
+    rateLimit: 100_000,
+    burst: 100_000,
+    logPrivacy: privacy,
+  });
+  const email = `${privacy}-${key.workspaceId}-${owner}`;
+  await addUser(stack, email, { roles: { [key.workspaceId]: "owner" } });
+  const c = new ConsoleClient(stack.gatewayUrl);
+  expect((await c.signIn(email)).status).toBe(303);
+  return { ...key, c };
+};
+
+const classify = async (secretKey: string, content: Record<string, string>) => {
+  const reply = await post(
+    `${stack.gatewayUrl}/classify`,
+    { content, model: SPAM_STANDARD },
+    { authorization: `Bearer ${secretKey}` },
+  );
+  expect(reply.status).toBe(200);
+  return reply.json as { label: string; score: number };
+};
+
+/** Polls `check` every 50 ms for at most `ms`; returns how long it took. */
+const within = async (ms: number, check: () => Promise<boolean>): Promise<number> => {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return Date.now() - start;
+};
+
+const rows = (page: string): string[] =>
+  [...page.matchAll(/<a href="\/console\/w\/[^/]+\/submissions\/(v[0-9a-zA-Z_-]+)">/g)].map((m) => m[1]!);
+
+describe("the Submissions screen", () => {
+  it("shows a spam verdict made through POST /classify within 2 s, newest first, with its reason chips", async () => {
+    const w = await workspace();
+    await classify(w.secretKey, CLEAN);
+    const verdict = await classify(w.secretKey, SPAM);
+    expect(verdict.label).toBe("spam");
+    let page = "";
+    const took = await within(2_000, async () => {
+      page = (await w.c.get(`/console/w/${w.workspaceId}/submissions`)).text;
+      return rows(page).length === 2;
+    });
+    expect(took).toBeLessThan(2_000);
+    const [newest, older] = rows(page);
+    const spam = await stack.verdicts.get(w.workspaceId, newest!);
+    expect(spam).toMatchObject({ label: "spam", configId: w.configId });
+    expect((await stack.verdicts.get(w.workspaceId, older!))?.label).toBe("clean");
+    expect(page).toContain('aria-current="page"');
+    expect(page).toContain(">Submissions<");
+    expect(page).toContain('class="chip');
+    expect(page).toContain(verdict.score.toFixed(3));
+  });
+
+  it("filters by label, score band, list hit and configuration, as a GET form", async () => {
+    const w = await workspace();
+    await classify(w.secretKey, CLEAN);
+    await classify(w.secretKey, SPAM);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 2);
+    const base = `/console/w/${w.workspaceId}/submissions`;
+    const form = (await w.c.get(base)).text;
+    expect(form).toMatch(/<form class="inline filter verdict-filter" method="get"/);
+    for (const name of ["label", "config", "min", "max", "reason", "hit", "from", "to", "text"])
+      expect(form).toContain(`name="${name}"`);
+    expect(rows((await w.c.get(`${base}?label=spam`)).text)).toHaveLength(1);
+    expect(rows((await w.c.get(`${base}?label=clean`)).text)).toHaveLength(1);
+    expect(rows((await w.c.get(`${base}?min=0.5&max=1`)).text)).toHaveLength(1);
+    expect(rows((await w.c.get(`${base}?hit=yes`)).text)).toHaveLength(0);
+    expect(rows((await w.c.get(`${base}?config=${w.configId}`)).text)).toHaveLength(2);
+    expect(rows((await w.c.get(`${base}?config=cfg_other`)).text)).toHaveLength(0);
+    // Text is searched in full mode: one of the two holds "Saturday".
+    expect(rows((await w.c.get(`${base}?text=saturday`)).text)).toHaveLength(1);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(rows((await w.c.get(`${base}?from=${today}&to=${today}`)).text)).toHaveLength(2);
+    expect(rows((await w.c.get(`${base}?to=2020-01-01`)).text)).toHaveLength(0);
+    // Unreadable values are no filter, never an error.
+    expect(rows((await w.c.get(`${base}?label=evil&min=abc&from=yesterday`)).text)).toHaveLength(2);
+  });
+
+  it("offers the text search only in the full privacy mode", async () => {
+    const w = await workspace("redacted");
+    const page = (await w.c.get(`/console/w/${w.workspaceId}/submissions`)).text;
+    expect(page).not.toContain('name="text"');
+    expect(page).toContain("Text search needs the full privacy mode.");
+  });
+
+  it("pages older verdicts by cursor", async () => {
+    const w = await workspace("none");
+    for (let i = 0; i < 55; i++) {
+      await stack.verdicts.append(
+        {
+          time: Date.now() - (60 - i) * 1_000,
+          workspaceId: w.workspaceId,
+          configId: w.configId,
+          operation: "classify",
+          label: "clean",
+          score: 0.1,
+          model: SPAM_STANDARD,
+          reasons: [],
+          listHits: [],
+        },
+        { privacy: "none", retentionDays: 14, maxEntries: 10_000 },
+      );
+    }
+    const base = `/console/w/${w.workspaceId}/submissions`;
+    const first = (await w.c.get(base)).text;
+    expect(rows(first)).toHaveLength(50);
+    const older = /<a rel="next" href="([^"]+)">Older<\/a>/.exec(first)?.[1]?.replace(/&amp;/g, "&");
+    expect(older).toMatch(/cursor=v/);
+    const second = (await w.c.get(older!)).text;
+    expect(rows(second)).toHaveLength(5);
+    expect(new Set([...rows(first), ...rows(second)]).size).toBe(55);
+    expect(second).not.toContain('rel="next"');
+    expect(second).toContain(">Newest</a>");
+  });
+
+  it("shows one verdict with every field, every reason and its history; another workspace's id is 404", async () => {
+    const w = await workspace();
+    const other = await workspace();
+    await classify(w.secretKey, SPAM);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 1);
+    const [v] = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    await stack.verdicts.review(w.workspaceId, v!.id, {
+      state: "clean",
+      by: "someone@example.com",
+      at: Date.now(),
+    });
+    const page = await w.c.get(`/console/w/${w.workspaceId}/submissions/${v!.id}`);
+    expect(page.status).toBe(200);
+    for (const [name, value] of Object.entries(SPAM)) {
+      expect(page.text).toContain(`>${name}<`);
+      expect(page.text).toContain(value.slice(0, 20).replace(/"/g, "&quot;"));
+    }
+    expect(v!.reasons.length).toBeGreaterThan(0);
+    expect(page.text.match(/<li class="chip/g)?.length).toBeGreaterThanOrEqual(v!.reasons.length);
+    expect(page.text).toContain("someone@example.com marked it not spam");
+    // The link in the text is text, with a way to a page showing the whole address.
+    expect(page.text).not.toMatch(/<a href="https:\/\/rank-first/);
+    expect(page.text).toContain(
+      `/console/w/${w.workspaceId}/link?u=https%3A%2F%2Frank-first.example%2Foffer%3Fref%3D1`,
+    );
+    const link = await w.c.get(
+      `/console/w/${w.workspaceId}/link?u=${encodeURIComponent("https://rank-first.example/offer?ref=1")}`,
+    );
+    expect(link.text).toContain("https://rank-first.example/offer?ref=1");
+    expect(link.text).toContain('rel="noopener noreferrer nofollow"');
+    const js = await w.c.get(
+      `/console/w/${w.workspaceId}/link?u=${encodeURIComponent("javascript:alert(1)")}`,
+    );
+    expect(js.text).toContain("only http and https");
+    expect(js.text).not.toContain('href="javascript:');
+
+    expect((await other.c.get(`/console/w/${other.workspaceId}/submissions/${v!.id}`)).status).toBe(404);
+    expect((await other.c.get(`/console/w/${w.workspaceId}/submissions/${v!.id}`)).status).toBe(404);
+    expect((await w.c.get(`/console/w/${w.workspaceId}/submissions/not-an-id`)).status).toBe(404);
+  });
+
+  it("exports what the filter shows as CSV (formula-safe) and JSON, streamed", async () => {
+    const w = await workspace();
+    await classify(w.secretKey, CLEAN);
+    await classify(w.secretKey, SPAM);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 2);
+    const base = `/console/w/${w.workspaceId}/submissions`;
+
+    const csv = await w.c.get(`${base}/export.csv?label=spam`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="sift-submissions-.*\.csv"/);
+    const parsed = parseCsv(csv.text);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    expect(parsed.rows[0]!.cells.slice(0, 5)).toEqual(["id", "time", "configuration", "call", "label"]);
+    expect(parsed.rows).toHaveLength(2);
+    expect(parsed.rows[1]!.cells[4]).toBe("spam");
+    // The content cell starts with the name field; a cell starting with "=" would be defused.
+    const content = parsed.rows[1]!.cells.at(-1)!;
+    expect(content).toContain("message: =HYPERLINK");
+    expect(csv.text).not.toMatch(/(^|,)=HYPERLINK/m);
+
+    const json = await w.c.get(`${base}/export.json`);
+    expect(json.headers.get("content-type")).toContain("application/json");
+    const all = JSON.parse(json.text) as Array<{ label: string; content: Array<[string, string]> }>;
+    expect(all.map((v) => v.label)).toEqual(["spam", "clean"]);
+    expect(all[0]!.content).toContainEqual(["message", SPAM.message]);
+
+    const exported = await audit.range(w.workspaceId, 0, 10);
+    expect(exported.map((e) => e.target)).toContain("1 verdicts as CSV");
+  });
+});
