@@ -2,14 +2,12 @@
  * How attacker-written text is shown to the site owner, beyond escaping (html.ts does that):
  * characters that would change how the page reads rather than what it says (C0 and C1 controls,
  * bidi embeddings, overrides and isolates, zero-width and line/paragraph separators, the BOM)
- * become visible escapes like `\u202E`, so "invoice‮fdp.exe" cannot pass for "invoice.exe";
+ * become visible escapes like `\u202E`, so a right-to-left override cannot make "invoice[U+202E]fdp.exe" read as "invoice.exe";
  * tab and line feed stay as they are (values are shown with their line breaks).
  */
 export type Piece = { text: string } | { escape: string };
 
-// Finding control characters is the point of this expression.
-// eslint-disable-next-line no-control-regex
-const HIDDEN =
+const HIDDEN = // eslint-disable-next-line no-control-regex -- finding them is the point
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB]/g;
 
 export const codePoint = (c: string): string =>
