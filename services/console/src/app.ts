@@ -29,6 +29,7 @@ import { accountRoutes } from "./routes/account.ts";
 import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { submissionRoutes } from "./routes/submissions.ts";
+import { reviewRoutes, type Reporter, type Rescorer } from "./routes/review.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -43,6 +44,10 @@ export interface ConsoleDeps {
   lists: FeedbackStore;
   /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
   verdicts: VerdictLog;
+  /** Reports a review to classify's learner (@sift/classify's queueReport, as POST /feedback does). */
+  reporter: Reporter;
+  /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */
+  rescorer?: Rescorer | undefined;
   accounts: AccountStore;
   sessions: SessionStore;
   throttle: SignInThrottle;
@@ -71,6 +76,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     siteRoutes(router, deps);
     listRoutes(router, deps);
     submissionRoutes(router, deps);
+    reviewRoutes(router, deps);
     usageRoutes(router, deps);
     memberRoutes(router, deps);
     inviteRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });

@@ -11,6 +11,8 @@ const exitCode = await runService({
     const app = await createConsoleService({
       ...runtime.deps,
       redis: runtime.redis(),
+      jobsRedis: runtime.jobsRedis(),
+      nats: await runtime.nats(),
       signer: new IdentitySigner(config.internalSecret),
       logKeys: LogKeyRing.parse(config.logKeys),
       config,

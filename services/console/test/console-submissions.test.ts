@@ -190,7 +190,7 @@ describe("the Submissions screen", () => {
       expect(page.text).toContain(value.slice(0, 20).replace(/"/g, "&quot;"));
     }
     expect(v!.reasons.length).toBeGreaterThan(0);
-    expect(page.text.match(/<li class="chip/g)?.length).toBeGreaterThanOrEqual(v!.reasons.length);
+    expect(page.text.match(/<li\s+class="chip/g)?.length).toBeGreaterThanOrEqual(v!.reasons.length);
     expect(page.text).toContain("someone@example.com marked it not spam");
     // The link in the text is text, with a way to a page showing the whole address.
     expect(page.text).not.toMatch(/<a href="https:\/\/rank-first/);
@@ -242,5 +242,156 @@ describe("the Submissions screen", () => {
 
     const exported = await audit.range(w.workspaceId, 0, 10);
     expect(exported.map((e) => e.target)).toContain("1 verdicts as CSV");
+  });
+});
+
+/** The same campaign sent again: other numbers and another sender (near-duplicates share a fingerprint's bands). */
+const RESEND = {
+  name: "Top SEO",
+  email: "offers@rank-first.example",
+  message: SPAM.message.replace("10,000", "25,000").replace("$5", "$7"),
+};
+
+const appendAt = (workspaceId: string, configId: string, score: number) =>
+  stack.verdicts.append(
+    {
+      time: Date.now(),
+      workspaceId,
+      configId,
+      operation: "classify",
+      label: score >= 0.5 ? "spam" : "clean",
+      score,
+      model: SPAM_STANDARD,
+      reasons: [{ signal: "word", weight: 0.4, label: `“w${score}”` }],
+      listHits: [],
+    },
+    { privacy: "none", retentionDays: 14, maxEntries: 10_000 },
+  );
+
+const reviewRows = (page: string): string[] =>
+  [...page.matchAll(/<tr id="row-(v[^"]+)">/g)].map((m) => m[1]!);
+
+describe("the review queue", () => {
+  it("shows by default the unreviewed verdicts scored 0.4 to 0.8, and says how many wait", async () => {
+    const w = await workspace("none");
+    const ids: Record<string, string> = {};
+    for (const s of [0.2, 0.4, 0.55, 0.79, 0.8, 0.95])
+      ids[s] = (await appendAt(w.workspaceId, w.configId, s))!;
+    const reviewed = (await appendAt(w.workspaceId, w.configId, 0.6))!;
+    await stack.verdicts.review(w.workspaceId, reviewed, {
+      state: "spam",
+      by: "x@example.com",
+      at: Date.now(),
+    });
+    const page = (await w.c.get(`/console/w/${w.workspaceId}/review`)).text;
+    expect(new Set(reviewRows(page))).toEqual(new Set([ids[0.4], ids[0.55], ids[0.79]]));
+    expect(page).toContain("<strong>3</strong> verdicts wait for review");
+    // The band is the form's, so it can be widened.
+    expect(page).toContain('name="min" value="0.4"');
+    const wide = (await w.c.get(`/console/w/${w.workspaceId}/review?min=&max=&reviewed=&operation=`)).text;
+    expect(reviewRows(wide)).toHaveLength(7);
+  });
+
+  it("lets a viewer read the queue but not act: no buttons, and every POST is 403", async () => {
+    const w = await workspace("none");
+    const id = (await appendAt(w.workspaceId, w.configId, 0.5))!;
+    const email = `viewer-${w.workspaceId}-${owner}`;
+    await addUser(stack, email, { roles: { [w.workspaceId]: "viewer" } });
+    const viewer = new ConsoleClient(stack.gatewayUrl);
+    await viewer.signIn(email);
+    const page = await viewer.get(`/console/w/${w.workspaceId}/review`);
+    expect(page.status).toBe(200);
+    expect(reviewRows(page.text)).toEqual([id]);
+    expect(page.text).not.toContain('name="one"');
+    expect(page.text).not.toContain('name="all"');
+    for (const fields of [
+      { one: `clean:${id}` },
+      { all: "spam" },
+      { selected: "spam", ids: id },
+      { block: `email:${id}` },
+    ]) {
+      expect((await viewer.post(`/console/w/${w.workspaceId}/review`, fields)).status).toBe(403);
+    }
+    expect((await stack.verdicts.get(w.workspaceId, id))?.review).toBe("unreviewed");
+  });
+
+  it("reports a row as POST /feedback does: history, audit log, and the near-duplicate's score moves within 5 s", async () => {
+    const w = await workspace("full");
+    const before = await classify(w.secretKey, SPAM);
+    expect(before.label).toBe("spam");
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 1);
+    const [v] = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    await w.c.get(`/console/w/${w.workspaceId}/review?min=&max=`);
+    const done = await w.c.post(`/console/w/${w.workspaceId}/review`, {
+      one: `clean:${v!.id}`,
+      f_min: "",
+      f_max: "",
+    });
+    expect(done.status).toBe(303);
+    const location = done.headers.get("location")!;
+    expect(location).toContain(`done=${v!.id}`);
+    const after = await stack.verdicts.get(w.workspaceId, v!.id);
+    expect(after?.review).toBe("clean");
+    expect(after?.history[0]?.by).toBe(`full-${w.workspaceId}-${owner}`.toLowerCase());
+    expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
+      `review.clean ${v!.id}`,
+    );
+    // The page after the action polls for the row's new score.
+    const shown = await w.c.get(location);
+    expect(shown.text).toContain("Marked 1 verdict not spam.");
+    const poll = /hx-get="([^"]+\/score\?[^"]+)"/.exec(shown.text)![1]!.replace(/&amp;/g, "&");
+    let cell = "";
+    await within(5_000, async () => {
+      cell = (await w.c.get(poll.replace(/try=\d+/, "try=1"))).text;
+      return cell.includes("rescored");
+    });
+    const rescored = Number(/data-score="([^"]+)"/.exec(cell)![1]);
+    expect(rescored).toBeLessThan(0.5);
+    // A near-duplicate sent now is scored with the report.
+    const resent = await classify(w.secretKey, RESEND);
+    expect(resent.score).toBeLessThan(before.score);
+    expect(resent.label).toBe("clean");
+  });
+
+  it("marks everything a filter matches, at most 500, and the ticked rows", async () => {
+    const w = await workspace("full");
+    for (let i = 0; i < 3; i++) await classify(w.secretKey, { ...SPAM, name: `Spammer ${i}` });
+    await classify(w.secretKey, CLEAN);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 4);
+    await w.c.get(`/console/w/${w.workspaceId}/review`);
+    const all = await w.c.post(`/console/w/${w.workspaceId}/review`, {
+      all: "spam",
+      f_label: "spam",
+      f_operation: "classify",
+    });
+    expect(all.status).toBe(303);
+    const page = await w.c.get(all.headers.get("location")!);
+    expect(page.text).toContain("Marked 3 verdicts spam.");
+    const listed = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    expect(listed.filter((v) => v.review === "spam")).toHaveLength(3);
+    expect(listed.find((v) => v.label === "clean")?.review).toBe("unreviewed");
+
+    const clean = listed.find((v) => v.label === "clean")!;
+    const picked = await w.c.post(`/console/w/${w.workspaceId}/review`, { selected: "clean", ids: clean.id });
+    expect(picked.status).toBe(303);
+    expect((await stack.verdicts.get(w.workspaceId, clean.id))?.review).toBe("clean");
+  });
+
+  it("blocks a row's sender e-mail and domain in the workspace's lists", async () => {
+    const w = await workspace("full");
+    await classify(w.secretKey, SPAM);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 1);
+    const [v] = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    const page = (await w.c.get(`/console/w/${w.workspaceId}/review?min=&max=`)).text;
+    expect(page).toContain("Block seo@rank-first.example");
+    expect((await w.c.post(`/console/w/${w.workspaceId}/review`, { block: `domain:${v!.id}` })).status).toBe(
+      303,
+    );
+    expect((await w.c.post(`/console/w/${w.workspaceId}/review`, { block: `email:${v!.id}` })).status).toBe(
+      303,
+    );
+    const lists = (await w.c.get(`/console/w/${w.workspaceId}/lists`)).text;
+    expect(lists).toContain("rank-first.example");
+    expect(lists).toContain("seo@rank-first.example");
   });
 });

@@ -155,6 +155,8 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const consoleApp = await serve(
     await createConsoleService({
       redis,
+      jobsRedis,
+      nats,
       clock,
       logKeys,
       logger,

@@ -83,6 +83,8 @@ details.long[open] summary .value { display: none; }
 pre.address { overflow-wrap: anywhere; }
 .label-spam, .label-failed { color: var(--danger); font-weight: 600; }
 .label-clean, .label-ok { color: var(--ok); font-weight: 600; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.bulk { margin: .75rem 0; }
 .pending { color: var(--muted); font-style: italic; }
 .meter { width: 100%; max-width: 30rem; height: 1rem; }
 .figures { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; padding: 0; list-style: none; }

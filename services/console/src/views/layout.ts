@@ -23,6 +23,7 @@ export interface Frame {
 
 export const SCREENS = {
   submissions: "Submissions",
+  review: "Review queue",
   sites: "Sites and keys",
   lists: "Lists",
   usage: "Usage",
