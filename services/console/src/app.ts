@@ -29,6 +29,7 @@ import { accountRoutes } from "./routes/account.ts";
 import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { submissionRoutes } from "./routes/submissions.ts";
+import { overviewRoutes } from "./routes/overview.ts";
 import { reviewRoutes, type Reporter, type Rescorer } from "./routes/review.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
@@ -75,6 +76,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     homeRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);
+    overviewRoutes(router, deps);
     submissionRoutes(router, deps);
     reviewRoutes(router, deps);
     usageRoutes(router, deps);

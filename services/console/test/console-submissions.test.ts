@@ -304,12 +304,13 @@ describe("the review queue", () => {
     expect(reviewRows(page.text)).toEqual([id]);
     expect(page.text).not.toContain('name="one"');
     expect(page.text).not.toContain('name="all"');
-    for (const fields of [
+    const attempts: Array<Record<string, string>> = [
       { one: `clean:${id}` },
       { all: "spam" },
       { selected: "spam", ids: id },
       { block: `email:${id}` },
-    ]) {
+    ];
+    for (const fields of attempts) {
       expect((await viewer.post(`/console/w/${w.workspaceId}/review`, fields)).status).toBe(403);
     }
     expect((await stack.verdicts.get(w.workspaceId, id))?.review).toBe("unreviewed");
@@ -393,5 +394,66 @@ describe("the review queue", () => {
     const lists = (await w.c.get(`/console/w/${w.workspaceId}/lists`)).text;
     expect(lists).toContain("rank-first.example");
     expect(lists).toContain("seo@rank-first.example");
+  });
+});
+
+describe("the Overview", () => {
+  it("counts spam, clean and failed verifications per period against the one before, with waiting and top reasons", async () => {
+    const w = await workspace("none");
+    const now = Date.now();
+    const settings = { privacy: "none", retentionDays: 90, maxEntries: 10_000 } as const;
+    const add = (time: number, label: "spam" | "clean", score: number) =>
+      stack.verdicts.append(
+        {
+          time,
+          workspaceId: w.workspaceId,
+          configId: w.configId,
+          operation: "classify",
+          label,
+          score,
+          model: SPAM_STANDARD,
+          reasons: [{ signal: "link_shortener", weight: 1.2, label: "link to a URL shortener" }],
+          listHits: [],
+        },
+        settings,
+      );
+    for (let i = 0; i < 4; i++) await add(now - i * 60_000, "spam", 0.9);
+    await add(now - 120_000, "clean", 0.5);
+    await stack.verdicts.append(
+      {
+        time: now,
+        workspaceId: w.workspaceId,
+        configId: w.configId,
+        operation: "verify",
+        ok: false,
+        message: "x",
+        reasons: [],
+        listHits: [],
+      },
+      settings,
+    );
+    // The week before: two spam verdicts.
+    for (let i = 0; i < 2; i++) await add(now - 8 * 86_400_000, "spam", 0.95);
+
+    const base = `/console/w/${w.workspaceId}/overview`;
+    const week = (await w.c.get(base)).text;
+    expect(week).toContain('aria-current="page"');
+    expect(week.match(/<tr data-t="\d+">/g)).toHaveLength(7);
+    expect(week).toMatch(
+      /<span>Spam<\/span>\s*<strong>4<\/strong>\s*<span class="muted">\+100 % against the previous 7 days/,
+    );
+    expect(week).toMatch(/<span>Clean<\/span>\s*<strong>1<\/strong>\s*<span class="muted">new against/);
+    expect(week).toMatch(/<span>Verify failed<\/span>\s*<strong>1<\/strong>/);
+    expect(week).toMatch(/<span>Waiting for review<\/span>\s*<strong>1<\/strong>/);
+    expect(week).toContain("link to a URL shortener");
+    expect(week).toContain('<meter id="allowance-meter"');
+    expect(week).toContain('data-series="Spam|Clean|Verify failed|429 rate limited"');
+
+    const day = (await w.c.get(`${base}?period=24h`)).text;
+    expect(day.match(/<tr data-t="\d+">/g)).toHaveLength(24);
+    expect(day).toMatch(/<span>Spam<\/span>\s*<strong>4<\/strong>/);
+    const month = (await w.c.get(`${base}?period=30d`)).text;
+    expect(month.match(/<tr data-t="\d+">/g)).toHaveLength(30);
+    expect(month).toMatch(/<span>Spam<\/span>\s*<strong>6<\/strong>/);
   });
 });

@@ -85,6 +85,8 @@ pre.address { overflow-wrap: anywhere; }
 .label-clean, .label-ok { color: var(--ok); font-weight: 600; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .bulk { margin: .75rem 0; }
+.periods { display: flex; gap: 1rem; margin: .5rem 0; }
+.periods a[aria-current] { font-weight: 700; text-decoration: none; color: var(--fg); border-bottom: 3px solid var(--accent); }
 .pending { color: var(--muted); font-style: italic; }
 .meter { width: 100%; max-width: 30rem; height: 1rem; }
 .figures { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; padding: 0; list-style: none; }
