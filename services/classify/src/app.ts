@@ -17,6 +17,8 @@ export interface ClassifyDeps extends AppDeps {
   reports: ReportQueue;
   /** The verdict log's write side; none: nothing recorded (and no reasons asked for it). */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
+  /** `all`: every logged verdict explained; `asked`: only `?explain=1` calls (config.ts). */
+  logReasons?: "all" | "asked";
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

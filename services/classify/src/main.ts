@@ -17,6 +17,7 @@ const exitCode = await runService({
       inferenceTimeoutMs: config.inferenceTimeoutMs,
       inferenceCoalesce: config.inferenceCoalesce,
       logKeys: LogKeyRing.parse(config.logKeys),
+      logReasons: config.logReasons,
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

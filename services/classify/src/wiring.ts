@@ -31,6 +31,8 @@ export const createClassifyService = async (
     models?: readonly ModelName[];
     /** Keys for `full`-mode log content (SIFT_LOG_KEYS); none: `full` stores no content. */
     logKeys?: LogKeyRing;
+    /** `all` (default): every logged verdict explained; `asked`: only `?explain=1` calls. */
+    logReasons?: "all" | "asked";
   },
 ) => {
   const { redis, clock, logger } = deps;
@@ -54,6 +56,7 @@ export const createClassifyService = async (
     usage,
     reports,
     verdicts: recorder,
+    logReasons: deps.logReasons ?? "all",
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,

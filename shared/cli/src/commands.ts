@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
-import { CHALLENGE_TTL_MS } from "@sift/contracts";
+import { CHALLENGE_TTL_MS, PrivacyMode, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
   KeyKind,
@@ -25,6 +25,8 @@ export interface CliDeps {
   feedback: FeedbackStore;
   /** The console's accounts and the password reader (`sift console …`). */
   console?: ConsoleCliDeps;
+  /** The verdict log (`sift workspace forget-log`). */
+  verdicts?: { forget(workspaceId: string): Promise<void> };
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
@@ -78,7 +80,18 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   "workspace set": {
-    flags: ["workspace", "classify", "plan", "allowance", "rate-limit", "burst", "share-reports"],
+    flags: [
+      "workspace",
+      "classify",
+      "plan",
+      "allowance",
+      "rate-limit",
+      "burst",
+      "share-reports",
+      "log-privacy",
+      "log-retention-days",
+      "log-max-entries",
+    ],
     run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
       const shareReports = parse(onOff, flags["share-reports"], "share-reports");
@@ -88,6 +101,17 @@ export const COMMANDS: Record<string, Command> = {
         allowance: parse(count, flags["allowance"], "allowance"),
         rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
         burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
+        logPrivacy: parse(PrivacyMode, flags["log-privacy"], "log-privacy"),
+        logRetentionDays: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.retentionDays),
+          flags["log-retention-days"],
+          "log-retention-days",
+        ),
+        logMaxEntries: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.maxEntries),
+          flags["log-max-entries"],
+          "log-max-entries",
+        ),
       });
       if (Object.keys(changes).length === 0 && shareReports === undefined)
         throw new UsageError("nothing to set");
@@ -98,6 +122,16 @@ export const COMMANDS: Record<string, Command> = {
       if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
       if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
       return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports }) };
+    },
+  },
+  "workspace forget-log": {
+    flags: ["workspace"],
+    run: async (flags, { keystore, verdicts }) => {
+      const workspaceId = required(flags, "workspace");
+      if (!verdicts) throw new UsageError("this CLI has no verdict log");
+      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      await verdicts.forget(workspaceId);
+      return { workspaceId, forgotten: true };
     },
   },
   "config create": {

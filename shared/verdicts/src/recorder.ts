@@ -29,7 +29,7 @@ interface Waiting {
  */
 export class VerdictRecorder {
   /** The usage meter's rider (@sift/keystore usage.ts): the append script at any offset. */
-  readonly lua = appendLua;
+  readonly lua = (keyOffset: number, argOffset: number): string => appendLua(keyOffset, argOffset, true);
   readonly keys = LOG_KEY_COUNT;
   readonly #log: RedisVerdictLog;
   readonly #logger: Logger;

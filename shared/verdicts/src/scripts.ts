@@ -6,14 +6,17 @@
  * Keys (layout.ts order): records, summaries, ids, counts, waiting, reviews.
  * Arguments: cutoff id (entries with a smaller id are past retention), max entries, time to
  * live in ms, n, then n × (id, record, summary, count field, waiting 0/1).
+ *
+ * `guarded` (riding the usage script): a failing log write (a key of the wrong type, out of
+ * memory) is caught, so it can never cost the call its usage commit and with it its answer.
  */
 
 /** Entries one append may trim: a lowered maximum drains over the next appends, never in one long script. */
 export const TRIM_BATCH = 500;
 
-export const appendLua = (keyOffset: number, argOffset: number): string => `
+export const appendLua = (keyOffset: number, argOffset: number, guarded = false): string => `
 local logDropped = 0
-do
+${guarded ? "pcall(function()" : "do"}
   local K = function(i) return KEYS[${keyOffset} + i] end
   local A = function(i) return ARGV[${argOffset} + i] end
   local n = tonumber(A(4))
@@ -44,7 +47,7 @@ do
   if n > 0 then
     for i = 1, 6 do redis.call('PEXPIRE', K(i), A(3)) end
   end
-end
+${guarded ? "end)" : "end"}
 `;
 
 /** Returns how many entries it trimmed (at most TRIM_BATCH). */

@@ -37,6 +37,8 @@ export interface ClassifyRouteDeps {
   /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
   clock: Clock;
+  /** `all` (default): explain every call a workspace logs; `asked`: only `?explain=1` calls. */
+  logReasons?: "all" | "asked";
 }
 
 /**
@@ -91,7 +93,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     const result = await deps.inference
       .score(input.model, input.fields, identity.requestId, {
         workspaceId: key.workspaceId,
-        explain: explain || logged !== null,
+        explain: explain || (logged !== null && deps.logReasons !== "asked"),
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
