@@ -62,7 +62,11 @@ try {
     await log.appendEncoded(ws.id, settings, entries);
   }
   const accounts = new AccountStore({ redis: stack.redis, clock: systemClock });
-  const user = (await accounts.addUser({ email: "export@bench.example", password: PASSWORD, operator: false }))!;
+  const user = (await accounts.addUser({
+    email: "export@bench.example",
+    password: PASSWORD,
+    operator: false,
+  }))!;
   await accounts.setRole(ws.id, user.id, "owner");
 
   const cookies = new Map<string, string>();
@@ -127,7 +131,9 @@ try {
     console.log(
       `${format.toUpperCase()}: ${res.status}, ${rows.toLocaleString("en")} rows, ${(bytes / MB).toFixed(1)} MB in ${(ms / 1000).toFixed(1)} s; ` +
         `heap before ${(base.heapUsed / MB).toFixed(0)} MB, peak ${(peakHeap / MB).toFixed(0)} MB (+${((peakHeap - base.heapUsed) / MB).toFixed(0)} MB), ` +
-        (globalThis.gc ? `live after GC peak ${(peakLive / MB).toFixed(0)} MB (+${((peakLive - base.heapUsed) / MB).toFixed(0)} MB); ` : "; ") +
+        (globalThis.gc
+          ? `live after GC peak ${(peakLive / MB).toFixed(0)} MB (+${((peakLive - base.heapUsed) / MB).toFixed(0)} MB); `
+          : "; ") +
         `RSS before ${(base.rss / MB).toFixed(0)} MB, peak ${(peakRss / MB).toFixed(0)} MB`,
     );
   }
