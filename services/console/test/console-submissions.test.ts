@@ -331,6 +331,8 @@ describe("the review queue", () => {
     expect(done.status).toBe(303);
     const location = done.headers.get("location")!;
     expect(location).toContain(`done=${v!.id}`);
+    // The widened band stays widened: the emptied fields come back empty, not as the defaults.
+    expect(location).toMatch(/[?&]min=&max=&/);
     const after = await stack.verdicts.get(w.workspaceId, v!.id);
     expect(after?.review).toBe("clean");
     expect(after?.history[0]?.by).toBe(`full-${w.workspaceId}-${owner}`.toLowerCase());

@@ -90,16 +90,28 @@ export const verdictFilter = (q: VerdictQuery, fullText: boolean): VerdictFilter
   };
 };
 
-/** The query's fields (the cursor left out unless given in `changes`), for links, hidden inputs and exports. */
+/**
+ * The query's fields (the cursor left out unless given in `changes`), for links, hidden inputs
+ * and exports. `explicit`: empty fields too, where the screen has defaults (the review queue's
+ * band) and an emptied field must stay empty rather than fall back to its default.
+ */
 export const queryEntries = (
   q: VerdictQuery,
   changes: Partial<VerdictQuery> = {},
+  explicit = false,
 ): Array<[string, string]> => {
   const next = { ...q, cursor: "", ...changes };
-  return (Object.entries(next) as Array<[keyof VerdictQuery, string]>).filter(([, v]) => v !== "");
+  return (Object.entries(next) as Array<[keyof VerdictQuery, string]>).filter(
+    ([k, v]) => v !== "" || (explicit && k !== "cursor"),
+  );
 };
 
-export const queryHref = (base: string, q: VerdictQuery, changes: Partial<VerdictQuery> = {}): string => {
-  const search = new URLSearchParams(queryEntries(q, changes)).toString();
+export const queryHref = (
+  base: string,
+  q: VerdictQuery,
+  changes: Partial<VerdictQuery> = {},
+  explicit = false,
+): string => {
+  const search = new URLSearchParams(queryEntries(q, changes, explicit)).toString();
   return search ? `${base}?${search}` : base;
 };

@@ -128,7 +128,7 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
       ),
     );
     const back = (extra: Record<string, string>) => {
-      const href = queryHref(base, shown);
+      const href = queryHref(base, shown, {}, true);
       res.redirect(303, `${href}${href.includes("?") ? "&" : "?"}${new URLSearchParams(extra).toString()}`);
     };
 

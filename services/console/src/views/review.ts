@@ -168,6 +168,6 @@ export const reviewPage = (place: Place, view: ReviewView): Html => {
               </form>`
             : table
       }
-      ${cursorPager(base, q, view.next, view.verdicts.length)}`,
+      ${cursorPager(base, q, view.next, view.verdicts.length, true)}`,
   );
 };

@@ -90,12 +90,18 @@ export const filterForm = (f: {
 
 /** The filter as hidden inputs (bulk actions and exports carry the filter they were shown). */
 export const filterInputs = (q: VerdictQuery): Html =>
-  html`${queryEntries(q).map(([name, value]) => html`<input type="hidden" name="f_${name}" value="${value}" />`)}`;
+  html`${queryEntries(q, {}, true).map(([name, value]) => html`<input type="hidden" name="f_${name}" value="${value}" />`)}`;
 
 /** Previous pages are not kept (a cursor only goes on): "Newest" restarts, "Older" goes on. */
-export const cursorPager = (base: string, q: VerdictQuery, next: string | null, shownCount: number): Html =>
+export const cursorPager = (
+  base: string,
+  q: VerdictQuery,
+  next: string | null,
+  shownCount: number,
+  explicit = false,
+): Html =>
   html`<nav class="pager" aria-label="Pages of the table">
     <span role="status">${shownCount.toLocaleString("en")} shown${q.cursor ? " (older page)" : ""}</span>
-    ${q.cursor ? html`<a href="${queryHref(base, q)}">Newest</a>` : null}
-    ${next ? html`<a rel="next" href="${queryHref(base, q, { cursor: next })}">Older</a>` : null}
+    ${q.cursor ? html`<a href="${queryHref(base, q, {}, explicit)}">Newest</a>` : null}
+    ${next ? html`<a rel="next" href="${queryHref(base, q, { cursor: next }, explicit)}">Older</a>` : null}
   </nav>`;
