@@ -43,7 +43,8 @@ export const loadList = async (
   const [page, configs, top] = await Promise.all([
     deps.verdicts.list(place.workspace.id, { filter, cursor: query.cursor || null }),
     configOptions(deps, place.workspace.id),
-    deps.verdicts.topReasons(place.workspace.id, { limit: 30 }),
+    // The datalist only suggests: the newest 300 verdicts name the reasons worth offering.
+    deps.verdicts.topReasons(place.workspace.id, { limit: 30, sample: 300 }),
   ]);
   return {
     query,
