@@ -356,6 +356,31 @@ describe("the review queue", () => {
     expect(resent.label).toBe("clean");
   });
 
+  it("reports a verdict whose workspace keeps no text by its fingerprint: the near-duplicate still moves", async () => {
+    const w = await workspace("none");
+    const before = await classify(w.secretKey, SPAM);
+    await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 1);
+    const [v] = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    expect(v!.content).toEqual({ mode: "none" });
+    await w.c.get(`/console/w/${w.workspaceId}/review`);
+    const done = await w.c.post(`/console/w/${w.workspaceId}/review`, { one: `clean:${v!.id}` });
+    expect(done.status).toBe(303);
+    expect((await stack.verdicts.get(w.workspaceId, v!.id))?.review).toBe("clean");
+    let resent = before;
+    await within(5_000, async () => {
+      resent = await classify(w.secretKey, RESEND);
+      return resent.score < before.score;
+    });
+    expect(resent.label).toBe("clean");
+    // The score cell says the layer has the report, with no text to score again.
+    const poll = /hx-get="([^"]+\/score\?[^"]+)"/.exec(
+      (await w.c.get(done.headers.get("location")!)).text,
+    )![1]!;
+    expect((await w.c.get(poll.replace(/&amp;/g, "&"))).text).toContain(
+      "the log keeps no text to score again",
+    );
+  });
+
   it("marks everything a filter matches, at most 500, and the ticked rows", async () => {
     const w = await workspace("full");
     for (let i = 0; i < 3; i++) await classify(w.secretKey, { ...SPAM, name: `Spammer ${i}` });
