@@ -1,5 +1,5 @@
 // pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency,levers,log]
-//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build]
+//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build] [--rounds N]
 //
 // Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
 // twin (median of the rounds; min/median/max printed). Loopback only, every service its own
@@ -32,10 +32,12 @@ const { values } = parseArgs({
     json: { type: "string" },
     source: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
+    // More rounds than the mode's, for a steadier median on a loaded machine.
+    rounds: { type: "string" },
   },
 });
 const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
-const mode = MODES[modeName];
+const mode = values.rounds ? { ...MODES[modeName], rounds: Number(values.rounds) } : MODES[modeName];
 const only = new Set(
   values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers", "log"],
 );
