@@ -349,6 +349,10 @@ describe("the review queue", () => {
       return cell.includes("rescored");
     });
     const rescored = Number(/data-score="([^"]+)"/.exec(cell)![1]);
+    // Without JavaScript the cell comes in a page; htmx gets the cell alone.
+    expect(cell).toContain("Back to the review queue");
+    const swapped = await w.c.get(poll, { "hx-request": "true" });
+    expect(swapped.text).toMatch(/^<span\s+class="rescored"/);
     expect(rescored).toBeLessThan(0.5);
     // A near-duplicate sent now is scored with the report.
     const resent = await classify(w.secretKey, RESEND);

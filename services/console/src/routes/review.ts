@@ -13,7 +13,8 @@ import {
   type ReviewState,
 } from "../domain/review.ts";
 import { parseVerdictQuery, queryHref, verdictFilter } from "../domain/verdict-query.ts";
-import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import { html } from "../domain/html.ts";
+import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { newScore, pendingScore, reviewPage } from "../views/review.ts";
 import { contentFields } from "../views/verdict-parts.ts";
 import { field, postedForm, sendPage } from "./context.ts";
@@ -203,8 +204,20 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
     const after = Number(typeof q["after"] === "string" ? q["after"] : "0") || 0;
     const tries = Math.min(MAX_TRIES, Number(typeof q["try"] === "string" ? q["try"] : "0") || 0);
     const ws = `/console/w/${place.workspace.id}`;
+    // htmx swaps the cell in; a browser without JavaScript (the "check" link) gets it in a page.
     const fragment = (body: ReturnType<typeof newScore>) =>
-      res.status(200).type("html").send(body.toString());
+      req.headers["hx-request"] === "true"
+        ? res.status(200).type("html").send(body.toString())
+        : sendPage(
+            res,
+            200,
+            layout(
+              place.frame,
+              "Review queue",
+              html`<p>Submission <a href="${ws}/submissions/${v.id}">${v.id}</a>: ${body}</p>
+                <p><a href="${ws}/review">Back to the review queue</a></p>`,
+            ),
+          );
     const learned = (await deps.lists.version(place.workspace.id)) > after;
     if (!learned) {
       if (tries >= MAX_TRIES)

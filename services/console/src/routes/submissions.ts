@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { redisLayout, type Keystore } from "@sift/keystore";
-import { queryFields, type RedisClient } from "@sift/runtime";
+import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
 import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
 import { followable } from "../domain/display.ts";
 import { parseVerdictQuery, verdictFilter, type VerdictQuery } from "../domain/verdict-query.ts";
@@ -15,6 +15,7 @@ export interface SubmissionsDeps extends WorkspaceDeps {
   keystore: Keystore;
   redis: RedisClient;
   verdicts: VerdictLog;
+  logger: Logger;
 }
 
 /** The workspace's configurations for the site column and filter, oldest first. */
@@ -109,7 +110,15 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
       `attachment; filename="sift-submissions-${place.workspace.id}-${day}.${format}"`,
     );
     res.status(200).type(format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8");
-    const rows = await streamExport(res, deps.verdicts.export(place.workspace.id, filter), format);
+    let rows: number;
+    try {
+      rows = await streamExport(res, deps.verdicts.export(place.workspace.id, filter), format);
+    } catch (err) {
+      // The status is sent already: cut the download short so it cannot pass for a whole file.
+      deps.logger.error({ err, workspaceId: place.workspace.id }, "export failed");
+      res.destroy();
+      return;
+    }
     await place.record("submissions.export", `${rows} verdicts as ${format.toUpperCase()}`);
   });
 
