@@ -289,6 +289,14 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(await long.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     expect(await traces(page)).toEqual(CLEAN_TRACES);
     expect(problems).toEqual([]);
+    // The detectors themselves work: markup that did get in is seen, and so is its blocked handler.
+    await page.evaluate(() =>
+      document.querySelector("main")!.insertAdjacentHTML("beforeend", "<img src=x onerror=alert(1)>"),
+    );
+    const caught = await traces(page);
+    expect(caught.foreign).toContain("IMG");
+    expect(caught.handlers).toContain("IMG onerror");
+    await expect.poll(() => problems).toEqual([expect.stringMatching(/^csp: script-src-attr inline/)]);
     await context.close();
   });
 });
