@@ -1,6 +1,7 @@
 import type { Express } from "express";
 import type { ModelName } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
+import type { LogSettings, VerdictInput } from "@sift/verdicts";
 import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReportQueue } from "./clients/feedback-queue.ts";
 import type { InferenceClient } from "./clients/inference.ts";
@@ -14,6 +15,10 @@ export interface ClassifyDeps extends AppDeps {
   models?: readonly ModelName[];
   usage: UsageMeter;
   reports: ReportQueue;
+  /** The verdict log's write side; none: nothing recorded (and no reasons asked for it). */
+  verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
+  /** `all`: every logged verdict explained; `asked`: only `?explain=1` calls (config.ts). */
+  logReasons?: "all" | "asked";
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

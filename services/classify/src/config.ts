@@ -25,6 +25,14 @@ const Config = ServiceConfig.extend({
     .default("on")
     .transform((v) => v === "1" || v === "true" || v === "on")
     .meta({ env: "SIFT_INFERENCE_COALESCE" }),
+  /**
+   * Whether a workspace's verdict log gets every verdict's reasons (`all`: each call of a
+   * workspace that keeps a log is explained by its worker, the cost in docs/benchmarks.md) or
+   * only those the caller asked for with `?explain=1` (`asked`: the log's other fields only).
+   */
+  logReasons: z.enum(["all", "asked"]).default("all").meta({ env: "SIFT_LOG_REASONS" }),
+  /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
+  logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 

@@ -1,4 +1,5 @@
 import { IdentitySigner, runService } from "@sift/runtime";
+import { LogKeyRing } from "@sift/verdicts";
 import { loadConfig } from "./config.ts";
 import { createClassifyService } from "./wiring.ts";
 
@@ -15,6 +16,8 @@ const exitCode = await runService({
       signer: new IdentitySigner(config.internalSecret),
       inferenceTimeoutMs: config.inferenceTimeoutMs,
       inferenceCoalesce: config.inferenceCoalesce,
+      logKeys: LogKeyRing.parse(config.logKeys),
+      logReasons: config.logReasons,
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

@@ -1,6 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { ModelName } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
+import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
@@ -8,6 +9,7 @@ import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
 import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
+import { startLogRetention } from "./jobs/log-retention.ts";
 import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
 
 /**
@@ -27,10 +29,17 @@ export const createClassifyService = async (
     inferenceCoalesce?: boolean;
     /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
     models?: readonly ModelName[];
+    /** Keys for `full`-mode log content (SIFT_LOG_KEYS); none: `full` stores no content. */
+    logKeys?: LogKeyRing;
+    /** `all` (default): every logged verdict explained; `asked`: only `?explain=1` calls. */
+    logReasons?: "all" | "asked";
   },
 ) => {
   const { redis, clock, logger } = deps;
-  const usage = new RedisUsageMeter({ redis, clock });
+  const verdictLog = new RedisVerdictLog({ redis, clock, keys: deps.logKeys ?? new LogKeyRing([]) });
+  const recorder = new VerdictRecorder({ log: verdictLog, logger });
+  // Log entries ride the usage script of their workspace's next call (no round trip of their own).
+  const usage = new RedisUsageMeter({ redis, clock, rider: recorder });
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
   const inference = new NatsInferenceClient({
     nats: deps.nats,
@@ -46,6 +55,8 @@ export const createClassifyService = async (
     ...(deps.models ? { models: deps.models } : {}),
     usage,
     reports,
+    verdicts: recorder,
+    logReasons: deps.logReasons ?? "all",
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,
@@ -65,11 +76,19 @@ export const createClassifyService = async (
     nats: deps.nats,
     logger,
   });
+  const retention = await startLogRetention({
+    connection: deps.jobsRedis,
+    prefix: BULL_PREFIX,
+    keystore: new Keystore({ redis, clock }),
+    log: verdictLog,
+    logger,
+  });
   return {
     app,
+    verdictLog,
     jobs: {
       stop: async () => {
-        await Promise.all([jobs.stop(), learner.stop()]);
+        await Promise.all([jobs.stop(), learner.stop(), retention.stop(), recorder.stop()]);
         await reports.close();
       },
     },

@@ -1,5 +1,6 @@
 import express, { type Express } from "express";
 import type { FeedbackStore } from "@sift/feedback";
+import type { VerdictLog } from "@sift/verdicts";
 import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   serviceApp,
@@ -27,6 +28,9 @@ import { usageRoutes } from "./routes/usage.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
+import { submissionRoutes } from "./routes/submissions.ts";
+import { overviewRoutes } from "./routes/overview.ts";
+import { reviewRoutes, type Reporter, type Rescorer } from "./routes/review.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -39,6 +43,12 @@ export interface ConsoleDeps {
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
   lists: FeedbackStore;
+  /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
+  verdicts: VerdictLog;
+  /** Reports a review to classify's learner (@sift/classify's queueReport, as POST /feedback does). */
+  reporter: Reporter;
+  /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */
+  rescorer?: Rescorer | undefined;
   accounts: AccountStore;
   sessions: SessionStore;
   throttle: SignInThrottle;
@@ -66,6 +76,9 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     homeRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);
+    overviewRoutes(router, deps);
+    submissionRoutes(router, deps);
+    reviewRoutes(router, deps);
     usageRoutes(router, deps);
     memberRoutes(router, deps);
     inviteRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hostField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
+import { hostField, natsUrlField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -7,6 +7,8 @@ const positiveInt = z.coerce.number().int().positive();
 const Config = ServiceConfig.extend({
   port: portField(8084).meta({ env: ["CONSOLE_PORT", "PORT"] }),
   host: hostField.meta({ env: "CONSOLE_HOST" }),
+  /** The model workers, asked to score a reviewed submission again with the workspace's layer. */
+  natsUrl: natsUrlField,
   /** A session unused this long ends (default 2 hours). */
   sessionIdleMs: positiveInt.default(2 * 60 * 60 * 1000).meta({ env: "SIFT_CONSOLE_SESSION_IDLE_MS" }),
   /** A session ends this long after sign-in whatever its use (default 7 days). */
@@ -27,6 +29,8 @@ const Config = ServiceConfig.extend({
   inviteLifetimeMs: positiveInt
     .default(7 * 24 * 60 * 60 * 1000)
     .meta({ env: "SIFT_CONSOLE_INVITE_LIFETIME_MS" }),
+  /** The keys `full`-mode verdict content is sealed with, as classify has them (docs/console.md). */
+  logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });
 export type ConsoleConfig = Readonly<z.infer<typeof Config>>;
 

@@ -1,4 +1,5 @@
 import { IdentitySigner, runService } from "@sift/runtime";
+import { LogKeyRing } from "@sift/verdicts";
 import { loadConfig } from "./config.ts";
 import { createConsoleService } from "./wiring.ts";
 
@@ -10,7 +11,10 @@ const exitCode = await runService({
     const app = await createConsoleService({
       ...runtime.deps,
       redis: runtime.redis(),
+      jobsRedis: runtime.jobsRedis(),
+      nats: await runtime.nats(),
       signer: new IdentitySigner(config.internalSecret),
+      logKeys: LogKeyRing.parse(config.logKeys),
       config,
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });

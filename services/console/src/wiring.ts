@@ -8,6 +8,10 @@ import {
   type RedisClient,
   type Registry,
 } from "@sift/runtime";
+import type { NatsConnection } from "nats";
+import { NatsInferenceClient } from "@sift/classify/inference";
+import { BULL_PREFIX, BullReportQueue, queueReport } from "@sift/classify/reports";
+import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
 import { AuditLog } from "./clients/audit.ts";
@@ -39,14 +43,25 @@ export const createConsoleService = async (deps: {
   config: ConsoleSettings;
   metrics?: Registry;
   serving?: () => void;
+  /** BullMQ's Redis: reviews are queued for classify's learner there, as POST /feedback queues them. */
+  jobsRedis: RedisClient;
+  /** The model workers, to score a reviewed submission again; none: the review queue says "the layer has it". */
+  nats?: NatsConnection;
+  /** Keys that open `full`-mode verdict content (SIFT_LOG_KEYS); none: such content shows as unavailable. */
+  logKeys?: LogKeyRing;
 }) => {
   const { redis, clock, config } = deps;
+  const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),
+    reporter: { report: (input) => queueReport(reports, input) },
+    // Classify's own inference client; the same time-out classify has by default (1.5 s).
+    rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
+    verdicts: new RedisVerdictLog({ redis, clock, keys: deps.logKeys ?? new LogKeyRing([]) }),
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({
       redis,

@@ -1,6 +1,7 @@
 import type { Express } from "express";
 import { Counter, serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
+import type { LogSettings, VerdictInput } from "@sift/verdicts";
 import type { AdaptiveStore } from "./clients/adaptive-store.ts";
 import { challengeRoute, type SiteConfigLookup } from "./routes/challenge.ts";
 import { verifyRoute } from "./routes/verify.ts";
@@ -14,6 +15,8 @@ export interface VerifyDeps extends AppDeps {
   keystore: SiteConfigLookup;
   /** Scores behind adaptive difficulty. */
   adaptive: AdaptiveStore;
+  /** The verdict log's write side; none: nothing recorded. */
+  verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
 }
 
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */

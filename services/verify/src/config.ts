@@ -7,6 +7,8 @@ const Config = ServiceConfig.extend({
   host: hostField.meta({ env: "VERIFY_HOST" }),
   /** Challenge signing keys, `id:secret[@notBefore]` entries; unset: one derived from internalSecret. */
   signingSecrets: z.string().optional().meta({ env: "SIFT_CHALLENGE_KEYS" }),
+  /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
+  logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 

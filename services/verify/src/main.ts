@@ -1,21 +1,31 @@
 import { signingSecretRing } from "@sift/challenge/server";
 import { IdentitySigner, runService } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
-import { createVerifyService } from "./wiring.ts";
+import { LogKeyRing } from "@sift/verdicts";
+import { createVerifyService, verdictRecorder } from "./wiring.ts";
 
 const exitCode = await runService({
   name: "verify",
   config: loadConfig(process.env),
   start: async (runtime) => {
     const { config } = runtime;
+    const redis = runtime.redis();
+    const verdicts = verdictRecorder({ ...runtime.deps, redis, logKeys: LogKeyRing.parse(config.logKeys) });
     const app = createVerifyService({
       ...runtime.deps,
-      redis: runtime.redis(),
+      redis,
+      verdicts,
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
-    return { ready: { port: http.port }, stop: [["http", http.stop]] };
+    return {
+      ready: { port: http.port },
+      stop: [
+        ["http", http.stop],
+        ["verdict log", () => verdicts.stop()],
+      ],
+    };
   },
 });
 process.exit(exitCode);

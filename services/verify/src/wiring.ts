@@ -1,12 +1,19 @@
 import { RedisReplayGuard, type SigningSecretRing } from "@sift/challenge/server";
 import { Keystore } from "@sift/keystore";
+import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
 import { RedisAdaptiveStore } from "./clients/adaptive-store.ts";
 
 /** The verify app on real clients; main.ts and the test harness both build it here. */
 export const createVerifyService = (
-  deps: ProcessDeps & { redis: RedisClient; signer: IdentitySigner; signingSecrets: SigningSecretRing },
+  deps: ProcessDeps & {
+    redis: RedisClient;
+    signer: IdentitySigner;
+    signingSecrets: SigningSecretRing;
+    /** The verdict log's write side (verdictRecorder); none: verify outcomes are not recorded. */
+    verdicts?: VerdictRecorder;
+  },
 ) =>
   buildVerifyApp({
     ...deps,
@@ -14,4 +21,17 @@ export const createVerifyService = (
     keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
+  });
+
+/** The verify service's recorder: outcomes wait FLUSH_MS, then go in one pipelined write. */
+export const verdictRecorder = (
+  deps: Pick<ProcessDeps, "clock" | "logger"> & { redis: RedisClient; logKeys?: LogKeyRing },
+) =>
+  new VerdictRecorder({
+    log: new RedisVerdictLog({
+      redis: deps.redis,
+      clock: deps.clock,
+      keys: deps.logKeys ?? new LogKeyRing([]),
+    }),
+    logger: deps.logger,
   });

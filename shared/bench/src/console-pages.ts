@@ -1,7 +1,7 @@
 /**
  * Every console page's time through the gateway with issue 27's data: 10 workspaces of 10,000
- * classify submissions each (counted over the last 30 days, with 429s), list entries, a full
- * audit log, several configurations and members. The goal: p95 under 50 ms for every page.
+ * classify submissions each (counted over the last 30 days, with 429s, and in the verdict log:
+ * issue 28's screens read it), list entries, a full audit log, several configurations and members. The goal: p95 under 50 ms for every page.
  *
  * Its Redis and NATS are its own servers on free ports (started here, stopped at the end), so
  * nothing it writes touches another Redis. The stack runs in this process (startStack); each
@@ -100,6 +100,45 @@ try {
       await accounts.setRole(ws.id, member!.id, (["viewer", "editor", "owner"] as const)[m % 3]!);
     }
     workspaces.push({ id: ws.id, configId: configs[0]! });
+    // The verdict log full (issue 28): one entry per submission over its 14 days, with reasons,
+    // redacted content, a list hit in 50 and a review in 100, for Overview, Submissions and Review.
+    const settings = { privacy: "redacted", retentionDays: 14, maxEntries: SIZE.submissions } as const;
+    for (let start = 0; start < SIZE.submissions; start += 1_000) {
+      const entries = [];
+      for (let s = start; s < Math.min(SIZE.submissions, start + 1_000); s++) {
+        const score = ((s * 37) % 100) / 100;
+        entries.push(
+          stack.verdicts.encode(
+            {
+              time: clock.now() - Math.floor(((SIZE.submissions - s) / SIZE.submissions) * 14 * DAY),
+              workspaceId: ws.id,
+              configId: configs[s % configs.length]!,
+              operation: "classify",
+              label: score >= 0.5 ? "spam" : "clean",
+              score,
+              model: "spam-standard",
+              reasons: [
+                { signal: "word", weight: 0.6, field: "message", label: `“offer${s % 40}”` },
+                ...(s % 50 === 0
+                  ? [{ signal: "list_block", weight: 4, label: "listed phrase: cheap pills" }]
+                  : []),
+              ],
+              listHits: s % 50 === 0 ? ["listed phrase: cheap pills"] : [],
+              fields: [
+                ["name", `Sender ${s}`],
+                ["email", `sender${s}@example.com`],
+                ["message", `Hello, message ${s}: see https://example.com/x${s} for our offer.`],
+              ],
+            },
+            settings,
+          ),
+        );
+      }
+      await stack.verdicts.appendEncoded(ws.id, settings, entries);
+    }
+    const reviewed = (await stack.verdicts.list(ws.id, { limit: 100 })).verdicts;
+    for (const v of reviewed)
+      await stack.verdicts.review(ws.id, v.id, { state: "spam", by: operator, at: clock.now() });
   }
   console.log(
     `filled in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SIZE.workspaces} workspaces × ${SIZE.submissions.toLocaleString("en")} submissions, ` +

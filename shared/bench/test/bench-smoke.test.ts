@@ -62,6 +62,12 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
       "lever-verify-tsx",
       "lever-classify-tsx",
       "lever-classify-no-coalesce",
+      "classify-log-off",
+      "classify-log-redacted",
+      "classify-log-full",
+      "classify-log-off-direct",
+      "classify-log-on-direct",
+      "classify-log-asked-direct",
     ]),
   );
   for (const s of results.summaries) {

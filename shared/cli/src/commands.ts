@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
-import { CHALLENGE_TTL_MS, STRICTNESS_MODES } from "@sift/contracts";
+import { CHALLENGE_TTL_MS, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
   KeyKind,
@@ -25,6 +25,8 @@ export interface CliDeps {
   feedback: FeedbackStore;
   /** The console's accounts and the password reader (`sift console …`). */
   console?: ConsoleCliDeps;
+  /** The verdict log (`sift workspace forget-log`). */
+  verdicts?: { forget(workspaceId: string): Promise<void> };
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
@@ -87,6 +89,9 @@ export const COMMANDS: Record<string, Command> = {
       "burst",
       "share-reports",
       "strictness",
+      "log-privacy",
+      "log-retention-days",
+      "log-max-entries",
     ],
     run: async (flags, { keystore, feedback }) => {
       const workspaceId = required(flags, "workspace");
@@ -98,6 +103,17 @@ export const COMMANDS: Record<string, Command> = {
         allowance: parse(count, flags["allowance"], "allowance"),
         rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
         burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
+        logPrivacy: parse(PrivacyMode, flags["log-privacy"], "log-privacy"),
+        logRetentionDays: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.retentionDays),
+          flags["log-retention-days"],
+          "log-retention-days",
+        ),
+        logMaxEntries: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.maxEntries),
+          flags["log-max-entries"],
+          "log-max-entries",
+        ),
       });
       if (Object.keys(changes).length === 0 && shareReports === undefined && strictness === undefined)
         throw new UsageError("nothing to set");
@@ -110,6 +126,16 @@ export const COMMANDS: Record<string, Command> = {
       // Kept with the learned state the workers already load, not in the key record (store.ts).
       if (strictness !== undefined) await feedback.setStrictness(workspaceId, strictness);
       return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports, strictness }) };
+    },
+  },
+  "workspace forget-log": {
+    flags: ["workspace"],
+    run: async (flags, { keystore, verdicts }) => {
+      const workspaceId = required(flags, "workspace");
+      if (!verdicts) throw new UsageError("this CLI has no verdict log");
+      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
+      await verdicts.forget(workspaceId);
+      return { workspaceId, forgotten: true };
     },
   },
   "config create": {

@@ -2,6 +2,7 @@ import { solveFromService } from "@sift/challenge";
 import { FeedbackStore } from "@sift/feedback";
 import { AccountStore } from "@sift/console/accounts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
@@ -20,6 +21,8 @@ try {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
+    // Forgetting reads no content: no keys needed.
+    verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
     console: { accounts: new AccountStore({ redis, clock: systemClock }), readPassword },
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.

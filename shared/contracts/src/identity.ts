@@ -6,6 +6,62 @@ export type KeyKind = z.infer<typeof KeyKind>;
 export const Plan = z.enum(["free", "paid"]);
 export type Plan = z.infer<typeof Plan>;
 
+/** What a workspace's verdict log keeps of a submission's text (docs/console.md). */
+export const PRIVACY_MODES = ["full", "redacted", "none"] as const;
+export const PrivacyMode = z.enum(PRIVACY_MODES);
+/** Days a workspace keeps its verdict log (0: no log) and the most entries it keeps. */
+export const LOG_RETENTION_DAYS = { min: 0, max: 90 } as const;
+/** 200,000: room for the console's 100,000-row export; a record is about 1 KB. */
+export const LOG_MAX_ENTRIES = { min: 1, max: 200_000 } as const;
+
+/** A workspace's verdict log settings, carried by its key records so the hot path reads no more. */
+export const WorkspaceLog = z.object({
+  privacy: PrivacyMode,
+  retentionDays: z.number().int().min(LOG_RETENTION_DAYS.min).max(LOG_RETENTION_DAYS.max),
+  maxEntries: z.number().int().min(LOG_MAX_ENTRIES.min).max(LOG_MAX_ENTRIES.max),
+});
+export type WorkspaceLog = z.infer<typeof WorkspaceLog>;
+
+/**
+ * `redacted` by default: a new workspace's owner sees what each verdict was about without Sift
+ * keeping the addresses, numbers and links people typed, and needs no key configured (`full`
+ * does). 14 days (issue 28) covers two weekly looks at the review queue; 10,000 entries is the
+ * size the console's page budget is measured at.
+ */
+export const DEFAULT_WORKSPACE_LOG: WorkspaceLog = Object.freeze({
+  privacy: "redacted",
+  retentionDays: 14,
+  maxEntries: 10_000,
+});
+
+/**
+ * The settings from a workspace hash's or key record's three fields (`logPrivacy`,
+ * `logRetentionDays`, `logMaxEntries`): a missing or unreadable field takes its default, so a
+ * record written before the log existed reads as the defaults.
+ */
+export const workspaceLogFrom = (fields: {
+  logPrivacy?: string | null | undefined;
+  logRetentionDays?: string | number | null | undefined;
+  logMaxEntries?: string | number | null | undefined;
+}): WorkspaceLog => {
+  const privacy = PrivacyMode.safeParse(fields.logPrivacy);
+  return {
+    privacy: privacy.success ? privacy.data : DEFAULT_WORKSPACE_LOG.privacy,
+    retentionDays: bounded(fields.logRetentionDays, LOG_RETENTION_DAYS, DEFAULT_WORKSPACE_LOG.retentionDays),
+    maxEntries: bounded(fields.logMaxEntries, LOG_MAX_ENTRIES, DEFAULT_WORKSPACE_LOG.maxEntries),
+  };
+};
+
+const bounded = (
+  value: string | number | null | undefined,
+  range: { min: number; max: number },
+  fallback: number,
+): number => {
+  if (value === null || value === undefined || value === "") return fallback;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= range.min && n <= range.max ? n : fallback;
+};
+
 /**
  * What the gateway learned about the caller's key, forwarded to a service in a header signed
  * with the internal secret. `status` lets the verify service apply the spec's message order
@@ -39,6 +95,8 @@ export const Identity = z.object({
       kind: KeyKind,
       plan: Plan,
       allowance: z.number().int().nonnegative(),
+      /** The workspace's verdict log settings; absent: the defaults (@sift/verdicts settings.ts). */
+      log: WorkspaceLog.optional(),
     }),
   ]),
 });
@@ -57,6 +115,7 @@ export const resolvedKey = (record: Omit<ResolvedKey, "status">): ResolvedKey =>
   kind: record.kind,
   plan: record.plan,
   allowance: record.allowance,
+  ...(record.log ? { log: record.log } : {}),
 });
 
 /** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */

@@ -40,3 +40,9 @@ export const FeedbackJob = z.object({
   requestId: z.string().optional(),
 });
 export type FeedbackJob = z.infer<typeof FeedbackJob>;
+
+/**
+ * The verdict log's retention job (@sift/verdicts, run by classify): hourly, trims every
+ * workspace's log to its retention and maximum, and forgets a log whose retention is 0.
+ */
+export const VERDICT_LOG_QUEUE = "sift-verdict-log";

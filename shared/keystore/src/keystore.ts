@@ -1,7 +1,15 @@
 import type { Result } from "ioredis";
 import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 import { hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
-import { KEY_RECORD_FIELDS, RESOLVE_AND_TAKE, SWAP_SECRET, SYNC_KEY, WORKSPACE_FIELDS } from "./scripts.ts";
+import { workspaceLogFrom } from "@sift/contracts";
+import {
+  KEY_RECORD_FIELDS,
+  REQUIRED_KEY_FIELDS,
+  RESOLVE_AND_TAKE,
+  SWAP_SECRET,
+  SYNC_KEY,
+  WORKSPACE_FIELDS,
+} from "./scripts.ts";
 import {
   Configuration,
   DEFAULT_ALLOWANCE,
@@ -20,7 +28,17 @@ export interface WorkspaceInput {
 }
 
 export type WorkspaceChanges = Partial<
-  Pick<Workspace, "plan" | "allowance" | "classify" | "rateLimit" | "burst">
+  Pick<
+    Workspace,
+    | "plan"
+    | "allowance"
+    | "classify"
+    | "rateLimit"
+    | "burst"
+    | "logPrivacy"
+    | "logRetentionDays"
+    | "logMaxEntries"
+  >
 >;
 
 export type ConfigChanges = Partial<
@@ -189,7 +207,7 @@ export class Keystore extends RedisStore {
   /** `resolve` for a secret already hashed (hashSecret). */
   async resolveHash(secretHash: string): Promise<ResolvedKeyRecord | null> {
     const row = await this.redis.hmget(this.layout.key(secretHash), ...KEY_RECORD_FIELDS);
-    return row.every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
+    return row.slice(0, REQUIRED_KEY_FIELDS).every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
   }
 
   /** The channel `keyChange` messages are published on (for a subscriber of this store's prefix). */
@@ -205,7 +223,7 @@ export class Keystore extends RedisStore {
     secretKey: string,
   ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
     const row = await this.redis.siftResolveAndTake(this.layout.key(hashSecret(secretKey)), this.clock.now());
-    return row ? { record: toRecord(row), retryAfterMs: Number(row[9]) } : null;
+    return row ? { record: toRecord(row), retryAfterMs: Number(row[KEY_RECORD_FIELDS.length]) } : null;
   }
 
   /** A record read through `parse`, or null when there is none (Redis reads a missing hash as empty). */
@@ -257,6 +275,9 @@ const toRecord = ([
   rateLimit,
   burst,
   allowance,
+  logPrivacy,
+  logRetentionDays,
+  logMaxEntries,
 ]: readonly [...ResolveRow, ...unknown[]]): ResolvedKeyRecord => ({
   configId,
   workspaceId,
@@ -267,10 +288,27 @@ const toRecord = ([
   rateLimit: Number(rateLimit),
   burst: Number(burst),
   allowance: Number(allowance),
+  log: workspaceLogFrom({ logPrivacy, logRetentionDays, logMaxEntries }),
 });
 
-/** configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance */
-type ResolveRow = [string, string, string, string, string, string, string, string, string];
+/**
+ * configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance, then the log's
+ * privacy, retention days and max entries (null or '' in a record written before them).
+ */
+type ResolveRow = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -293,6 +331,9 @@ const workspaceFromHash = (hash: Record<string, string>): Workspace =>
     rateLimit: Number(hash["rateLimit"]),
     burst: Number(hash["burst"]),
     createdAt: Number(hash["createdAt"]),
+    logPrivacy: hash["logPrivacy"] || undefined,
+    logRetentionDays: optionalNumber(hash["logRetentionDays"] || undefined),
+    logMaxEntries: optionalNumber(hash["logMaxEntries"] || undefined),
   });
 
 const configFromHash = (hash: Record<string, string>): Configuration =>

@@ -17,28 +17,48 @@ export const KEY_RECORD_FIELDS = [
   "rateLimit",
   "burst",
   "allowance",
+  "logPrivacy",
+  "logRetentionDays",
+  "logMaxEntries",
 ] as const;
 
+/** Fields every key record has; the ones after them came later and may be missing (read as defaults). */
+export const REQUIRED_KEY_FIELDS = 9;
+
 /** The workspace fields a key record copies, kept in step by SYNC_KEY. */
-export const WORKSPACE_FIELDS = ["plan", "classify", "rateLimit", "burst", "allowance"] as const;
+export const WORKSPACE_FIELDS = [
+  "plan",
+  "classify",
+  "rateLimit",
+  "burst",
+  "allowance",
+  "logPrivacy",
+  "logRetentionDays",
+  "logMaxEntries",
+] as const;
 
 /**
  * The gateway's whole Redis work for a classify call, in one round trip (DESIGN.md): read the
  * key record and, for an enabled classify key, take one request from the rate-limit state kept
- * in that same record (field `tat`). Returns the record's fields (KEY_RECORD_FIELDS) plus a
- * tenth entry, 0 or the milliseconds to wait (nothing taken, nothing counted); nil for an
+ * in that same record (field `tat`). Returns the record's fields (KEY_RECORD_FIELDS; a missing
+ * optional one as '') plus one more entry, 0 or the milliseconds to wait (nothing taken, nothing counted); nil for an
  * unknown key. KEYS[1] key record; ARGV[1] now.
  */
+/** Where `tat` lands in RESOLVE_AND_TAKE's row (Lua counts from 1): right after the record's fields. */
+const TAT = KEY_RECORD_FIELDS.length + 1;
+
 export const RESOLVE_AND_TAKE = `${GCRA_FUNCTION}
 local row = redis.call('HMGET', KEYS[1], ${KEY_RECORD_FIELDS.map((f) => `'${f}'`).join(", ")}, 'tat')
 if not row[1] then return nil end
+-- A nil would end the reply's array early: a record older than the log's fields answers ''.
+for i = ${REQUIRED_KEY_FIELDS + 1}, ${KEY_RECORD_FIELDS.length} do row[i] = row[i] or '' end
 local wait = 0
 if row[3] == '${KeyKind.enum.classify}' and row[6] == '1' then
   local newTat
-  wait, newTat = gcraStep(tonumber(row[10]), tonumber(ARGV[1]), 1000 / tonumber(row[7]), tonumber(row[8]))
+  wait, newTat = gcraStep(tonumber(row[${TAT}]), tonumber(ARGV[1]), 1000 / tonumber(row[7]), tonumber(row[8]))
   if newTat then redis.call('HSET', KEYS[1], 'tat', newTat) end
 end
-row[10] = wait
+row[${TAT}] = wait
 return row
 `;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS, KeyKind, Plan } from "@sift/contracts";
+import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS, KeyKind, Plan, WorkspaceLog } from "@sift/contracts";
 
 export { KeyKind, Plan };
 
@@ -25,6 +25,10 @@ export const Workspace = z.object({
   rateLimit: z.number().positive(),
   burst: z.number().int().positive(),
   createdAt: z.number().int(),
+  /** The verdict log's settings (@sift/verdicts); absent: DEFAULT_WORKSPACE_LOG's. */
+  logPrivacy: WorkspaceLog.shape.privacy.optional(),
+  logRetentionDays: WorkspaceLog.shape.retentionDays.optional(),
+  logMaxEntries: WorkspaceLog.shape.maxEntries.optional(),
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -56,4 +60,6 @@ export interface ResolvedKeyRecord {
   rateLimit: number;
   burst: number;
   allowance: number;
+  /** The workspace's verdict log settings, defaults filled in. */
+  log: WorkspaceLog;
 }

@@ -54,20 +54,50 @@ export interface UsageMeter {
   status(workspace: UsageSubject): Promise<UsageStatus>;
 }
 
+/**
+ * Writes of the same workspace that ride a reservation's script call, so they cost the classify
+ * call no round trip of its own (the verdict log: @sift/verdicts recorder.ts). Its Lua runs
+ * before ADMIT's, with its keys after ADMIT's three and its arguments after ADMIT's nine; every
+ * key must carry the workspace's hash tag (layout.ts). It runs even when the reservation comes
+ * too late (SIFTLATE): what rides belongs to calls already answered.
+ */
+export interface AdmitRider {
+  lua(keyOffset: number, argOffset: number): string;
+  /** How many keys `take` always returns. */
+  keys: number;
+  /** The keys and arguments for this workspace's next reservation, handed over; null when none. */
+  take(workspaceId: string): { keys: string[]; args: Array<string | number> } | null;
+}
+
+/** ADMIT's own keys and arguments, after which a rider's begin. */
+const ADMIT_KEYS = 3;
+const ADMIT_ARGS = 9;
+
 export class RedisUsageMeter extends RedisStore implements UsageMeter {
   readonly #refusals: RefusalCounter;
+  readonly #rider: AdmitRider | undefined;
 
-  constructor(deps: RedisStoreDeps) {
+  constructor(deps: RedisStoreDeps & { rider?: AdmitRider }) {
     super(deps, {
-      siftUsageAdmit: { keys: 3, lua: ADMIT },
+      siftUsageAdmit: { keys: ADMIT_KEYS, lua: ADMIT },
       siftUsageRelease: { keys: 3, lua: RELEASE },
+      ...(deps.rider
+        ? {
+            siftUsageAdmitRiding: {
+              keys: ADMIT_KEYS + deps.rider.keys,
+              lua: `${deps.rider.lua(ADMIT_KEYS, ADMIT_ARGS)}\n${ADMIT}`,
+            },
+          }
+        : {}),
     });
+    this.#rider = deps.rider;
     this.#refusals = new RefusalCounter(deps);
   }
 
   async admit(workspace: UsageSubject): Promise<Admission> {
     const now = this.clock.now();
-    const row = await this.#run(workspace, "reserve", now);
+    const ride = this.#rider?.take(workspace.id) ?? null;
+    const row = await this.#run(workspace, "reserve", now, ride);
     const status = this.#status(workspace, row);
     const day = row[4];
     if (day >= 0) {
@@ -104,17 +134,27 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     return Number((await this.redis.hget(this.layout.usageMonthly(workspaceId), String(month))) ?? 0);
   }
 
-  #run(workspace: UsageSubject, mode: "reserve" | "peek", now: number) {
+  #run(
+    workspace: UsageSubject,
+    mode: "reserve" | "peek",
+    now: number,
+    ride: { keys: string[]; args: Array<string | number> } | null = null,
+  ): Promise<AdmitRow> {
     const { allowance, plan } = workspace;
-    return this.redis.siftUsageAdmit(
-      ...this.#head(workspace.id, now, allowance),
+    const [usage, quota, monthly, ...window] = this.#head(workspace.id, now, allowance);
+    const args = [
+      ...window,
       GRACE_MS,
       plan,
       mode,
       monthOf(now),
       // Only a reservation can come too late; a peek reads.
       mode === "reserve" ? commandDeadline(this.redis) : 0,
-    );
+    ] as const;
+    if (ride) {
+      return this.redis.siftUsageAdmitRiding(usage, quota, monthly, ...ride.keys, ...args, ...ride.args);
+    }
+    return this.redis.siftUsageAdmit(usage, quota, monthly, ...args);
   }
 
   #status(workspace: UsageSubject, [state, used, reachedAt, retryAfterMs]: AdmitRow): UsageStatus {
@@ -169,5 +209,6 @@ declare module "ioredis" {
       ]
     ): Result<AdmitRow, Context>;
     siftUsageRelease(...args: [...ScriptHead, day: number, month: number]): Result<number, Context>;
+    siftUsageAdmitRiding(...args: Array<string | number>): Result<AdmitRow, Context>;
   }
 }

@@ -7,7 +7,16 @@ import { chromium } from "playwright-core";
 import { AccountStore } from "@sift/console/accounts";
 import { FeedbackStore } from "@sift/feedback";
 import { RedisUsageMeter, RefusalCounter } from "@sift/keystore";
-import { freePort, spawnLocalServer, startStack, CHROMIUM_ARGS, CHROMIUM_PATH, ROOT } from "@sift/testkit";
+import {
+  freePort,
+  post,
+  spawnLocalServer,
+  startModelWorker,
+  startStack,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  ROOT,
+} from "@sift/testkit";
 
 const out = `${ROOT}docs/console`;
 mkdirSync(out, { recursive: true });
@@ -17,12 +26,17 @@ const stack = await startStack({
   redisUrl: `redis://127.0.0.1:${redisPort}`,
   natsUrl: `nats://127.0.0.1:${natsPort}`,
 });
+// A model worker, so the verdicts the screens show are real classify calls' (and a review's new score real).
+const worker = await startModelWorker(`nats://127.0.0.1:${natsPort}`, undefined, {
+  redisUrl: `redis://127.0.0.1:${redisPort}`,
+});
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const workspace = await stack.keystore.createWorkspace({ name: "Acme shop", plan: "free" });
   await stack.keystore.createWorkspace({ name: "Acme blog", plan: "paid" });
   const challenge = await stack.keystore.createConfig(workspace.id, "challenge");
-  await stack.keystore.createConfig(workspace.id, "classify");
+  const classifyKey = (await stack.keystore.createConfig(workspace.id, "classify"))!;
+  await stack.keystore.updateWorkspace(workspace.id, { rateLimit: 1_000, burst: 1_000, logPrivacy: "full" });
   const lists = new FeedbackStore({ redis: stack.redis });
   await lists.updateList(
     workspace.id,
@@ -58,6 +72,60 @@ try {
     for (let i = 0; i < calls; i++) await meter.admit(workspace);
     if (back % 5 === 1) await refusals.count(workspace.id, "rate_limited");
   }
+  // Verdicts for Overview, Submissions and Review: real POST /classify calls through the gateway,
+  // one of them written to attack the console (shown as text, its bidi override as an escape).
+  const submissions = [
+    {
+      name: "Maria",
+      email: "maria@example.org",
+      message: "Do you deliver to Lisbon? I would like two of the oak chairs.",
+    },
+    {
+      name: "SEO Pro",
+      email: "seo@rank-first.example",
+      message:
+        "Buy 10,000 backlinks for $5!!! First page on Google guaranteed, visit https://rank-first.example/offer",
+    },
+    {
+      name: "Tom",
+      email: "tom@example.net",
+      message: "Hi, my order 4471 has not arrived yet. Could you check? Thanks",
+    },
+    {
+      name: "Crypto",
+      email: "win@giveaway.example",
+      message: "Crypto giveaway: send 0.1 BTC and get 1 BTC back, today only https://bit.ly/x",
+    },
+    {
+      name: "Lena",
+      email: "lena@example.com",
+      message: "Can I change the colour of my order before it ships?",
+    },
+    {
+      name: "<script>alert(1)</script>",
+      email: "x@evil.example",
+      message: "Your invoice: invoice\u202Efdp.exe <img src=x onerror=alert(1)> javascript:alert(1)",
+    },
+    {
+      name: "Marketing",
+      email: "hello@leads.example",
+      message: "We can bring you 500 new customers a month, reply for a free audit of your website",
+    },
+    { name: "Jo", email: "jo@example.org", message: "Is the shop open on Saturday afternoon?" },
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const content of submissions) {
+      await post(
+        `${stack.gatewayUrl}/classify`,
+        {
+          content: round === 0 ? content : { ...content, name: `${content.name} ${round}` },
+          model: "spam-standard",
+        },
+        { authorization: `Bearer ${classifyKey.secretKey}` },
+      );
+    }
+  }
+  await new Promise((r) => setTimeout(r, 500));
   const accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   await accounts.addUser({ email: "ops@acme.example", password: "screenshots only 123", operator: true });
   for (const [email, role] of [
@@ -92,6 +160,35 @@ try {
   const ws = `${base}/w/${workspace.id}`;
   await shoot("light", "sign-in", async () => {});
   await shoot("light", "workspaces", async () => {});
+  await shoot(
+    "light",
+    "overview",
+    async (p) => {
+      await p.goto(`${ws}/overview?period=24h`);
+      await p.waitForSelector(".chart canvas");
+    },
+    true,
+  );
+  await shoot("light", "submissions", async (p) => void (await p.goto(`${ws}/submissions`)), true);
+  const hostile = (await stack.verdicts.list(workspace.id, { filter: { text: "invoice" } })).verdicts.at(-1);
+  if (hostile) {
+    await shoot(
+      "light",
+      "submission",
+      async (p) => void (await p.goto(`${ws}/submissions/${hostile.id}`)),
+      true,
+    );
+  }
+  await shoot(
+    "light",
+    "review",
+    async (p) => {
+      await p.goto(`${ws}/review?min=&max=`);
+      await p.click("button[name=one][value^='clean:']");
+      await p.waitForSelector(".rescored", { timeout: 10_000 }).catch(() => undefined);
+    },
+    true,
+  );
   await shoot("light", "sites", async (p) => void (await p.goto(`${ws}/sites`)));
   await shoot("dark", "sites-dark", async (p) => void (await p.goto(`${ws}/sites`)));
   await shoot("light", "secret-once", async (p) => {
@@ -127,6 +224,7 @@ try {
   await shoot("light", "account", async (p) => void (await p.goto(`${base}/account`)));
 } finally {
   await browser.close();
+  await worker.stop();
   await stack.stop();
   for (const server of servers) server.kill("SIGTERM");
 }

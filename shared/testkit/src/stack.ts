@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { Express } from "express";
 import type { NatsConnection } from "nats";
@@ -6,7 +7,8 @@ import { createConsoleService, type ConsoleSettings } from "@sift/console/wiring
 import { createGatewayService, createKeyCache } from "@sift/gateway/wiring";
 import type { KeyKind, ModelName } from "@sift/contracts";
 import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
-import { createVerifyService } from "@sift/verify/wiring";
+import { createVerifyService, verdictRecorder } from "@sift/verify/wiring";
+import { LogKeyRing, type RedisVerdictLog } from "@sift/verdicts";
 import { solveFromService } from "@sift/challenge";
 import { signingSecretRing, type SigningSecretRing } from "@sift/challenge/server";
 import {
@@ -57,6 +59,8 @@ export interface StackOptions {
   models?: readonly ModelName[];
   /** The console's session lifetimes and sign-in limits (default: generous, for tests). */
   console?: Partial<ConsoleSettings>;
+  /** Keys for `full`-mode verdict log content (default: one random key, id `k1`). */
+  logKeys?: LogKeyRing;
 }
 
 export interface Stack {
@@ -68,6 +72,8 @@ export interface Stack {
   nats: NatsConnection;
   keystore: Keystore;
   usage: RedisUsageMeter;
+  /** The verdict log classify and verify write (read it as the console does). */
+  verdicts: RedisVerdictLog;
   clock: Clock;
   internalSecret: string;
   /** The apps' metrics registries, as main.ts would serve them. */
@@ -110,8 +116,11 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     verify: await traced("verify"),
   };
   const tracers = Object.values(tracing).filter((t): t is Tracing => t !== undefined);
+  const logKeys = options.logKeys ?? new LogKeyRing([{ id: "k1", key: randomBytes(32) }]);
+  const verifyRecorder = verdictRecorder({ redis, clock, logger, logKeys });
   const verify = await serve(
     createVerifyService({
+      verdicts: verifyRecorder,
       redis,
       clock,
       logger,
@@ -137,6 +146,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     logger,
     signer,
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
+    logKeys,
     ...(options.models ? { models: options.models } : {}),
     metrics: metrics.classify,
     tracing: tracing.classify,
@@ -145,7 +155,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const consoleApp = await serve(
     await createConsoleService({
       redis,
+      jobsRedis,
+      nats,
       clock,
+      logKeys,
       logger,
       signer,
       config: {
@@ -198,6 +211,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     nats,
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
+    verdicts: classifyService.verdictLog,
     clock,
     internalSecret,
     metrics,
@@ -208,6 +222,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await keyCache?.stop();
       await classifyService.jobs.stop();
+      await verifyRecorder.stop();
       await nats.close();
       redis.disconnect();
       jobsRedis.disconnect();

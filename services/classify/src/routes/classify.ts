@@ -7,6 +7,7 @@ import {
   type ModelName,
 } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
+import { DEFAULT_LOG_SETTINGS, logIsOn, type LogSettings, type VerdictInput } from "@sift/verdicts";
 import {
   Counter,
   identityOf,
@@ -14,6 +15,7 @@ import {
   requestContext,
   sendError,
   traceStep,
+  type Clock,
   type Logger,
   type Registry,
   type Tracing,
@@ -22,6 +24,7 @@ import type { InferenceClient } from "../clients/inference.ts";
 import { readClassifyRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
+import { classifyRecord } from "../domain/verdict-record.ts";
 
 export interface ClassifyRouteDeps {
   logger: Logger;
@@ -31,6 +34,11 @@ export interface ClassifyRouteDeps {
   usage: UsageMeter;
   metrics?: Registry;
   tracing?: Tracing | undefined;
+  /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
+  verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
+  clock: Clock;
+  /** `all` (default): explain every call a workspace logs; `asked`: only `?explain=1` calls. */
+  logReasons?: "all" | "asked";
 }
 
 /**
@@ -78,10 +86,14 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       return sendError(res, "quota_exceeded");
     }
 
+    // A workspace that keeps a log gets each verdict's reasons recorded, so its workers explain
+    // every call (the cost is in docs/benchmarks.md); the answer carries them only when asked.
+    const settings = key.log ?? DEFAULT_LOG_SETTINGS;
+    const logged = deps.verdicts && logIsOn(settings) ? settings : null;
     const result = await deps.inference
       .score(input.model, input.fields, identity.requestId, {
         workspaceId: key.workspaceId,
-        explain,
+        explain: explain || (logged !== null && deps.logReasons !== "asked"),
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
@@ -105,5 +117,21 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     };
     verdicts.inc({ label: verdict.label, key: "real" });
     res.json(explain ? { ...verdict, reasons: result.reasons ?? [] } : verdict);
+    if (logged) {
+      // After the answer; record() keeps the entry for the workspace's next usage script call.
+      const time = deps.clock.now();
+      try {
+        const record = classifyRecord({
+          key,
+          time,
+          verdict,
+          reasons: result.reasons ?? [],
+          fields: input.fields,
+        });
+        deps.verdicts?.record(record, logged);
+      } catch (err) {
+        logFailure(deps.logger, err, { requestId: identity.requestId }, "verdict not recorded");
+      }
+    }
   };
 };

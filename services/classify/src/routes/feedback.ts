@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { Counter, identityOf, sendError, type Clock, type Logger, type Registry } from "@sift/runtime";
 import type { ReportQueue } from "../clients/feedback-queue.ts";
-import { toReport } from "../domain/report.ts";
+import { queueReport } from "../reports.ts";
 import { readFeedbackRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 
@@ -37,14 +37,13 @@ export const feedbackRoute = (deps: FeedbackRouteDeps): RequestHandler => {
     }
     // The gateway only forwards test or resolved classify keys; anything else is a bug there.
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
-    const report = toReport({
-      ...input,
-      workspaceId: key.workspaceId,
-      reportedAt: deps.clock.now(),
-      requestId,
-    });
     try {
-      await deps.reports.add(report);
+      await queueReport(deps.reports, {
+        ...input,
+        workspaceId: key.workspaceId,
+        reportedAt: deps.clock.now(),
+        requestId,
+      });
     } catch (err) {
       reports.inc({ outcome: "failed", label: input.label });
       deps.logger.error({ err, requestId }, "report not queued");

@@ -65,6 +65,33 @@ textarea { width: 100%; max-width: 40rem; font-family: ui-monospace, SFMono-Regu
 .chart { margin: 1rem 0; min-height: 300px; }
 .chart .u-legend { color: var(--fg); }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+.chips { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; }
+.chip { border: 1px solid var(--line); border-radius: 1rem; padding: 0 .5rem; font-size: .85em; max-width: 24rem; overflow-wrap: anywhere; }
+.chip.toward-spam { border-left: 3px solid var(--danger); }
+.chip.toward-clean { border-left: 3px solid var(--ok); }
+.esc { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; background: var(--panel); border: 1px dashed var(--danger); border-radius: .2rem; padding: 0 .15rem; }
+.value { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: isolate; }
+dl.fields { display: grid; grid-template-columns: minmax(6rem, 14rem) 1fr; gap: .25rem 1rem; }
+dl.fields dt { font-weight: 600; color: var(--muted); overflow-wrap: anywhere; }
+dl.fields dd { margin: 0; overflow-wrap: anywhere; }
+details.long summary { cursor: pointer; }
+details.long[open] summary .value { display: none; }
+.more { color: var(--accent); text-decoration: underline; }
+.verdict-filter input[type="number"] { min-width: 6rem; width: 6rem; }
+.verdict-filter input[type="date"] { background: var(--bg); border: 1px solid var(--line); border-radius: .3rem; padding: .3rem .4rem; }
+.verdict-filter .note { align-self: center; margin: 0; }
+pre.address { overflow-wrap: anywhere; }
+.label-spam, .label-failed { color: var(--danger); font-weight: 600; }
+.label-clean, .label-ok { color: var(--ok); font-weight: 600; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.bulk { margin: .75rem 0; }
+.periods { display: flex; gap: 1rem; margin: .5rem 0; }
+.periods a[aria-current] { font-weight: 700; text-decoration: none; color: var(--fg); border-bottom: 3px solid var(--accent); }
+.pending { color: var(--muted); font-style: italic; }
+.meter { width: 100%; max-width: 30rem; height: 1rem; }
+.figures { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; padding: 0; list-style: none; }
+.figures li { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem 1rem; min-width: 10rem; background: var(--panel); }
+.figures strong { display: block; font-size: 1.4rem; }
 `;
 
 /** The copy buttons beside a secret: clicking one copies the text of the element it names. */

@@ -35,7 +35,24 @@ export const USAGE_CHART_JS = `
     var style = getComputedStyle(document.documentElement);
     var value = function (name) { return style.getPropertyValue(name).trim(); };
     return { fg: value("--fg"), muted: value("--muted"), line: value("--line"),
-      accent: value("--accent"), danger: value("--danger") };
+      accent: value("--accent"), danger: value("--danger"), ok: value("--ok") };
+  }
+
+  /**
+   * A table with data-series="A|B|…" (the Overview): rows carry data-t (seconds) and one
+   * data-value cell per series, in that order.
+   */
+  function seriesFigures(table, count) {
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr[data-t]"));
+    rows.sort(function (a, b) { return Number(a.getAttribute("data-t")) - Number(b.getAttribute("data-t")); });
+    var data = [[]];
+    for (var i = 0; i < count; i++) data.push([]);
+    rows.forEach(function (row) {
+      data[0].push(Number(row.getAttribute("data-t")));
+      var cells = row.querySelectorAll("[data-value]");
+      for (var j = 0; j < count; j++) data[j + 1].push(cells[j] ? Number(cells[j].getAttribute("data-value")) : 0);
+    });
+    return data;
   }
 
   /** [days (UTC midnight, seconds), counted, rate limited, over allowance], oldest first. */
@@ -57,7 +74,8 @@ export const USAGE_CHART_JS = `
     // The table below carries the same figures for screen readers.
     holder.setAttribute("aria-hidden", "true");
     table.parentNode.insertBefore(holder, table);
-    var data = figures(table);
+    var names = table.hasAttribute("data-series") ? table.getAttribute("data-series").split("|") : null;
+    var data = names ? seriesFigures(table, names.length) : figures(table);
     var plot = null;
     var scheme = window.matchMedia("(prefers-color-scheme: dark)");
     function render() {
@@ -73,6 +91,20 @@ export const USAGE_CHART_JS = `
         for (var k in extra) base[k] = extra[k];
         return base;
       };
+      if (names) {
+        var strokes = [c.danger, c.ok, c.fg, c.muted];
+        plot = new window.uPlot({
+          width: Math.max(holder.clientWidth, 280),
+          height: 260,
+          tzDate: function (ts) { return window.uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+          scales: { x: { time: true }, y: { range: [0, null] } },
+          series: [{ label: "Time (UTC)" }].concat(names.map(function (name, i) {
+            return { label: name, stroke: strokes[i % strokes.length], width: 2, dash: i >= 2 ? [6, 4] : undefined };
+          })),
+          axes: [axis({}), axis({ label: table.getAttribute("data-y-label") || "" })]
+        }, data, holder);
+        return;
+      }
       plot = new window.uPlot({
         width: Math.max(holder.clientWidth, 280),
         height: 260,

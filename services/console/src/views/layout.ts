@@ -22,6 +22,9 @@ export interface Frame {
 }
 
 export const SCREENS = {
+  overview: "Overview",
+  submissions: "Submissions",
+  review: "Review queue",
   sites: "Sites and keys",
   lists: "Lists",
   usage: "Usage",

@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import type { ReplayGuard, SigningSecretRing } from "@sift/challenge/server";
 import { VerifyMessage } from "@sift/contracts";
 import { identityOf, type Clock, type Counter, type Logger } from "@sift/runtime";
+import { DEFAULT_LOG_SETTINGS, type LogSettings, type VerdictInput } from "@sift/verdicts";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
 import { afterSpend, verifySolution } from "../domain/verify-solution.ts";
 import { answerInternal, bodyValue } from "./common.ts";
@@ -17,6 +18,8 @@ export interface VerifyRouteDeps {
   adaptive: AdaptiveStore;
   /** Counts those signals, recorded or lost. */
   signals: Counter<"outcome">;
+  /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
+  verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
 }
 
 /** Answers that count against a configuration: a solution that was tried and did not pass. */
@@ -50,6 +53,22 @@ export const verifyRoute =
       // The test key's answers carry their message even when ok, so they never count as real accepts.
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
+      if (key.status === "valid" && key.kind === "challenge") {
+        // After the answer; the recorder's write is pipelined later and cannot throw here.
+        deps.verdicts?.record(
+          {
+            time: deps.clock.now(),
+            workspaceId: key.workspaceId,
+            configId: key.configId,
+            operation: "verify",
+            ok: outcome.ok,
+            ...(outcome.ok || outcome.message === undefined ? {} : { message: outcome.message }),
+            reasons: [],
+            listHits: [],
+          },
+          key.log ?? DEFAULT_LOG_SETTINGS,
+        );
+      }
       if (!outcome.ok && key.status === "valid" && key.kind === "challenge" && FAILED.has(outcome.message)) {
         // After the answer, never awaited by it: a signal, not part of the verdict.
         deps.adaptive.verifyFailed(key.configId, deps.clock.now()).then(

@@ -54,7 +54,12 @@ export const startChains = async (options: { built: boolean }) => {
     startServer("nats"),
   ]);
   const internalSecret = randomBytes(32).toString("base64url");
-  const common = { REDIS_URL: redis.url, SIFT_INTERNAL_SECRET: internalSecret };
+  const common = {
+    REDIS_URL: redis.url,
+    SIFT_INTERNAL_SECRET: internalSecret,
+    // A key for `full`-mode verdict log content (the log scenario's full workspace).
+    SIFT_LOG_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+  };
   // Budgets far above any load here: the bench measures the path, not the limiter's refusals
   // (the limiter still runs on every call: a workspace's limit is raised, not switched off).
   const extra = { gateway: { SIFT_TEST_KEY_RATE: "1000000", SIFT_TEST_KEY_BURST: "1000000" } };
@@ -65,6 +70,7 @@ export const startChains = async (options: { built: boolean }) => {
     noKeyCache: [await freePort(), await freePort()],
     fromSources: [await freePort(), await freePort()],
     noCoalesce: await freePort(),
+    logReasonsAsked: await freePort(),
   };
   const [sift, noop, noopWorker, bareService, bareGateway, batchOne] = await Promise.all([
     spawnStack({ ...common, NATS_URL: nats.url }, { built, extra }),
@@ -88,7 +94,8 @@ export const startChains = async (options: { built: boolean }) => {
   ]);
 
   // The levers: a gateway without the key cache, a gateway run from its TypeScript sources by
-  // tsx, and a classify service that sends one NATS request per submission.
+  // tsx, a classify service that sends one NATS request per submission, and one whose verdict
+  // log keeps reasons only when the caller asked (SIFT_LOG_REASONS=asked).
   const leverGateway = ([port, metricsPort]: number[], env: Record<string, string>, leverBuilt: boolean) =>
     spawnReady(
       "gateway",
@@ -121,6 +128,19 @@ export const startChains = async (options: { built: boolean }) => {
       "/healthz",
       built,
     ),
+    // The verdict log's lever: log entries keep reasons only when the caller asked for them.
+    spawnReady(
+      "classify",
+      {
+        ...common,
+        NATS_URL: nats.url,
+        CLASSIFY_PORT: String(ports.logReasonsAsked),
+        SIFT_LOG_REASONS: "asked",
+      },
+      ports.logReasonsAsked,
+      "/healthz",
+      built,
+    ),
   ]);
 
   const url = (port: number | undefined) => `http://127.0.0.1:${port}`;
@@ -137,6 +157,7 @@ export const startChains = async (options: { built: boolean }) => {
       noKeyCache: url(ports.noKeyCache[0]),
       fromSources: url(ports.fromSources[0]),
       noCoalesce: url(ports.noCoalesce),
+      logReasonsAsked: url(ports.logReasonsAsked),
     },
     /** The processes whose memory the report shows: Sift's four services. */
     pids: Object.fromEntries([...sift.children].map(([name, child]) => [name, child.pid!])),

@@ -1,5 +1,5 @@
-// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency]
-//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build]
+// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency,levers,log]
+//            [--out docs/benchmarks.md] [--json file] [--source] [--no-build] [--rounds N]
 //
 // Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
 // twin (median of the rounds; min/median/max printed). Loopback only, every service its own
@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
 import { identityFor, resolvedKey } from "@sift/contracts";
-import { Keystore } from "@sift/keystore";
+import { Keystore, type WorkspaceChanges } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
 import { startChains } from "./chains.ts";
@@ -32,12 +32,14 @@ const { values } = parseArgs({
     json: { type: "string" },
     source: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
+    // More rounds than the mode's, for a steadier median on a loaded machine.
+    rounds: { type: "string" },
   },
 });
 const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
-const mode = MODES[modeName];
+const mode = values.rounds ? { ...MODES[modeName], rounds: Number(values.rounds) } : MODES[modeName];
 const only = new Set(
-  values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers"],
+  values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers", "log"],
 );
 const log = (line: string) => console.log(line);
 const startedAt = new Date();
@@ -69,9 +71,9 @@ const signer = new IdentitySigner(chains.internalSecret);
 const { sift, noop, bare } = chains;
 
 /** A paid workspace whose rate limit is far above any load here, with one key of `kind`. */
-const workspaceKey = async (kind: "classify" | "challenge") => {
+const workspaceKey = async (kind: "classify" | "challenge", changes: WorkspaceChanges = {}) => {
   const workspace = await keys.createWorkspace({ name: `bench ${kind}`, plan: "paid", allowance: 1e9 });
-  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6, ...changes });
   const { config, secretKey } = (await keys.createConfig(workspace.id, kind))!;
   const record = (await keys.resolve(secretKey))!;
   return { workspaceId: workspace.id, configId: config.id, secretKey, record };
@@ -79,6 +81,12 @@ const workspaceKey = async (kind: "classify" | "challenge") => {
 const classifyKey = await workspaceKey("classify");
 const heavyKey = await workspaceKey("classify");
 const challengeKey = await workspaceKey("challenge");
+// The verdict log's cost: the same classify path for a workspace that keeps no log (retention
+// 0: nothing recorded, no reasons asked of the worker) and ones that keep it (the default,
+// redacted, and full, sealed with AES-256-GCM). Every other scenario runs with the default on.
+const logOffKey = await workspaceKey("classify", { logRetentionDays: 0 });
+const logRedactedKey = await workspaceKey("classify", { logPrivacy: "redacted" });
+const logFullKey = await workspaceKey("classify", { logPrivacy: "full" });
 // Verify's cost does not depend on the difficulty (it checks puzzles + 1 hashes whatever the
 // bits), so the configuration asks the least work, and the bench can solve tens of thousands.
 const CHALLENGE = { difficulty: 1, puzzles: 16, ttlMs: 30 * 60_000 };
@@ -186,6 +194,54 @@ const specs = httpSpecs({
     label: "classify, workspace with none",
     url: `${sift.baseUrl}/classify`,
     headers: bearer(classifyKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogOff: {
+    id: "classify-log-off",
+    label: "classify, workspace keeping no verdict log",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(logOffKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogRedacted: {
+    id: "classify-log-redacted",
+    label: "classify, verdict log on (redacted, the default)",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(logRedactedKey.secretKey),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogOffDirect: {
+    id: "classify-log-off-direct",
+    label: "classify service alone, no verdict log",
+    url: `http://127.0.0.1:${sift.ports.classify}/classify`,
+    headers: identity("classify", logOffKey.record),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogOnDirect: {
+    id: "classify-log-on-direct",
+    label: "classify service alone, log on, every verdict explained",
+    url: `http://127.0.0.1:${sift.ports.classify}/classify`,
+    headers: identity("classify", logRedactedKey.record),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogAskedDirect: {
+    id: "classify-log-asked-direct",
+    label: "classify service alone, log on, reasons only when asked",
+    url: `${chains.levers.logReasonsAsked}/classify`,
+    headers: identity("classify", logRedactedKey.record),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  classifyLogFull: {
+    id: "classify-log-full",
+    label: "classify, verdict log on (full, encrypted)",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer(logFullKey.secretKey),
     body: classifyBodies(),
     accept: verdict,
   },
@@ -395,6 +451,32 @@ try {
       ],
       { connections: mode.connections, seconds: mode.seconds },
     );
+  }
+
+  if (only.has("log")) {
+    const s = await runGroup(
+      "log",
+      `classify with the verdict log on against off, ${mode.connections} connections`,
+      [T.classifyLogOff, T.classifyLogRedacted, T.classifyLogFull],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    const direct = await runGroup(
+      "log-reasons",
+      `classify service alone: verdict log off, on with every verdict explained, on with reasons only when asked, ${mode.connections} connections`,
+      [T.classifyLogOffDirect, T.classifyLogOnDirect, T.classifyLogAskedDirect],
+      { connections: mode.connections, seconds: mode.seconds },
+    );
+    const ratios = (series: Series[], off: Target, on: Target[]) => {
+      const base = peak(series, off.id);
+      for (const t of on) {
+        const rps = peak(series, t.id);
+        log(
+          `verdict log: ${t.label}: ${rps.toFixed(0)} req/s against ${base.toFixed(0)} off, ratio ${(rps / base).toFixed(3)}`,
+        );
+      }
+    };
+    ratios(s, T.classifyLogOff, [T.classifyLogRedacted, T.classifyLogFull]);
+    ratios(direct, T.classifyLogOffDirect, [T.classifyLogOnDirect, T.classifyLogAskedDirect]);
   }
 
   const memory = Object.fromEntries(

@@ -147,6 +147,12 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
       "classify-no-reports",
       0.9,
     ),
+    ratio(
+      "classify with the verdict log on (default, redacted) within 5 % of off (issue 28)",
+      "classify-log-redacted",
+      "classify-log-off",
+      0.95,
+    ),
   ];
 };
 

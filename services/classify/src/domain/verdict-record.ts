@@ -1,0 +1,36 @@
+import type { ClassifyResponse, NormalizedField, ResolvedKey } from "@sift/contracts";
+import { encodeSignature, fingerprint } from "@sift/feedback";
+import { reasonKey, type VerdictInput } from "@sift/verdicts";
+
+/** The reasons that are matches of the workspace's own lists (docs/feedback.md's signal table). */
+const LIST_SIGNALS = new Set(["list_block", "list_allow"]);
+
+const isListHit = (reason: unknown): boolean =>
+  typeof reason === "object" &&
+  reason !== null &&
+  LIST_SIGNALS.has(String((reason as Record<string, unknown>)["signal"]));
+
+/**
+ * What the verdict log records of one answered classify call: the answer, the reasons exactly
+ * as the workers gave them, the list hits among them, the fields (kept or not by the log's
+ * privacy mode) and the fingerprint near-duplicates share (@sift/feedback).
+ */
+export const classifyRecord = (input: {
+  key: ResolvedKey;
+  time: number;
+  verdict: ClassifyResponse;
+  reasons: readonly unknown[];
+  fields: readonly NormalizedField[];
+}): VerdictInput => ({
+  time: input.time,
+  workspaceId: input.key.workspaceId,
+  configId: input.key.configId,
+  operation: "classify",
+  label: input.verdict.label,
+  score: input.verdict.score,
+  model: input.verdict.model,
+  reasons: [...input.reasons],
+  listHits: input.reasons.filter(isListHit).map(reasonKey),
+  fields: input.fields,
+  fingerprint: encodeSignature(fingerprint(input.fields)),
+});

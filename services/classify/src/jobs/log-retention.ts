@@ -1,0 +1,62 @@
+import { Queue, Worker, type ConnectionOptions } from "bullmq";
+import { VERDICT_LOG_QUEUE } from "@sift/contracts";
+import type { Keystore } from "@sift/keystore";
+import { HOUR, type Logger } from "@sift/runtime";
+import { logSettingsFrom, type RedisVerdictLog } from "@sift/verdicts";
+
+/**
+ * Hourly: an entry outlives its retention by an hour at most (appends trim a busy workspace's
+ * log sooner; an idle one expires on its own: scripts.ts).
+ */
+export const LOG_RETENTION_EVERY_MS = HOUR;
+
+export interface LogRetentionDeps {
+  keystore: Keystore;
+  log: RedisVerdictLog;
+  logger: Logger;
+}
+
+/** Trims every workspace's verdict log to its settings; returns the entries removed. */
+export const enforceRetention = async (deps: LogRetentionDeps): Promise<number> => {
+  let removed = 0;
+  for (const id of await deps.keystore.listWorkspaceIds()) {
+    const workspace = await deps.keystore.getWorkspace(id);
+    if (!workspace) continue;
+    removed += await deps.log.enforce(id, logSettingsFrom(workspace));
+  }
+  return removed;
+};
+
+/**
+ * The repeatable retention job, on every classify instance like the month-end check: one
+ * scheduler id, so N instances make one schedule, and BullMQ hands each run to one worker.
+ */
+export const startLogRetention = async (
+  deps: LogRetentionDeps & { connection: ConnectionOptions; prefix: string },
+): Promise<{ queue: Queue; stop(): Promise<void> }> => {
+  const queue = new Queue(VERDICT_LOG_QUEUE, { connection: deps.connection, prefix: deps.prefix });
+  await queue.upsertJobScheduler(
+    "retention",
+    { every: LOG_RETENTION_EVERY_MS },
+    { name: "retention", data: {} },
+  );
+  const worker = new Worker(
+    VERDICT_LOG_QUEUE,
+    async () => {
+      const removed = await enforceRetention(deps);
+      deps.logger.info({ removed }, "verdict log retention done");
+      return { removed };
+    },
+    { connection: deps.connection, prefix: deps.prefix, concurrency: 1 },
+  );
+  worker.on("failed", (job, err) =>
+    deps.logger.error({ err, jobId: job?.id }, "verdict log retention failed"),
+  );
+  return {
+    queue,
+    stop: async () => {
+      await worker.close();
+      await queue.close();
+    },
+  };
+};

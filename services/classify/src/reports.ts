@@ -1,0 +1,31 @@
+import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
+import type { ReportQueue } from "./clients/feedback-queue.ts";
+import { toReport } from "./domain/report.ts";
+
+export { BullReportQueue, type ReportQueue } from "./clients/feedback-queue.ts";
+export { BULL_PREFIX } from "./jobs/scheduler.ts";
+
+/**
+ * A report on its way to the learner: made into the queued job (features hashed, fingerprint
+ * taken) and added to the BullMQ queue the learner reads. POST /feedback calls this, and so
+ * does the console's review queue, so a report from either is the same job for the same learner.
+ * `fingerprint`: the submission's fingerprint when `fields` are not its original text (the
+ * verdict log's redacted content); the queued job then carries the original's.
+ */
+export const queueReport = async (
+  reports: ReportQueue,
+  input: {
+    workspaceId: string;
+    label: Label;
+    fields: readonly NormalizedField[];
+    reportedAt: number;
+    requestId: string;
+    fingerprint?: string | undefined;
+  },
+): Promise<FeedbackJob> => {
+  const { fingerprint, ...rest } = input;
+  const report = toReport(rest);
+  const job = fingerprint ? { ...report, fingerprint } : report;
+  await reports.add(job);
+  return job;
+};

@@ -1,0 +1,240 @@
+import { randomUUID } from "node:crypto";
+import type { Router } from "express";
+import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
+import type { FeedbackStore } from "@sift/feedback";
+import { queryFields, type Clock, type Logger } from "@sift/runtime";
+import type { Verdict } from "@sift/verdicts";
+import {
+  BULK_MAX,
+  REVIEW_DEFAULTS,
+  reviewState,
+  SELECTED_MAX,
+  senderAddress,
+  type ReviewState,
+} from "../domain/review.ts";
+import { parseVerdictQuery, queryHref, verdictFilter } from "../domain/verdict-query.ts";
+import { html } from "../domain/html.ts";
+import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
+import { newScore, pendingScore, reviewPage } from "../views/review.ts";
+import { contentFields } from "../views/verdict-parts.ts";
+import { field, postedForm, sendPage } from "./context.ts";
+import { keepsFullText, loadList, type SubmissionsDeps } from "./submissions.ts";
+import { enter, type Place } from "./workspace.ts";
+
+/** What the review queue reports with: @sift/classify's queueReport on the learner's queue. */
+export interface Reporter {
+  report(input: {
+    workspaceId: string;
+    label: ReviewState;
+    fields: readonly NormalizedField[];
+    reportedAt: number;
+    requestId: string;
+    fingerprint?: string | undefined;
+  }): Promise<unknown>;
+}
+
+/** Scores a submission with the workspace's layer, as classify does (its inference client). */
+export interface Rescorer {
+  score(
+    model: ModelName,
+    fields: NormalizedField[],
+    requestId: string,
+    options: { workspaceId: string },
+  ): Promise<{ ok: true; score: number } | { ok: false }>;
+}
+
+export interface ReviewDeps extends SubmissionsDeps {
+  lists: FeedbackStore;
+  reporter: Reporter;
+  rescorer?: Rescorer | undefined;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A "pending" cell asks this many times (a second apart) before it gives up saying so. */
+const MAX_TRIES = 10;
+/** Ids a redirect carries back to show as "just reviewed" (their score cells poll). */
+const DONE_SHOWN = 20;
+
+/**
+ * Reports one verdict, exactly as POST /feedback would (queueReport: the same job on the same
+ * queue for the same learner), then records the review in its history and the audit log. The
+ * job is made from the text the log kept; where the privacy mode kept no original text it
+ * carries the fingerprint taken from it (docs/console.md, "Review queue").
+ */
+const reviewOne = async (
+  deps: ReviewDeps,
+  place: Place,
+  v: Verdict,
+  state: ReviewState,
+): Promise<boolean> => {
+  if (v.operation !== "classify") return false;
+  const fields = contentFields(v.content);
+  if (fields.length === 0 && !v.fingerprint) return false;
+  await deps.reporter.report({
+    workspaceId: place.workspace.id,
+    label: state,
+    fields,
+    reportedAt: deps.clock.now(),
+    requestId: `console-${randomUUID()}`,
+    fingerprint: v.content.mode === "full" ? undefined : v.fingerprint,
+  });
+  await deps.verdicts.review(place.workspace.id, v.id, {
+    state,
+    by: place.visitor.user.email,
+    at: deps.clock.now(),
+  });
+  await place.record(`review.${state}`, v.id);
+  return true;
+};
+
+const isModel = (m: string | undefined): m is ModelName =>
+  (MODEL_NAMES as readonly string[]).includes(m ?? "");
+
+/**
+ * The review queue: by default the unreviewed verdicts of the band the model was least sure of;
+ * "Spam" / "Not spam" on a row, on the ticked rows and on everything the filter matches (at most
+ * BULK_MAX), each a report through POST /feedback's code path; blocking a sender from a row.
+ * Viewers read it; only editors, owners and operators act (enter(..., "edit") answers 403).
+ */
+export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
+  router.get("/console/w/:workspace/review", async (req, res) => {
+    const place = await enter(deps, req, res, "review", "read");
+    if (!place) return;
+    const fields = queryFields(req);
+    const [list, waiting] = await Promise.all([
+      loadList(deps, req, place, REVIEW_DEFAULTS),
+      deps.verdicts.waitingForReview(place.workspace.id),
+    ]);
+    const doneIds = typeof fields["done"] === "string" ? fields["done"].split(",").slice(0, DONE_SHOWN) : [];
+    const after = Number(typeof fields["after"] === "string" ? fields["after"] : "0") || 0;
+    const done = (await Promise.all(doneIds.map((id) => deps.verdicts.get(place.workspace.id, id))))
+      .filter((v) => v !== null)
+      .map((verdict) => ({ verdict, after }));
+    const notice = typeof fields["notice"] === "string" ? fields["notice"].slice(0, 200) : undefined;
+    sendPage(res, 200, reviewPage(place, { ...list, waiting, done, notice }));
+  });
+
+  router.post("/console/w/:workspace/review", async (req, res) => {
+    const place = await enter(deps, req, res, "review", "edit");
+    if (!place) return;
+    const form = await postedForm(req);
+    const base = `/console/w/${place.workspace.id}/review`;
+    // The filter the page showed travels as f_* fields, so "all" acts on what was in view.
+    const shown = parseVerdictQuery(
+      Object.fromEntries(
+        Object.entries(form)
+          .filter(([k]) => k.startsWith("f_"))
+          .map(([k, v]) => [k.slice(2), v]),
+      ),
+    );
+    const back = (extra: Record<string, string>) => {
+      const href = queryHref(base, shown, {}, true);
+      res.redirect(303, `${href}${href.includes("?") ? "&" : "?"}${new URLSearchParams(extra).toString()}`);
+    };
+
+    const block = field(form, "block");
+    if (block) {
+      const [type, id] = block.split(":");
+      const v = id ? await deps.verdicts.get(place.workspace.id, id) : null;
+      const sender = v ? senderAddress(contentFields(v.content)) : null;
+      if (!v || !sender || (type !== "email" && type !== "domain")) return sendPage(res, 404, NOT_FOUND_PAGE);
+      const entry = await deps.lists.updateList(
+        place.workspace.id,
+        "add",
+        { kind: "block", type, value: type === "email" ? sender.email : sender.domain },
+        place.visitor.user.email,
+      );
+      if (entry) await place.record("list.add", `${entry.kind} ${entry.type} ${entry.value}`);
+      return back({
+        notice: entry ? `Blocked the ${type} ${entry.value}.` : "That value could not be listed.",
+      });
+    }
+
+    const one = field(form, "one");
+    const selected = reviewState(field(form, "selected"));
+    const all = reviewState(field(form, "all"));
+    let state: ReviewState | null = null;
+    let targets: Verdict[] = [];
+    if (one) {
+      const [s, id] = one.split(":");
+      state = reviewState(s ?? "");
+      const v = id ? await deps.verdicts.get(place.workspace.id, id) : null;
+      if (v) targets = [v];
+    } else if (selected) {
+      state = selected;
+      const raw = form["ids"];
+      const ids = (Array.isArray(raw) ? raw : typeof raw === "string" ? [raw] : []).slice(0, SELECTED_MAX);
+      targets = (await Promise.all(ids.map((id) => deps.verdicts.get(place.workspace.id, id)))).filter(
+        (v) => v !== null,
+      );
+    } else if (all) {
+      state = all;
+      const filter = verdictFilter(shown, keepsFullText(place));
+      for await (const v of deps.verdicts.export(place.workspace.id, filter)) {
+        targets.push(v);
+        if (targets.length >= BULK_MAX) break;
+      }
+    }
+    if (!state) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const after = await deps.lists.version(place.workspace.id);
+    const reviewed: string[] = [];
+    for (const v of targets) if (await reviewOne(deps, place, v, state)) reviewed.push(v.id);
+    const word = state === "spam" ? "spam" : "not spam";
+    const capped = all && targets.length >= BULK_MAX ? ` (the newest ${BULK_MAX} that matched)` : "";
+    return back({
+      notice: `Marked ${reviewed.length} ${reviewed.length === 1 ? "verdict" : "verdicts"} ${word}${capped}.`,
+      done: reviewed.slice(0, DONE_SHOWN).join(","),
+      after: String(after),
+    });
+  });
+
+  /**
+   * A just-reviewed verdict's score: "pending" until the layer's version passed the one before
+   * the report (the learner applied it), then the submission scored again with the layer by the
+   * model workers, as classify scores (no usage counted, nothing logged). A score that has not
+   * moved yet is asked again (a worker reloads the layer a moment after the version changes).
+   */
+  router.get("/console/w/:workspace/review/:id/score", async (req, res) => {
+    const place = await enter(deps, req, res, "review", "read");
+    if (!place) return;
+    const v = await deps.verdicts.get(place.workspace.id, req.params["id"] as string);
+    if (!v) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const q = queryFields(req);
+    const after = Number(typeof q["after"] === "string" ? q["after"] : "0") || 0;
+    const tries = Math.min(MAX_TRIES, Number(typeof q["try"] === "string" ? q["try"] : "0") || 0);
+    const ws = `/console/w/${place.workspace.id}`;
+    // htmx swaps the cell in; a browser without JavaScript (the "check" link) gets it in a page.
+    const fragment = (body: ReturnType<typeof newScore>) =>
+      req.headers["hx-request"] === "true"
+        ? res.status(200).type("html").send(body.toString())
+        : sendPage(
+            res,
+            200,
+            layout(
+              place.frame,
+              "Review queue",
+              html`<p>Submission <a href="${ws}/submissions/${v.id}">${v.id}</a>: ${body}</p>
+                <p><a href="${ws}/review">Back to the review queue</a></p>`,
+            ),
+          );
+    const learned = (await deps.lists.version(place.workspace.id)) > after;
+    if (!learned) {
+      if (tries >= MAX_TRIES)
+        return fragment(newScore(v, null, "The model has not applied the report yet; reload later."));
+      return fragment(pendingScore(ws, v, after, tries));
+    }
+    const fields = contentFields(v.content);
+    if (!deps.rescorer || fields.length === 0 || !isModel(v.model)) {
+      return fragment(
+        newScore(v, null, "The workspace's layer has the report (the log keeps no text to score again)."),
+      );
+    }
+    const result = await deps.rescorer.score(v.model, [...fields], `console-${randomUUID()}`, {
+      workspaceId: place.workspace.id,
+    });
+    if (!result.ok) return fragment(newScore(v, null, "The model workers did not answer; reload later."));
+    if (result.score === v.score && tries < MAX_TRIES) return fragment(pendingScore(ws, v, after, tries));
+    fragment(newScore(v, result.score, "with the workspace's layer"));
+  });
+};

@@ -1,0 +1,141 @@
+import type { Request, Response, Router } from "express";
+import { redisLayout, type Keystore } from "@sift/keystore";
+import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
+import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
+import { followable } from "../domain/display.ts";
+import { parseVerdictQuery, verdictFilter, type VerdictQuery } from "../domain/verdict-query.ts";
+import { csvHeader, csvRow, jsonLine } from "../domain/verdict-export.ts";
+import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import { linkPage, submissionPage, submissionsPage } from "../views/submissions.ts";
+import type { ConfigOption } from "../views/verdict-filter.ts";
+import { sendPage } from "./context.ts";
+import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+
+export interface SubmissionsDeps extends WorkspaceDeps {
+  keystore: Keystore;
+  redis: RedisClient;
+  verdicts: VerdictLog;
+  logger: Logger;
+}
+
+/** The workspace's configurations for the site column and filter, oldest first. */
+export const configOptions = async (deps: SubmissionsDeps, workspaceId: string): Promise<ConfigOption[]> => {
+  const ids = await deps.redis.smembers(redisLayout().workspaceConfigs(workspaceId));
+  const configs = await Promise.all(ids.map((id) => deps.keystore.getConfig(id)));
+  return configs
+    .filter((c) => c !== null)
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .map((c) => ({ id: c.id, name: c.name }));
+};
+
+/** The text filter reads content only the `full` mode keeps (issue 28). */
+export const keepsFullText = (place: Place): boolean => logSettingsFrom(place.workspace).privacy === "full";
+
+/** The query, the store's filter, one page and what the form offers: the list screens' common load. */
+export const loadList = async (
+  deps: SubmissionsDeps,
+  req: Request,
+  place: Place,
+  defaults: Partial<VerdictQuery> = {},
+) => {
+  const query = parseVerdictQuery(queryFields(req), defaults);
+  const fullText = keepsFullText(place);
+  const filter = verdictFilter(query, fullText);
+  const [page, configs, top] = await Promise.all([
+    deps.verdicts.list(place.workspace.id, { filter, cursor: query.cursor || null }),
+    configOptions(deps, place.workspace.id),
+    // The datalist only suggests: the newest 300 verdicts name the reasons worth offering.
+    deps.verdicts.topReasons(place.workspace.id, { limit: 30, sample: 300 }),
+  ]);
+  return {
+    query,
+    filter,
+    verdicts: page.verdicts,
+    next: page.next,
+    configs,
+    reasons: top.map((r) => r.reason),
+    fullText,
+  };
+};
+
+/** How many verdicts an export writes at most: the log's own maximum (LOG_MAX_ENTRIES). */
+const EXPORT_MAX = 200_000;
+
+/**
+ * Streams every verdict the filter matches, page by page from the store's iterator: each page is
+ * written before the next is read, and a slow reader holds the loop (drain), so neither the
+ * rows nor the unsent output pile up in memory.
+ */
+export const streamExport = async (
+  res: Response,
+  verdicts: AsyncIterable<Verdict>,
+  format: "csv" | "json",
+): Promise<number> => {
+  let n = 0;
+  let chunk = format === "csv" ? csvHeader() : "[";
+  for await (const v of verdicts) {
+    chunk += format === "csv" ? csvRow(v) : `${n > 0 ? "," : ""}\n${jsonLine(v)}`;
+    n++;
+    // About 64 KB a write: few syscalls, bounded memory.
+    if (chunk.length >= 65_536) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+      chunk = "";
+    }
+    if (n >= EXPORT_MAX || res.destroyed) break;
+  }
+  res.end(chunk + (format === "json" ? "\n]\n" : ""));
+  return n;
+};
+
+/**
+ * Submissions: the verdict log of the workspace (list with filters and cursor pages, one verdict
+ * with everything the log kept, export), and the confirmation page for addresses found in one.
+ */
+export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void => {
+  router.get("/console/w/:workspace/submissions", async (req, res) => {
+    const place = await enter(deps, req, res, "submissions", "read");
+    if (!place) return;
+    sendPage(res, 200, submissionsPage(place, await loadList(deps, req, place)));
+  });
+
+  router.get("/console/w/:workspace/submissions/export.:format", async (req, res) => {
+    const format = req.params["format"];
+    if (format !== "csv" && format !== "json") return sendPage(res, 404, NOT_FOUND_PAGE);
+    const place = await enter(deps, req, res, "submissions", "read");
+    if (!place) return;
+    const filter: VerdictFilter = verdictFilter(parseVerdictQuery(queryFields(req)), keepsFullText(place));
+    const day = new Date().toISOString().slice(0, 10);
+    res.setHeader(
+      "Content-Disposition",
+      `attachment; filename="sift-submissions-${place.workspace.id}-${day}.${format}"`,
+    );
+    res.status(200).type(format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8");
+    let rows: number;
+    try {
+      rows = await streamExport(res, deps.verdicts.export(place.workspace.id, filter), format);
+    } catch (err) {
+      // The status is sent already: cut the download short so it cannot pass for a whole file.
+      deps.logger.error({ err, workspaceId: place.workspace.id }, "export failed");
+      res.destroy();
+      return;
+    }
+    await place.record("submissions.export", `${rows} verdicts as ${format.toUpperCase()}`);
+  });
+
+  router.get("/console/w/:workspace/submissions/:id", async (req, res) => {
+    const place = await enter(deps, req, res, "submissions", "read");
+    if (!place) return;
+    // Another workspace's id reads as unknown here: get() looks only in this workspace's log.
+    const verdict = await deps.verdicts.get(place.workspace.id, req.params["id"] as string);
+    if (!verdict) return sendPage(res, 404, NOT_FOUND_PAGE);
+    sendPage(res, 200, submissionPage(place, verdict, await configOptions(deps, place.workspace.id)));
+  });
+
+  router.get("/console/w/:workspace/link", async (req, res) => {
+    const place = await enter(deps, req, res, "submissions", "read");
+    if (!place) return;
+    const u = queryFields(req)["u"];
+    const address = typeof u === "string" ? u.slice(0, 8_192) : "";
+    sendPage(res, 200, linkPage(place, address, followable(address)));
+  });
+};

@@ -1,0 +1,208 @@
+import type { Verdict } from "@sift/verdicts";
+import { html, type Html } from "../domain/html.ts";
+import { addressesIn } from "../domain/display.ts";
+import { queryEntries, type VerdictQuery } from "../domain/verdict-query.ts";
+import type { Place } from "../routes/workspace.ts";
+import { layout } from "./layout.ts";
+import { listing } from "./parts.ts";
+import { cursorPager, filterForm, type ConfigOption } from "./verdict-filter.ts";
+import {
+  contentFields,
+  contentNote,
+  fieldName,
+  longText,
+  outcomeText,
+  reasonChips,
+  reviewText,
+  scoreText,
+  shown,
+  when,
+} from "./verdict-parts.ts";
+
+export interface VerdictList {
+  query: VerdictQuery;
+  verdicts: Verdict[];
+  next: string | null;
+  configs: ConfigOption[];
+  reasons: string[];
+  fullText: boolean;
+}
+
+const configName = (configs: readonly ConfigOption[], id: string): Html => {
+  const c = configs.find((x) => x.id === id);
+  return c?.name ? html`${c.name} <span class="muted">${id}</span>` : html`${id}`;
+};
+
+const exportLinks = (base: string, q: VerdictQuery): Html => {
+  const search = new URLSearchParams(queryEntries(q)).toString();
+  const href = (format: string) => `${base}/export.${format}${search ? `?${search}` : ""}`;
+  return html`<p class="exports">
+    Export what the filter shows: <a href="${href("csv")}" download>CSV</a> ·
+    <a href="${href("json")}" download>JSON</a>
+  </p>`;
+};
+
+/** Submissions: every verdict of the log, newest first, filtered by the GET form above the table. */
+export const submissionsPage = (place: Place, view: VerdictList): Html => {
+  const base = `/console/w/${place.workspace.id}/submissions`;
+  const q = view.query;
+  return layout(
+    place.frame,
+    "Submissions",
+    html`${filterForm({ id: "sub", base, query: q, configs: view.configs, fullText: view.fullText, reasons: view.reasons })}
+    ${exportLinks(base, q)}
+    ${listing({
+      caption: html`Verdicts of ${place.workspace.name}, newest first`,
+      rows: view.verdicts,
+      empty: queryEntries(q).length > 0 ? "No verdict matches this filter." : "No verdict recorded yet.",
+      columns: [
+        { head: "Time", cell: (v) => html`<a href="${base}/${v.id}">${when(v.time)}</a>` },
+        { head: "Site", cell: (v) => configName(view.configs, v.configId) },
+        {
+          head: "Label",
+          cell: (v) =>
+            html`<span class="label-${v.label ?? (v.ok ? "ok" : "failed")}">${outcomeText(v)}</span>`,
+        },
+        { head: "Score", className: "number", cell: (v) => scoreText(v) },
+        {
+          head: "Reasons",
+          cell: (v) => reasonChips(v.reasons.slice(0, 4), { base, query: { ...q, cursor: "" } }),
+        },
+        { head: "Review", cell: (v) => reviewText(v) },
+      ],
+    })}
+    ${cursorPager(base, q, view.next, view.verdicts.length)}`,
+  );
+};
+
+const row = (head: string, value: Html | string): Html =>
+  html`<tr>
+    <th scope="row">${head}</th>
+    <td>${value}</td>
+  </tr>`;
+
+/** One verdict: every field of the record, every reason, the submission's text and its history. */
+export const submissionPage = (
+  place: Place,
+  v: Verdict,
+  configs: readonly ConfigOption[],
+  actions?: Html,
+): Html => {
+  const base = `/console/w/${place.workspace.id}`;
+  const fields = contentFields(v.content);
+  const note = contentNote(v.content);
+  const addresses = [...new Set(fields.flatMap(([, value]) => addressesIn(value)))];
+  return layout(
+    place.frame,
+    `Submission ${v.id}`,
+    html`<p><a href="${base}/submissions">All submissions</a></p>
+      <table class="record">
+        <caption class="muted">
+          The verdict as recorded
+        </caption>
+        <tbody>
+          ${row("Time", when(v.time))} ${row("Site (configuration)", configName(configs, v.configId))}
+          ${row("Call", v.operation)} ${row("Label", outcomeText(v))} ${row("Score", scoreText(v))}
+          ${v.model ? row("Model", v.model) : null} ${v.message ? row("Message", shown(v.message)) : null}
+          ${row("List hits", v.listHits.length > 0 ? html`${v.listHits.map((h, i) => html`${i > 0 ? ", " : ""}${shown(h)}`)}` : "none")}
+          ${row("Fingerprint", v.fingerprint ? html`<code class="fingerprint">${v.fingerprint.slice(0, 24)}…</code>` : "none")}
+          ${row("Privacy mode", v.content.mode)} ${row("Review", reviewText(v))}
+        </tbody>
+      </table>
+      ${actions ?? null}
+      <h2>Reasons</h2>
+      ${
+        v.reasons.length === 0
+          ? html`<p class="muted">No reasons were recorded.</p>`
+          : listing({
+              caption: "Every reason, strongest first",
+              rows: v.reasons.map((r, i) => ({ r, i })),
+              empty: "",
+              columns: [
+                { head: "Reason", cell: ({ r }) => reasonChips([r]) },
+                {
+                  head: "Weight",
+                  className: "number",
+                  cell: ({ r }) => {
+                    const w = (r as { weight?: unknown } | null)?.weight;
+                    return typeof w === "number" ? w.toFixed(3) : "—";
+                  },
+                },
+                {
+                  head: "Field",
+                  cell: ({ r }) => {
+                    const f = (r as { field?: unknown } | null)?.field;
+                    return typeof f === "string" ? fieldName(f) : "—";
+                  },
+                },
+              ],
+            })
+      }
+      <h2>Content</h2>
+      ${note ? html`<p class="muted">${note}</p>` : null}
+      ${
+        fields.length > 0
+          ? html`${v.content.mode === "redacted" ? html`<p class="muted">Redacted: e-mail addresses, phone numbers and links were masked before storing.</p>` : null}
+              <dl class="fields">
+                ${fields.map(
+                  ([name, value]) =>
+                    html`<dt>${fieldName(name)}</dt>
+                      <dd>${longText(value)}</dd>`,
+                )}
+              </dl>`
+          : null
+      }
+      ${
+        addresses.length > 0
+          ? html`<h3>Web addresses in the content</h3>
+              <p class="muted">
+                Shown as text. Each opens a page that shows the whole address before you follow it.
+              </p>
+              <ul class="addresses">
+                ${addresses.map(
+                  (a) =>
+                    html`<li>
+                      <code>${longText(a, 120)}</code>
+                      <a href="${base}/link?u=${encodeURIComponent(a)}">Check this address</a>
+                    </li>`,
+                )}
+              </ul>`
+          : null
+      }
+      <h2>History</h2>
+      ${
+        v.history.length === 0
+          ? html`<p class="muted">Not reviewed yet.</p>`
+          : html`<ol class="history">
+              ${v.history.map(
+                (h) =>
+                  html`<li>${when(h.at)}: ${h.by} marked it ${h.state === "spam" ? "spam" : "not spam"}</li>`,
+              )}
+            </ol>`
+      }`,
+  );
+};
+
+/**
+ * The page between a submission's link and the address: the whole address as text, its host
+ * apart (where a look-alike shows), and a link that opens it without a referrer.
+ */
+export const linkPage = (place: Place, address: string, url: URL | null): Html =>
+  layout(
+    place.frame,
+    "Leave the console?",
+    url
+      ? html`<p>This address was written by whoever sent the submission. Check it before you open it.</p>
+          <p>
+            Host: <strong><code>${shown(url.hostname)}</code></strong>
+          </p>
+          <p>Full address:</p>
+          <pre class="address">${shown(address)}</pre>
+          <p>
+            <a href="${url.href}" rel="noopener noreferrer nofollow" target="_blank"
+              >Open ${url.hostname} in a new tab</a
+            >
+          </p>`
+      : html`<p>This is not a web address the console opens (only http and https are).</p>
+          <pre class="address">${shown(address)}</pre>`,
+  );

@@ -1,0 +1,106 @@
+import { DAY, HOUR } from "@sift/runtime";
+import { newVerdictId, timePrefix } from "./ids.ts";
+import type { LogKeyRing } from "./keyring.ts";
+import { redactFields } from "./redact.ts";
+import type { LogSettings, Outcome, StoredContent, VerdictInput } from "./types.ts";
+
+/** The review queue's default band (issue 28): the verdicts the model was least sure of. */
+export const REVIEW_BAND = { min: 0.4, max: 0.8 } as const;
+
+/**
+ * What the filters read of a record, kept apart from it so a scan never reads content:
+ * c configuration, o operation (c / v), l label, s score, ok, h list hit (1/0), k reason keys.
+ */
+export interface Summary {
+  c: string;
+  o: "c" | "v";
+  l?: "spam" | "clean";
+  s?: number;
+  ok?: boolean;
+  h: 0 | 1;
+  k: string[];
+}
+
+/** One entry as the append script takes it: id, record JSON, summary JSON, count field, waiting. */
+export type EncodedEntry = [
+  id: string,
+  record: string,
+  summary: string,
+  countField: string,
+  waiting: "0" | "1",
+];
+
+/**
+ * A reason's display key, for top reasons and the reason filter: its `label` (what a person
+ * reads), else its `signal`, else its JSON. The reasons themselves are stored as they came.
+ */
+export const reasonKey = (reason: unknown): string => {
+  if (reason && typeof reason === "object") {
+    const r = reason as Record<string, unknown>;
+    if (typeof r["label"] === "string") return r["label"];
+    if (typeof r["signal"] === "string") return r["signal"];
+  }
+  return typeof reason === "string" ? reason : JSON.stringify(reason);
+};
+
+export const outcomeOf = (input: Pick<VerdictInput, "operation" | "label" | "ok">): Outcome | null => {
+  if (input.operation === "verify") return input.ok ? null : "verify_failed";
+  return input.label ?? null;
+};
+
+/** Authenticated data of a sealed record: its content opens only as this workspace's, this id's. */
+export const sealContext = (workspaceId: string, id: string): string => `${workspaceId}/${id}`;
+
+const storedContent = (
+  input: VerdictInput,
+  id: string,
+  settings: LogSettings,
+  keys: LogKeyRing,
+): StoredContent => {
+  const fields = input.fields;
+  if (!fields || settings.privacy === "none") return { mode: "none" };
+  if (settings.privacy === "redacted") return { mode: "redacted", fields: redactFields(fields) };
+  // `full` without a configured key stores no content rather than plaintext (docs/console.md).
+  if (!keys.canSeal) return { mode: "none" };
+  return { mode: "full", sealed: keys.seal(JSON.stringify(fields), sealContext(input.workspaceId, id)) };
+};
+
+export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: LogKeyRing): EncodedEntry => {
+  const id = newVerdictId(input.time);
+  const { fields: _fields, ...rest } = input;
+  const record = { id, ...rest, content: storedContent(input, id, settings, keys) };
+  const summary: Summary = {
+    c: input.configId,
+    o: input.operation === "classify" ? "c" : "v",
+    ...(input.label ? { l: input.label } : {}),
+    ...(input.score === undefined ? {} : { s: input.score }),
+    ...(input.ok === undefined ? {} : { ok: input.ok }),
+    h: input.listHits.length > 0 ? 1 : 0,
+    k: input.reasons.map(reasonKey),
+  };
+  const outcome = outcomeOf(input) ?? "none";
+  const waiting =
+    input.operation === "classify" &&
+    input.score !== undefined &&
+    input.score >= REVIEW_BAND.min &&
+    input.score < REVIEW_BAND.max;
+  return [
+    id,
+    JSON.stringify(record),
+    JSON.stringify(summary),
+    `${Math.floor(input.time / HOUR)}:${outcome}`,
+    waiting ? "1" : "0",
+  ];
+};
+
+/** The append script's arguments before the entries: cutoff id, max entries, time to live, n. */
+export const appendHead = (
+  now: number,
+  settings: LogSettings,
+  n: number,
+): [string, number, number, number] => [
+  timePrefix(now - settings.retentionDays * DAY),
+  settings.maxEntries,
+  Math.max(1, settings.retentionDays * DAY),
+  n,
+];
