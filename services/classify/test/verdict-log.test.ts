@@ -100,11 +100,26 @@ describe("the verdict log's write path", () => {
     expect(verdict!.content).toMatchObject({ mode: "redacted" });
   });
 
-  it("stores the reasons exactly as ?explain=1 answers them", async () => {
-    const key = await classifyKey();
-    const reply = await classify(key.secretKey, CONTENT, "?explain=1");
-    const [verdict] = await entries(key.workspaceId, 1);
-    expect(verdict!.reasons).toEqual((reply.json as { reasons: unknown[] }).reasons);
+  it("stores the reasons as ?explain=1 answers them: sealed in full mode, without quoted words in the clear", async () => {
+    type Reason = { signal: string; weight: number; field?: string; label: string };
+    const full = await classifyKey({ logPrivacy: "full" });
+    const given = ((await classify(full.secretKey, CONTENT, "?explain=1")).json as { reasons: Reason[] })
+      .reasons;
+    const [opened] = await entries(full.workspaceId, 1);
+    expect(opened!.reasons).toEqual(given);
+    // The answer's reasons quote the submission (its words, the link's site) ...
+    expect(given.some((r) => r.signal === "word")).toBe(true);
+    expect(given.some((r) => r.label.includes("cheap-seo"))).toBe(true);
+    // ... which the log keeps in the clear by kind alone: same codes, weights and fields.
+    const redacted = await classifyKey();
+    expect((await classify(redacted.secretKey)).status).toBe(200);
+    const [kept] = await entries(redacted.workspaceId, 1);
+    const shape = (reasons: unknown[]) =>
+      (reasons as Reason[]).map(({ signal, weight, field }) => ({ signal, weight, field }));
+    expect(shape(kept!.reasons)).toEqual(shape(given));
+    const words = (kept!.reasons as Reason[]).filter((r) => r.signal === "word").map((r) => r.label);
+    expect(new Set(words)).toEqual(new Set(["a word of the text"]));
+    expect(JSON.stringify(kept!.reasons)).not.toMatch(/cheap-seo|“free”|“audit”/);
   });
 
   it("records nothing for the test key, refused calls, or a workspace whose retention is 0", async () => {
@@ -155,9 +170,10 @@ describe("the verdict log's write path", () => {
     const none = await classifyKey({ logPrivacy: "none" });
     for (const key of [full, redacted, none]) expect((await classify(key.secretKey)).status).toBe(200);
 
+    // What the submission said, in its own words: none of it in the clear in any mode but redacted's masks.
+    const quoted = ["ann@example.com", "555", "cheap-seo", "“free”", "“audit”", "“offer”"];
     const fullText = await raw(full.workspaceId);
-    for (const secret of ["ann@example.com", "555", "cheap-seo", "Ann"])
-      expect(fullText).not.toContain(secret);
+    for (const secret of [...quoted, "Ann"]) expect(fullText).not.toContain(secret);
     expect(JSON.parse(fullText).content.sealed).toMatch(/^k1\./);
     const [opened] = await entries(full.workspaceId, 1);
     expect(opened!.content).toMatchObject({
@@ -166,7 +182,7 @@ describe("the verdict log's write path", () => {
     });
 
     const redactedText = await raw(redacted.workspaceId);
-    for (const secret of ["ann@example.com", "555", "cheap-seo"]) expect(redactedText).not.toContain(secret);
+    for (const secret of quoted) expect(redactedText).not.toContain(secret);
     expect(JSON.parse(redactedText).content.fields).toEqual(
       expect.arrayContaining([
         ["email", "[email]"],
@@ -176,7 +192,8 @@ describe("the verdict log's write path", () => {
 
     const noneRecord = JSON.parse(await raw(none.workspaceId));
     expect(noneRecord.content).toEqual({ mode: "none" });
-    expect(JSON.stringify(noneRecord)).not.toContain('audit"]');
+    for (const secret of [...quoted, "audit", "offer"])
+      expect(JSON.stringify(noneRecord)).not.toContain(secret);
     expect(noneRecord.reasons.length).toBeGreaterThan(0);
     expect(noneRecord.fingerprint).toEqual(expect.any(String));
   });

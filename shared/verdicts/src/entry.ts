@@ -43,6 +43,32 @@ export const reasonKey = (reason: unknown): string => {
   return typeof reason === "string" ? reason : JSON.stringify(reason);
 };
 
+/**
+ * The reasons whose label quotes the submission: one of its words, the site of an address or a
+ * link in it, or the value of a list entry it matched. At rest, in every privacy mode, such a
+ * reason keeps its code, weight and field and says only what kind of thing it quoted; in `full`
+ * mode the reasons as given are sealed with the content and shown when it opens.
+ */
+const QUOTING: Readonly<Record<string, (label: string) => string>> = {
+  word: () => "a word of the text",
+  email_address: () => "the site of an e-mail address",
+  link_site: () => "the site of a link",
+  // "block list email: x@example.com" → "block list email"
+  list_block: (label) => label.split(":")[0]!,
+  list_allow: (label) => label.split(":")[0]!,
+};
+
+/** A reason as the log keeps it in the clear (see QUOTING). */
+export const reasonAtRest = (reason: unknown): unknown => {
+  if (!reason || typeof reason !== "object") return reason;
+  const r = reason as Record<string, unknown>;
+  const generic = QUOTING[String(r["signal"])];
+  return generic && typeof r["label"] === "string" ? { ...r, label: generic(r["label"]) } : reason;
+};
+
+/** A list hit's display key as the log keeps it in the clear: its list and type, not its value. */
+const listHitAtRest = (hit: string): string => hit.split(":")[0]!;
+
 export const outcomeOf = (input: Pick<VerdictInput, "operation" | "label" | "ok">): Outcome | null => {
   if (input.operation === "verify") return input.ok ? null : "verify_failed";
   return input.label ?? null;
@@ -50,6 +76,12 @@ export const outcomeOf = (input: Pick<VerdictInput, "operation" | "label" | "ok"
 
 /** Authenticated data of a sealed record: its content opens only as this workspace's, this id's. */
 export const sealContext = (workspaceId: string, id: string): string => `${workspaceId}/${id}`;
+
+/** What `full` mode seals: the fields, and the reasons as given (their quoting labels included). */
+export interface SealedContent {
+  fields: ReadonlyArray<readonly [string, string]>;
+  reasons: unknown[];
+}
 
 const storedContent = (
   input: VerdictInput,
@@ -62,13 +94,21 @@ const storedContent = (
   if (settings.privacy === "redacted") return { mode: "redacted", fields: redactFields(fields) };
   // `full` without a configured key stores no content rather than plaintext (docs/console.md).
   if (!keys.canSeal) return { mode: "none" };
-  return { mode: "full", sealed: keys.seal(JSON.stringify(fields), sealContext(input.workspaceId, id)) };
+  const sealed: SealedContent = { fields, reasons: input.reasons };
+  return { mode: "full", sealed: keys.seal(JSON.stringify(sealed), sealContext(input.workspaceId, id)) };
 };
 
 export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: LogKeyRing): EncodedEntry => {
   const id = newVerdictId(input.time);
   const { fields: _fields, ...rest } = input;
-  const record = { id, ...rest, content: storedContent(input, id, settings, keys) };
+  const reasons = input.reasons.map(reasonAtRest);
+  const record = {
+    id,
+    ...rest,
+    reasons,
+    listHits: input.listHits.map(listHitAtRest),
+    content: storedContent(input, id, settings, keys),
+  };
   const summary: Summary = {
     c: input.configId,
     o: input.operation === "classify" ? "c" : "v",
@@ -76,7 +116,7 @@ export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: Lo
     ...(input.score === undefined ? {} : { s: input.score }),
     ...(input.ok === undefined ? {} : { ok: input.ok }),
     h: input.listHits.length > 0 ? 1 : 0,
-    k: input.reasons.map(reasonKey),
+    k: reasons.map(reasonKey),
   };
   const outcome = outcomeOf(input) ?? "none";
   const waiting =

@@ -1,6 +1,13 @@
 import type { Result } from "ioredis";
 import { DAY, HOUR, type Clock, type RedisClient } from "@sift/runtime";
-import { appendHead, encodeEntry, sealContext, type EncodedEntry, type Summary } from "./entry.ts";
+import {
+  appendHead,
+  encodeEntry,
+  sealContext,
+  type EncodedEntry,
+  type SealedContent,
+  type Summary,
+} from "./entry.ts";
 import { isVerdictId, timePrefix, timeOfId } from "./ids.ts";
 import type { LogKeyRing } from "./keyring.ts";
 import { LOG_KEY_COUNT, logKeys, logLayout, type LogLayout } from "./layout.ts";
@@ -308,10 +315,13 @@ export class RedisVerdictLog implements VerdictLog {
       content: StoredContent;
     };
     const history = historyText ? (JSON.parse(historyText) as ReviewEntry[]) : [];
+    const view = this.#view(content, workspaceId, record.id);
     return {
       ...record,
+      // A sealed record's reasons as given (their quoting labels) once its content opens.
+      ...(view.mode === "full" && "reasons" in view && view.reasons ? { reasons: view.reasons } : {}),
       workspaceId,
-      content: this.#view(content, workspaceId, record.id),
+      content: view,
       review: history.at(-1)?.state ?? "unreviewed",
       history,
     };
@@ -321,7 +331,10 @@ export class RedisVerdictLog implements VerdictLog {
     if (content.mode !== "full") return content;
     const opened = this.#keys.open(content.sealed, sealContext(workspaceId, id));
     if (typeof opened !== "string") return { mode: "full", unavailable: true, keyId: opened.keyId };
-    return { mode: "full", fields: JSON.parse(opened) as Array<[string, string]> };
+    const sealed = JSON.parse(opened) as SealedContent | Array<[string, string]>;
+    // Records sealed before the reasons were sealed with the fields hold the fields alone.
+    if (Array.isArray(sealed)) return { mode: "full", fields: sealed };
+    return { mode: "full", fields: sealed.fields as Array<[string, string]>, reasons: sealed.reasons };
   }
 }
 

@@ -37,7 +37,8 @@ export type StoredContent =
 
 export type ContentView =
   | { mode: "none" }
-  | { mode: "redacted" | "full"; fields: Array<[string, string]> }
+  | { mode: "redacted"; fields: Array<[string, string]> }
+  | { mode: "full"; fields: Array<[string, string]>; reasons?: unknown[] }
   | { mode: "full"; unavailable: true; keyId: string };
 
 /** What the write path hands the log for one answered call (the log adds id, content and review). */
