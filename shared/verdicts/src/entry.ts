@@ -1,6 +1,7 @@
 import { DAY, HOUR } from "@sift/runtime";
 import { newVerdictId, timePrefix } from "./ids.ts";
 import type { LogKeyRing } from "./keyring.ts";
+import { TTL_SLACK_MS } from "./scripts.ts";
 import { redactFields } from "./redact.ts";
 import type { LogSettings, Outcome, StoredContent, VerdictInput } from "./types.ts";
 
@@ -141,6 +142,6 @@ export const appendHead = (
 ): [string, number, number, number] => [
   timePrefix(now - settings.retentionDays * DAY),
   settings.maxEntries,
-  Math.max(1, settings.retentionDays * DAY),
+  settings.retentionDays * DAY + TTL_SLACK_MS,
   n,
 ];

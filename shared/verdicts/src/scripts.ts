@@ -5,7 +5,7 @@
  *
  * Keys (layout.ts order): records, summaries, ids, counts, waiting, reviews.
  * Arguments: cutoff id (entries with a smaller id are past retention), max entries, time to
- * live in ms, n, then n × (id, record, summary, count field, waiting 0/1).
+ * live in ms (retention + TTL_SLACK_MS), n, then n × (id, record, summary, count field, waiting 0/1).
  *
  * `guarded` (riding the usage script): a failing log write (a key of the wrong type, out of
  * memory) is caught, so it can never cost the call its usage commit and with it its answer.
@@ -13,6 +13,8 @@
 
 /** Entries one append may trim: a lowered maximum drains over the next appends, never in one long script. */
 export const TRIM_BATCH = 500;
+/** An hour: how long past its retention an idle log may stay before it expires. */
+export const TTL_SLACK_MS = 3_600_000;
 
 export const appendLua = (keyOffset: number, argOffset: number, guarded = false): string => `
 local logDropped = 0
@@ -43,8 +45,11 @@ ${guarded ? "pcall(function()" : "do"}
   end
   logDropped = #drop
   -- An idle workspace's log leaves on its own once its newest entry is past retention (a
-  -- trim alone, n = 0, must not keep it alive).
-  if n > 0 then
+  -- trim alone, n = 0, must not keep it alive). The time to live is retention + TTL_SLACK and is
+  -- renewed once it has run down by TTL_SLACK, or when a key made since has none (PTTL -1):
+  -- three PTTLs per append instead of six PEXPIREs.
+  if n > 0 and (redis.call('PTTL', K(3)) < tonumber(A(3)) - ${TTL_SLACK_MS}
+      or redis.call('PTTL', K(5)) == -1 or redis.call('PTTL', K(6)) == -1) then
     for i = 1, 6 do redis.call('PEXPIRE', K(i), A(3)) end
   end
 ${guarded ? "end)" : "end"}
@@ -69,6 +74,9 @@ else
   history = '[' .. ARGV[2] .. ']'
 end
 redis.call('HSET', KEYS[3], ARGV[1], history)
+-- The history leaves with the log it belongs to.
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
 redis.call('SREM', KEYS[2], ARGV[1])
 return 1
 `;

@@ -250,6 +250,9 @@ describe("the verdict log store", () => {
     expect(again?.review).toBe("spam");
     expect(again?.history.map((h) => h.by)).toEqual(["me", "you"]);
     expect(await log.waitingForReview(ws)).toBe(0);
+    // Every key of the log expires with it, the histories and the review set included.
+    for (const key of Object.values(log.layout(ws)))
+      expect([key, await redis.pttl(key)]).not.toEqual([key, -1]);
     expect(await log.review(ws, "v000000000AAAAAAAA", { state: "spam", by: "x", at: 1 })).toBeNull();
   });
 
