@@ -66,7 +66,11 @@ describe("the verdict log on Redis Cluster", () => {
       expect(page.verdicts.map((v) => v.score)).toEqual([0.8, 0.6]);
       const rest = await log.list(ws, { filter: { scoreMin: 0.4 }, cursor: page.next });
       expect(rest.verdicts.map((v) => v.score)).toEqual([0.4]);
-      expect(page.verdicts[0]!.content).toEqual({ mode: "full", fields: [["message", "hello"]] });
+      expect(page.verdicts[0]!.content).toEqual({
+        mode: "full",
+        fields: [["message", "hello"]],
+        reasons: [{ signal: "word", weight: 1 }],
+      });
       expect(await log.review(ws, rest.verdicts[0]!.id, { state: "clean", by: "me", at: 1 })).not.toBeNull();
       expect(await log.waitingForReview(ws)).toBe(1);
       expect(await log.topReasons(ws)).toEqual([{ reason: "word", count: 5 }]);
