@@ -11,15 +11,6 @@ const CLASSIFY_503 = JSON.stringify({ ok: false, message: ClassifyMessage.unavai
 const VERIFY_OK = JSON.stringify({ ok: true });
 const VERIFY_500 = JSON.stringify({ ok: false, message: VerifyMessage.internal });
 
-/**
- * How far a verdict's score may sit from its content's baseline and still be that content's:
- * the worker scores a batch in one ONNX run, and the float32 sums of a row can differ in their
- * last bits with the batch it shares (measured: 0.11099386 alone, 0.11099377 in a mixed batch).
- * The contents' baselines lie far further apart (harness.ts checks it), so a reply that reached
- * the wrong caller still reads as "other".
- */
-export const SCORE_TOLERANCE = 1e-6;
-
 export type Outcome = "good" | "500" | "503" | "internal" | "transport" | "other";
 
 /** What one answer was: a good one, one of the spec's fault answers, a transport failure, or other. */
@@ -31,12 +22,8 @@ export const outcomeOf = (fs: FaultStack, s: Sent): Outcome => {
     if (a.status === 200) {
       const v = JSON.parse(a.text) as { label: string; score: number; model: string };
       const score = fs.baseline[s.content]!;
-      const same =
-        Object.keys(v).join() === "label,score,model" &&
-        v.label === (score >= 0.8 ? "spam" : "clean") &&
-        v.model === SPAM_STANDARD &&
-        Math.abs(v.score - score) <= SCORE_TOLERANCE;
-      return same ? "good" : "other";
+      const expected = { label: score >= 0.8 ? "spam" : "clean", score, model: SPAM_STANDARD };
+      return JSON.stringify(v) === JSON.stringify(expected) ? "good" : "other";
     }
     if (a.status === 500 && a.text === CLASSIFY_500) return "500";
     if (a.status === 503 && a.text === CLASSIFY_503) return "503";
