@@ -9,12 +9,22 @@ export interface BatchTensors {
 }
 
 /**
- * Pads a batch to its longest item. Padded slots point at the zero row with weight 0, so they
- * change nothing; the width is the batch's own maximum (at least 1), never a fixed maximum.
+ * The width a batch's rows are padded to is a multiple of this. onnxruntime sums a row's terms in
+ * vector lanes and handles the tail past the last full vector apart, so a row's float32 score
+ * moved in its last bits with the width of the batch it shared; with the width a multiple of 64,
+ * each term lands in the same lane whatever the batch, and the padding adds exact zeros
+ * (services/model-worker/test/batch-invariance.test.ts).
+ */
+export const BATCH_WIDTH_STEP = 64;
+
+/**
+ * Pads a batch to its longest item, rounded up to BATCH_WIDTH_STEP. Padded slots point at the
+ * zero row with weight 0, so they change nothing; the width follows the batch, never a fixed maximum.
  */
 export const toBatch = (items: readonly Features[]): BatchTensors => {
   const rows = items.length;
-  const width = Math.max(1, ...items.map((f) => f.ids.length));
+  const longest = Math.max(1, ...items.map((f) => f.ids.length));
+  const width = Math.ceil(longest / BATCH_WIDTH_STEP) * BATCH_WIDTH_STEP;
   const ids = new BigInt64Array(rows * width).fill(BigInt(PAD_ID));
   const vals = new Float32Array(rows * width);
   items.forEach((f, r) => {
