@@ -13,6 +13,7 @@ const exitCode = await runService({
       redis: runtime.redis(),
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
+      spend: { replicaAcks: config.spendReplicaAcks, waitMs: config.spendWaitMs },
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return { ready: { port: http.port }, stop: [["http", http.stop]] };
