@@ -47,7 +47,6 @@ const failoverRow = async (spendReplicaAcks: number | "auto") => {
   const replica = await cluster.replicaOf(victim);
   cluster.cutReplication(victim);
   for (const solution of solutions) await verifyRecorded(history, stack.gatewayUrl, key.secretKey, solution);
-  const killedAt = Date.now();
   await cluster.kill(victim);
   const promotedMs = await cluster.waitForMaster(replica);
   // The promoted master has no replica until the old one rejoins: with the acknowledgement on,
@@ -68,7 +67,7 @@ const acks = configured === undefined || configured === "auto" ? "auto" : Number
 describe("a Redis master killed after its replication was cut", () => {
   it("never accepts a solution twice, answering only the spec's messages", async () => {
     const { check, promotedMs, rejoinedMs } = await failoverRow(acks);
-    console.log(
+    console.warn(
       `replica acks ${acks}: answers ${JSON.stringify(check.answers)}; replica promoted ${promotedMs} ms after the kill; old master restarted and replicating ${rejoinedMs} ms later`,
     );
     expect(check.offSpec).toEqual([]);
@@ -78,7 +77,7 @@ describe("a Redis master killed after its replication was cut", () => {
 
   it("catches the hole when verify does not wait for a replica (the fix off)", async () => {
     const { check } = await failoverRow(0);
-    console.log(
+    console.warn(
       `replica acks 0: answers ${JSON.stringify(check.answers)}; accepted twice ${check.acceptedTwice} of ${N}`,
     );
     expect(check.offSpec).toEqual([]);

@@ -95,7 +95,7 @@ describe("Redis masters killed one after another under verify load", () => {
       running = false;
       await load;
       const check = checkHistory(history);
-      console.log(
+      console.warn(
         `${FAILOVERS} failovers: answers ${JSON.stringify(check.answers)}; per failover (promoted / ${RECOVERED_RUN} good answers in a row / old master replicating, ms after the kill): ${recoveries.map((r) => `${r.promotedMs}/${r.recoveredMs}/${r.rejoinedMs}`).join(", ")}`,
       );
       expect(check.offSpec).toEqual([]);

@@ -51,7 +51,7 @@ describe("usage across a Redis master's failover", () => {
     await cluster.kill(victim);
     const promotedMs = await cluster.waitForMaster(replica);
     const used = await readUsage(stack, workspace);
-    console.log(
+    console.warn(
       `usage: ${BEFORE + DURING} admitted (${DURING} after the cut), ${used} counted after the failover (promoted in ${promotedMs} ms): ${BEFORE + DURING - used} lost`,
     );
     // At most once: never more than were admitted; only the writes its replica never got are lost.
@@ -90,7 +90,7 @@ describe("usage across a Redis master's failover", () => {
     running = false;
     await load;
     const used = await readUsage(stack, workspace);
-    console.log(
+    console.warn(
       `usage under load: ${admitted} admitted, ${failed} failed (500s), ${used} counted after the failover (promoted in ${promotedMs} ms): ${Math.max(0, admitted - used)} lost, ${Math.max(0, used - admitted)} counted for a failed call`,
     );
     // A count is one admit: at most one per call, whatever the call's answer.
