@@ -79,6 +79,8 @@ export const startReplicatedCluster = async (
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 1_000;
   const root = mkdtempSync(join(tmpdir(), "sift-redis-replicas-"));
   const nodes: Node[] = [];
+  /** Every process started, restarts included, so stop() ends each one whatever happened. */
+  const children: ChildProcess[] = [];
   const startNode = async (node: Node) => {
     const args = [
       REDIS_CONF,
@@ -91,13 +93,12 @@ export const startReplicatedCluster = async (
         : ["--cluster-announce-port", String(node.port)]),
     ];
     node.child = spawn("redis-server", args, { stdio: "ignore" });
+    children.push(node.child);
     await waitForPort(node.serverPort);
   };
   const stop = async () => {
-    for (const node of nodes) {
-      node.proxy?.close();
-      await killChild(node.child);
-    }
+    for (const node of nodes) node.proxy?.close();
+    await Promise.all(children.map(killChild));
     rmSync(root, { recursive: true, force: true });
   };
   try {
