@@ -77,12 +77,19 @@ export class RedisReplayGuard implements ReplayGuard {
     if (acks === 0) return (await this.#redis.siftSpend(key, ttl, deadline)) === 1;
     // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
     // marker's SET to the marker's master, and WAIT counts the replicas that hold that write.
-    const replies = await this.#redis
-      .pipeline()
-      .siftSpend(key, ttl, deadline)
-      .wait(acks, this.#waitMs)
-      .exec();
-    const [spent, waited] = replies ?? [];
+    const send = async () =>
+      (await this.#redis.pipeline().siftSpend(key, ttl, deadline).wait(acks, this.#waitMs).exec()) ?? [];
+    let [spent, waited] = await send();
+    if (spent?.[0] && this.#redis instanceof Cluster && /^(MOVED|ASK) /.test(spent[0].message)) {
+      // After a failover the pipeline reached the old master: the SET never ran there, and the
+      // client does not follow a redirect inside a pipeline whose WAIT answered; learn the new
+      // map and send it once more.
+      const cluster = this.#redis;
+      await new Promise<void>((resolve, reject) =>
+        cluster.refreshSlotsCache((err) => (err ? reject(err) : resolve())),
+      );
+      [spent, waited] = await send();
+    }
     if (!spent || spent[0]) throw spent?.[0] ?? new Error("Connection is closed");
     if (spent[1] !== 1) return false;
     if (!waited || waited[0]) throw waited?.[0] ?? new Error("Connection is closed");
