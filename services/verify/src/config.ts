@@ -9,6 +9,17 @@ const Config = ServiceConfig.extend({
   signingSecrets: z.string().optional().meta({ env: "SIFT_CHALLENGE_KEYS" }),
   /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
+  /**
+   * Replicas that must hold a spent marker before verify answers `ok: true` (WAIT after the SET
+   * NX): `auto` is 1 on a Redis Cluster with replicas, else 0; `0` turns the wait off, which
+   * lets a failover accept a solution twice (docs/deployment.md, "Spent markers and failover").
+   */
+  spendReplicaAcks: z
+    .union([z.literal("auto"), z.coerce.number().int().min(0).max(5)])
+    .default("auto")
+    .meta({ env: "SIFT_SPEND_REPLICA_ACKS" }),
+  /** How long WAIT waits for them: past it the answer is `Internal server error`, never ok. */
+  spendWaitMs: z.coerce.number().int().positive().max(900).default(500).meta({ env: "SIFT_SPEND_WAIT_MS" }),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 

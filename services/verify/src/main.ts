@@ -17,6 +17,7 @@ const exitCode = await runService({
       verdicts,
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
+      spend: { replicaAcks: config.spendReplicaAcks, waitMs: config.spendWaitMs },
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

@@ -1,4 +1,4 @@
-import { RedisReplayGuard, type SigningSecretRing } from "@sift/challenge/server";
+import { RedisReplayGuard, type ReplayGuardOptions, type SigningSecretRing } from "@sift/challenge/server";
 import { Keystore } from "@sift/keystore";
 import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
@@ -13,11 +13,13 @@ export const createVerifyService = (
     signingSecrets: SigningSecretRing;
     /** The verdict log's write side (verdictRecorder); none: verify outcomes are not recorded. */
     verdicts?: VerdictRecorder;
+    /** Replica acknowledgement of spent markers (default: auto). */
+    spend?: ReplayGuardOptions;
   },
 ) =>
   buildVerifyApp({
     ...deps,
-    guard: new RedisReplayGuard(deps.redis),
+    guard: new RedisReplayGuard(deps.redis, deps.spend),
     keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { createRedis, redisReady } from "@sift/runtime";
+import { createRedis, isOutage, redisReady } from "@sift/runtime";
 import { freePort } from "@sift/testkit";
-import { RedisReplayGuard } from "../src/server/index.ts";
+import { RedisReplayGuard, ReplicaLagError } from "../src/server/index.ts";
 
 const redis = createRedis(inject("redisUrl"), "replay-guard-test");
 afterAll(() => redis.quit());
@@ -34,6 +34,25 @@ describe("RedisReplayGuard", () => {
     const ttl = await redis.pttl(`sift:challenge:spent:${id}`);
     expect(ttl).toBeGreaterThan(4_000);
     expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+
+  it("waits for no replica on a single Redis by default, where WAIT would answer 0 at once", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis, { replicaAcks: "auto", waitMs: 50 });
+    const id = randomUUID();
+    expect(await guard.spend(id, 60_000)).toBe(true);
+    expect(await guard.spend(id, 60_000)).toBe(false);
+  });
+
+  it("rejects a new spend no replica acknowledged when one is required, and keeps it spent", async () => {
+    await redisReady(redis);
+    // The shared test Redis has no replica: WAIT 1 answers 0 after its time-out.
+    const guard = new RedisReplayGuard(redis, { replicaAcks: 1, waitMs: 50 });
+    const id = randomUUID();
+    await expect(guard.spend(id, 60_000)).rejects.toThrow(ReplicaLagError);
+    // The marker stays: a retry is `Spent challenge`, the safe side of a lost acknowledgement.
+    expect(await guard.spend(id, 60_000)).toBe(false);
+    expect(isOutage(new ReplicaLagError(0, 1))).toBe(true);
   });
 
   it("rejects when Redis cannot be reached, so the caller answers Internal server error", async () => {

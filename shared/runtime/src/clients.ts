@@ -115,7 +115,7 @@ export const isOutage = (err: unknown): boolean => {
   const message = err.message;
   return (
     name === "MaxRetriesPerRequestError" ||
-    /^(Command timed out|Connection is closed|Stream isn't writeable|SIFTLATE|CLUSTERDOWN|TRYAGAIN|LOADING)/.test(
+    /^(Command timed out|Connection is closed|Stream isn't writeable|SIFTLATE|SIFTNOREPLICA|CLUSTERDOWN|TRYAGAIN|LOADING)/.test(
       message,
     ) ||
     /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/.test(message)

@@ -8,3 +8,4 @@ export * from "./chromium.ts";
 export * from "./sift.ts";
 export * from "./otlp.ts";
 export * from "./load.ts";
+export * from "./redis-replicas.ts";

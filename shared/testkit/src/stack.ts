@@ -35,6 +35,8 @@ export interface StackOptions {
   redisUrl: string;
   /** A Redis Cluster's `host:port,…` (startRedisCluster().nodes): used instead of redisUrl. */
   redisClusterNodes?: string;
+  /** Verify's replica acknowledgement of spent markers (SIFT_SPEND_REPLICA_ACKS; default auto). */
+  spendReplicaAcks?: number | "auto";
   natsUrl: string;
   clock?: Clock;
   inferenceTimeoutMs?: number;
@@ -126,6 +128,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       signingSecrets: options.signingSecrets ?? signingSecretRing(undefined, internalSecret),
+      ...(options.spendReplicaAcks === undefined ? {} : { spend: { replicaAcks: options.spendReplicaAcks } }),
       metrics: metrics.verify,
       tracing: tracing.verify,
     }),

@@ -1,4 +1,4 @@
-import type { Cluster, Redis, Result } from "ioredis";
+import { Cluster, type Redis, type Result } from "ioredis";
 import { commandDeadline, luaDeadlineCheck } from "@sift/runtime";
 
 /** Remembers spent challenges. One implementation per store; tests use the real one. */
@@ -6,7 +6,8 @@ export interface ReplayGuard {
   /**
    * Marks `spendId` spent for `ttlMs` and answers true when this call spent it, false when it was
    * spent already. Atomic: of many concurrent calls for one id, exactly one gets true. Rejects
-   * when the store fails; the caller then answers `Internal server error`.
+   * when the store fails (or, with replica acknowledgement on, when no replica holds the marker
+   * in time); the caller then answers `Internal server error`.
    */
   spend(spendId: string, ttlMs: number): Promise<boolean>;
 }
@@ -26,17 +27,87 @@ if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 1 end
 return 0
 `;
 
+/**
+ * How many replicas must hold a new spent marker before it counts (docs/deployment.md, "Spent
+ * markers and failover"): "auto" is 1 on a Redis Cluster whose CLUSTER NODES lists a replica and
+ * 0 otherwise (a single Redis, or a cluster of masters only, where WAIT would answer 0 at once
+ * and every spend would fail).
+ */
+export type ReplicaAcks = number | "auto";
+
+export interface ReplayGuardOptions {
+  /** Replica acknowledgements awaited (WAIT) after a successful SET NX; default "auto". */
+  replicaAcks?: ReplicaAcks;
+  /**
+   * WAIT's time-out in ms: past it the spend fails (`Internal server error`), never `ok: true`.
+   * Below the request paths' 1 s command time-out, so WAIT's own answer decides, not the client's.
+   */
+  waitMs?: number;
+}
+
+/** Thrown when no replica acknowledged a new marker in time; an outage (isOutage), a warning. */
+export class ReplicaLagError extends Error {
+  constructor(acked: number, wanted: number) {
+    super(`SIFTNOREPLICA ${acked} of ${wanted} replicas acknowledged the spent marker in time`);
+  }
+}
+
+/** A cluster's topology rarely changes; once per 10 s keeps CLUSTER NODES off the hot path. */
+const TOPOLOGY_REFRESH_MS = 10_000;
+
 export class RedisReplayGuard implements ReplayGuard {
   readonly #redis: Redis | Cluster;
-  constructor(redis: Redis | Cluster) {
+  readonly #replicaAcks: ReplicaAcks;
+  readonly #waitMs: number;
+  #autoAcks: { value: number; at: number } | undefined;
+
+  constructor(redis: Redis | Cluster, options: ReplayGuardOptions = {}) {
     this.#redis = redis;
+    this.#replicaAcks = options.replicaAcks ?? "auto";
+    this.#waitMs = options.waitMs ?? 500;
     this.#redis.defineCommand("siftSpend", { numberOfKeys: 1, lua: SPEND });
   }
 
   async spend(spendId: string, ttlMs: number): Promise<boolean> {
     // At least 1 ms, as PX refuses 0.
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    return (await this.#redis.siftSpend(KEY_PREFIX + spendId, ttl, commandDeadline(this.#redis))) === 1;
+    const key = KEY_PREFIX + spendId;
+    const deadline = commandDeadline(this.#redis);
+    const acks = await this.#acksWanted();
+    if (acks === 0) return (await this.#redis.siftSpend(key, ttl, deadline)) === 1;
+    // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
+    // marker's SET to the marker's master, and WAIT counts the replicas that hold that write.
+    const send = async () =>
+      (await this.#redis.pipeline().siftSpend(key, ttl, deadline).wait(acks, this.#waitMs).exec()) ?? [];
+    let [spent, waited] = await send();
+    if (spent?.[0] && this.#redis instanceof Cluster && /^(MOVED|ASK) /.test(spent[0].message)) {
+      // After a failover the pipeline reached the old master: the SET never ran there, and the
+      // client does not follow a redirect inside a pipeline whose WAIT answered; learn the new
+      // map and send it once more.
+      const cluster = this.#redis;
+      await new Promise<void>((resolve, reject) =>
+        cluster.refreshSlotsCache((err) => (err ? reject(err) : resolve())),
+      );
+      [spent, waited] = await send();
+    }
+    if (!spent || spent[0]) throw spent?.[0] ?? new Error("Connection is closed");
+    if (spent[1] !== 1) return false;
+    if (!waited || waited[0]) throw waited?.[0] ?? new Error("Connection is closed");
+    const acked = Number(waited[1]);
+    if (acked < acks) throw new ReplicaLagError(acked, acks);
+    return true;
+  }
+
+  async #acksWanted(): Promise<number> {
+    if (this.#replicaAcks !== "auto") return this.#replicaAcks;
+    if (!(this.#redis instanceof Cluster)) return 0;
+    const now = Date.now();
+    if (this.#autoAcks && now - this.#autoAcks.at < TOPOLOGY_REFRESH_MS) return this.#autoAcks.value;
+    const listing = String(await this.#redis.cluster("NODES"));
+    // A failed replica is still listed (flags `slave,fail`): it may come back and be promoted.
+    const hasReplica = listing.split("\n").some((line) => /^\S+ \S+ \S*\bslave\b/.test(line));
+    this.#autoAcks = { value: hasReplica ? 1 : 0, at: now };
+    return this.#autoAcks.value;
   }
 }
 

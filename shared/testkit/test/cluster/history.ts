@@ -1,0 +1,68 @@
+import { VerifyMessage } from "@sift/contracts";
+import { post } from "@sift/testkit";
+
+/** One verify call as the caller saw it: what was sent, when, and what came back (or why not). */
+export interface VerifyEvent {
+  solution: string;
+  at: number;
+  ms: number;
+  status: number | "no answer";
+  body: unknown;
+}
+
+/** The caller's own time-out: an answer slower than this is a hang, which the history forbids. */
+export const CALLER_TIMEOUT_MS = 5_000;
+
+/** Verifies one solution through the gateway and records the answer, whatever it is. */
+export const verifyRecorded = async (
+  history: VerifyEvent[],
+  gatewayUrl: string,
+  secretKey: string,
+  solution: string,
+): Promise<VerifyEvent> => {
+  const at = Date.now();
+  let event: VerifyEvent;
+  try {
+    const reply = await Promise.race([
+      post(`${gatewayUrl}/verify`, { secretKey, solution }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("hang")), CALLER_TIMEOUT_MS)),
+    ]);
+    event = { solution, at, ms: Date.now() - at, status: reply.status, body: reply.json };
+  } catch {
+    event = { solution, at, ms: Date.now() - at, status: "no answer", body: undefined };
+  }
+  history.push(event);
+  return event;
+};
+
+const SPEC_MESSAGES = new Set<string>(Object.values(VerifyMessage));
+
+export const isAccepted = (event: VerifyEvent): boolean =>
+  event.status === 200 && JSON.stringify(event.body) === JSON.stringify({ ok: true });
+
+/** What the history shows: solutions accepted twice, answers outside the spec, hangs. */
+export const checkHistory = (history: readonly VerifyEvent[]) => {
+  const accepted = new Map<string, number>();
+  for (const event of history.filter(isAccepted))
+    accepted.set(event.solution, (accepted.get(event.solution) ?? 0) + 1);
+  const offSpec = history.filter((event) => {
+    if (event.status !== 200) return true;
+    const body = event.body as { ok?: unknown; message?: unknown } | undefined;
+    if (isAccepted(event)) return false;
+    return body?.ok !== false || typeof body.message !== "string" || !SPEC_MESSAGES.has(body.message);
+  });
+  return {
+    acceptedTwice: [...accepted.values()].filter((n) => n > 1).length,
+    offSpec,
+    hangs: history.filter((e) => e.status === "no answer").length,
+    answers: countBy(history, (e) =>
+      isAccepted(e) ? "ok" : String((e.body as { message?: string })?.message),
+    ),
+  };
+};
+
+const countBy = <T>(items: readonly T[], key: (item: T) => string): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+};
