@@ -18,13 +18,16 @@ export interface BatchTensors {
 export const BATCH_WIDTH_STEP = 64;
 
 /**
- * Pads a batch to its longest item, rounded up to BATCH_WIDTH_STEP. Padded slots point at the
+ * Pads a batch to its longest item, rounded up to BATCH_WIDTH_STEP (unless every item has at
+ * most one feature). Padded slots point at the
  * zero row with weight 0, so they change nothing; the width follows the batch, never a fixed maximum.
  */
 export const toBatch = (items: readonly Features[]): BatchTensors => {
   const rows = items.length;
   const longest = Math.max(1, ...items.map((f) => f.ids.length));
-  const width = Math.ceil(longest / BATCH_WIDTH_STEP) * BATCH_WIDTH_STEP;
+  // Rows of one feature (the worker's explain batches, one feature a row) stay one wide: their
+  // scores are differences of weights, and 64 slots each would multiply their cost.
+  const width = longest === 1 ? 1 : Math.ceil(longest / BATCH_WIDTH_STEP) * BATCH_WIDTH_STEP;
   const ids = new BigInt64Array(rows * width).fill(BigInt(PAD_ID));
   const vals = new Float32Array(rows * width);
   items.forEach((f, r) => {
