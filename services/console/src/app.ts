@@ -45,6 +45,8 @@ export interface ConsoleDeps {
   lists: FeedbackStore;
   /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
   verdicts: VerdictLog;
+  /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */
+  canSealContent: boolean;
   /** Reports a review to classify's learner (@sift/classify's queueReport, as POST /feedback does). */
   reporter: Reporter;
   /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */

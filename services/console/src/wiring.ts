@@ -51,6 +51,7 @@ export const createConsoleService = async (deps: {
   logKeys?: LogKeyRing;
 }) => {
   const { redis, clock, config } = deps;
+  const logKeys = deps.logKeys ?? new LogKeyRing([]);
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
   return buildConsoleApp({
     ...deps,
@@ -61,7 +62,8 @@ export const createConsoleService = async (deps: {
     reporter: { report: (input) => queueReport(reports, input) },
     // Classify's own inference client; the same time-out classify has by default (1.5 s).
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
-    verdicts: new RedisVerdictLog({ redis, clock, keys: deps.logKeys ?? new LogKeyRing([]) }),
+    verdicts: new RedisVerdictLog({ redis, clock, keys: logKeys }),
+    canSealContent: logKeys.canSeal,
     accounts: new AccountStore({ redis, clock }),
     sessions: new SessionStore({
       redis,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { AuditLog } from "@sift/console/audit";
 import { parseCsv } from "@sift/console/csv";
+import { logSettingsFrom } from "@sift/verdicts";
 import {
   createKey,
   post,
@@ -270,6 +271,73 @@ const appendAt = (workspaceId: string, configId: string, score: number) =>
 
 const reviewRows = (page: string): string[] =>
   [...page.matchAll(/<tr id="row-(v[^"]+)">/g)].map((m) => m[1]!);
+
+describe("what the log keeps, set from the Submissions screen", () => {
+  it("lets an owner set privacy, retention and maximum (audited, reaching classify), refuses bad values and viewers, and forgets the log", async () => {
+    const w = await workspace("full");
+    const path = `/console/w/${w.workspaceId}`;
+    await classify(w.secretKey, SPAM);
+    const page = (await w.c.get(`${path}/submissions`)).text;
+    expect(page).toContain("Verdicts are kept 14 days, at most 10,000 of them; full:");
+    expect(page).toContain('<option value="full" selected>full</option>');
+
+    // A bad value is a 400 with the reason, and changes nothing.
+    for (const bad of [
+      { privacy: "everything", retention_days: "14", max_entries: "10000" },
+      { privacy: "none", retention_days: "91", max_entries: "10000" },
+      { privacy: "none", retention_days: "7", max_entries: "0" },
+      { privacy: "none", retention_days: "7.5", max_entries: "100" },
+    ]) {
+      const refused = await w.c.post(`${path}/log`, bad);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain("Choose full, redacted or none, 0 to 90 days and 1 to 200,000 verdicts");
+    }
+    expect(logSettingsFrom((await stack.keystore.getWorkspace(w.workspaceId))!)).toEqual({
+      privacy: "full",
+      retentionDays: 14,
+      maxEntries: 10_000,
+    });
+
+    // A viewer sees the settings but has no form, and its POSTs are 403.
+    const email = `log-viewer-${w.workspaceId}-${owner}`;
+    await addUser(stack, email, { roles: { [w.workspaceId]: "viewer" } });
+    const viewer = new ConsoleClient(stack.gatewayUrl);
+    await viewer.signIn(email);
+    const seen = (await viewer.get(`${path}/submissions`)).text;
+    expect(seen).toContain("Verdicts are kept 14 days");
+    expect(seen).not.toContain('name="retention_days"');
+    expect(
+      (await viewer.post(`${path}/log`, { privacy: "none", retention_days: "3", max_entries: "50" })).status,
+    ).toBe(403);
+    expect((await viewer.post(`${path}/log/forget`, { confirm: "yes" })).status).toBe(403);
+
+    const saved = await w.c.post(`${path}/log`, { privacy: "none", retention_days: "3", max_entries: "50" });
+    expect(saved.status).toBe(303);
+    expect(logSettingsFrom((await stack.keystore.getWorkspace(w.workspaceId))!)).toEqual({
+      privacy: "none",
+      retentionDays: 3,
+      maxEntries: 50,
+    });
+    expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
+      "workspace.log privacy full → none, retentionDays 14 → 3, maxEntries 10000 → 50",
+    );
+    // The next verdict is stored as the new mode says: no text (read from Redis by the log).
+    await within(5_000, async () => {
+      await classify(w.secretKey, SPAM);
+      const newest = rows((await w.c.get(`${path}/submissions`)).text)[0]!;
+      return (await stack.verdicts.get(w.workspaceId, newest))?.content.mode === "none";
+    });
+
+    // Forgetting needs the box ticked; then every entry is gone.
+    const unticked = await w.c.post(`${path}/log/forget`, {});
+    expect(unticked.status).toBe(400);
+    expect(unticked.text).toContain("Tick the box to confirm");
+    expect(rows((await w.c.get(`${path}/submissions`)).text).length).toBeGreaterThan(0);
+    expect((await w.c.post(`${path}/log/forget`, { confirm: "yes" })).status).toBe(303);
+    expect(rows((await w.c.get(`${path}/submissions`)).text)).toEqual([]);
+    expect((await audit.range(w.workspaceId, 0, 1))[0]?.action).toBe("workspace.forget-log");
+  });
+});
 
 describe("the review queue", () => {
   it("shows by default the unreviewed verdicts scored 0.4 to 0.8, and says how many wait", async () => {

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { redisLayout, type Keystore } from "@sift/keystore";
+import { WorkspaceLog } from "@sift/contracts";
 import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
 import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
 import { followable } from "../domain/display.ts";
@@ -8,7 +9,9 @@ import { csvHeader, csvRow, jsonLine } from "../domain/verdict-export.ts";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
 import { linkPage, submissionPage, submissionsPage } from "../views/submissions.ts";
 import type { ConfigOption } from "../views/verdict-filter.ts";
-import { sendPage } from "./context.ts";
+import { allows } from "../domain/roles.ts";
+import type { LogSettingsView } from "../views/log-settings.ts";
+import { field, formFields, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface SubmissionsDeps extends WorkspaceDeps {
@@ -16,6 +19,8 @@ export interface SubmissionsDeps extends WorkspaceDeps {
   redis: RedisClient;
   verdicts: VerdictLog;
   logger: Logger;
+  /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */
+  canSealContent: boolean;
 }
 
 /** The workspace's configurations for the site column and filter, oldest first. */
@@ -92,10 +97,76 @@ export const streamExport = async (
  * with everything the log kept, export), and the confirmation page for addresses found in one.
  */
 export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void => {
+  const logView = (place: Place): LogSettingsView => ({
+    settings: logSettingsFrom(place.workspace),
+    canManage: allows(place.role, "manage"),
+    canSeal: deps.canSealContent,
+  });
+
   router.get("/console/w/:workspace/submissions", async (req, res) => {
     const place = await enter(deps, req, res, "submissions", "read");
     if (!place) return;
-    sendPage(res, 200, submissionsPage(place, await loadList(deps, req, place)));
+    sendPage(res, 200, submissionsPage(place, await loadList(deps, req, place), logView(place)));
+  });
+
+  /** The Submissions page again, with `message` above it (a 400 for a form that was refused). */
+  const refuse = async (req: Request, res: Response, place: Place, message: string) =>
+    sendPage(res, 400, submissionsPage(place, await loadList(deps, req, place), logView(place), message));
+
+  // The log's settings, as `sift workspace set --log-privacy/--log-retention-days/--log-max-entries`
+  // sets them: on the workspace record, which copies them into its key records (keystore).
+  router.post("/console/w/:workspace/log", async (req, res) => {
+    const place = await enter(deps, req, res, "submissions", "manage");
+    if (!place) return;
+    const fields = formFields(req);
+    const whole = (name: string) => {
+      const text = field(fields, name).trim();
+      return /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+    };
+    const parsed = WorkspaceLog.safeParse({
+      privacy: field(fields, "privacy"),
+      retentionDays: whole("retention_days"),
+      maxEntries: whole("max_entries"),
+    });
+    if (!parsed.success) {
+      return refuse(
+        req,
+        res,
+        place,
+        "Choose full, redacted or none, 0 to 90 days and 1 to 200,000 verdicts (whole numbers).",
+      );
+    }
+    const next = parsed.data;
+    const before = logSettingsFrom(place.workspace);
+    if (next.privacy === "full" && before.privacy !== "full" && !deps.canSealContent) {
+      return refuse(
+        req,
+        res,
+        place,
+        "This deployment has no log key (SIFT_LOG_KEYS), so full would keep no text: choose redacted or none.",
+      );
+    }
+    const changed = (Object.keys(next) as Array<keyof WorkspaceLog>).filter((k) => next[k] !== before[k]);
+    if (changed.length > 0) {
+      await deps.keystore.updateWorkspace(place.workspace.id, {
+        logPrivacy: next.privacy,
+        logRetentionDays: next.retentionDays,
+        logMaxEntries: next.maxEntries,
+      });
+      await place.record("workspace.log", changed.map((k) => `${k} ${before[k]} → ${next[k]}`).join(", "));
+    }
+    res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
+  });
+
+  router.post("/console/w/:workspace/log/forget", async (req, res) => {
+    const place = await enter(deps, req, res, "submissions", "manage");
+    if (!place) return;
+    if (field(formFields(req), "confirm") !== "yes") {
+      return refuse(req, res, place, "Tick the box to confirm: forgetting the log cannot be undone.");
+    }
+    await deps.verdicts.forget(place.workspace.id);
+    await place.record("workspace.forget-log", "every verdict kept");
+    res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
   });
 
   router.get("/console/w/:workspace/submissions/export.:format", async (req, res) => {

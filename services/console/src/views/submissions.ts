@@ -4,7 +4,8 @@ import { addressesIn } from "../domain/display.ts";
 import { queryEntries, type VerdictQuery } from "../domain/verdict-query.ts";
 import type { Place } from "../routes/workspace.ts";
 import { layout } from "./layout.ts";
-import { listing } from "./parts.ts";
+import { logSettingsSection, type LogSettingsView } from "./log-settings.ts";
+import { errorNotice, listing } from "./parts.ts";
 import { cursorPager, filterForm, type ConfigOption } from "./verdict-filter.ts";
 import {
   contentFields,
@@ -42,14 +43,23 @@ const exportLinks = (base: string, q: VerdictQuery): Html => {
   </p>`;
 };
 
-/** Submissions: every verdict of the log, newest first, filtered by the GET form above the table. */
-export const submissionsPage = (place: Place, view: VerdictList): Html => {
+/**
+ * Submissions: every verdict of the log, newest first, filtered by the GET form above the table,
+ * and under it what the log keeps (its settings, which owners change there).
+ */
+export const submissionsPage = (
+  place: Place,
+  view: VerdictList,
+  log: LogSettingsView,
+  error?: string,
+): Html => {
   const base = `/console/w/${place.workspace.id}/submissions`;
   const q = view.query;
   return layout(
     place.frame,
     "Submissions",
-    html`${filterForm({ id: "sub", base, query: q, configs: view.configs, fullText: view.fullText, reasons: view.reasons })}
+    html`${errorNotice(error)}
+    ${filterForm({ id: "sub", base, query: q, configs: view.configs, fullText: view.fullText, reasons: view.reasons })}
     ${exportLinks(base, q)}
     ${listing({
       caption: html`Verdicts of ${place.workspace.name}, newest first`,
@@ -71,7 +81,7 @@ export const submissionsPage = (place: Place, view: VerdictList): Html => {
         { head: "Review", cell: (v) => reviewText(v) },
       ],
     })}
-    ${cursorPager(base, q, view.next, view.verdicts.length)}`,
+    ${cursorPager(base, q, view.next, view.verdicts.length)} ${logSettingsSection(place, log)}`,
   );
 };
 
