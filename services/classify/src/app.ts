@@ -3,7 +3,7 @@ import type { ModelName } from "@sift/contracts";
 import type { UsageMeter } from "@sift/keystore";
 import type { LogSettings, VerdictInput } from "@sift/verdicts";
 import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
-import type { ReportQueue } from "./clients/feedback-queue.ts";
+import type { ReportQueue } from "@sift/reports";
 import type { InferenceClient } from "./clients/inference.ts";
 import { classifyRoute } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";

@@ -1,16 +1,16 @@
 import type { NatsConnection } from "nats";
-import type { ModelName } from "@sift/contracts";
+import { BULL_PREFIX, type ModelName } from "@sift/contracts";
+import { BullReportQueue } from "@sift/reports";
 import { FeedbackStore } from "@sift/feedback";
 import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
-import { BullReportQueue } from "./clients/feedback-queue.ts";
 import { NatsInferenceClient } from "./clients/inference.ts";
 import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
 import { startLogRetention } from "./jobs/log-retention.ts";
-import { BULL_PREFIX, startUsageJobs } from "./jobs/scheduler.ts";
+import { startUsageJobs } from "./jobs/scheduler.ts";
 
 /**
  * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)

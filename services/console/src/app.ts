@@ -47,7 +47,7 @@ export interface ConsoleDeps {
   verdicts: VerdictLog;
   /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */
   canSealContent: boolean;
-  /** Reports a review to classify's learner (@sift/classify's queueReport, as POST /feedback does). */
+  /** Reports a review to classify's learner (@sift/reports' queueReport, as POST /feedback does). */
   reporter: Reporter;
   /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */
   rescorer?: Rescorer | undefined;

@@ -1,3 +1,4 @@
+import { BULL_PREFIX } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
@@ -10,7 +11,7 @@ import {
 } from "@sift/runtime";
 import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/classify/inference";
-import { BULL_PREFIX, BullReportQueue, queueReport } from "@sift/classify/reports";
+import { BullReportQueue, queueReport } from "@sift/reports";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";

@@ -25,12 +25,17 @@ export const PlanConversationNotice = z.object({
 });
 export type PlanConversationNotice = z.infer<typeof PlanConversationNotice>;
 
+/** Every BullMQ queue of Sift lives under this prefix. */
+// A hash tag: BullMQ's scripts touch many keys of a queue, which on Redis Cluster must share a slot.
+export const BULL_PREFIX = "{sift:bull}";
+
 /**
  * A site's report, as the learner receives it: hashed features and a fingerprint, never the
  * text (docs/feedback.md). `buckets` are the featuriser's ids folded into the report layer's
  * space; `fingerprint` is the MinHash signature, base64.
  */
 export const FEEDBACK_QUEUE = "sift-feedback";
+
 export const FeedbackJob = z.object({
   workspaceId: z.string(),
   label: z.enum(["spam", "clean"]),

@@ -1,12 +1,9 @@
 import { Queue, Worker, type ConnectionOptions } from "bullmq";
-import { MonthEndJob, NOTICE_QUEUE, USAGE_QUEUE } from "@sift/contracts";
+import { BULL_PREFIX, MonthEndJob, NOTICE_QUEUE, USAGE_QUEUE } from "@sift/contracts";
 import { monthOf } from "@sift/keystore";
 import type { Logger } from "@sift/runtime";
 import { checkPaidPlans, type MonthEndDeps } from "./month-end.ts";
 
-/** Every BullMQ queue of Sift lives under this prefix. */
-// A hash tag: BullMQ's scripts touch many keys of a queue, which on Redis Cluster must share a slot.
-export const BULL_PREFIX = "{sift:bull}";
 
 /** 00:05 UTC on the first of each month: the month before has ended everywhere in UTC. */
 export const MONTH_END_PATTERN = "5 0 1 * *";

@@ -1,7 +1,6 @@
 import type { RequestHandler } from "express";
 import { Counter, identityOf, sendError, type Clock, type Logger, type Registry } from "@sift/runtime";
-import type { ReportQueue } from "../clients/feedback-queue.ts";
-import { queueReport } from "../reports.ts";
+import { queueReport, type ReportQueue } from "@sift/reports";
 import { readFeedbackRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 

@@ -21,7 +21,7 @@ import { field, postedForm, sendPage } from "./context.ts";
 import { keepsFullText, loadList, type SubmissionsDeps } from "./submissions.ts";
 import { enter, type Place } from "./workspace.ts";
 
-/** What the review queue reports with: @sift/classify's queueReport on the learner's queue. */
+/** What the review queue reports with: @sift/reports' queueReport on the learner's queue. */
 export interface Reporter {
   report(input: {
     workspaceId: string;

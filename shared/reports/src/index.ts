@@ -1,9 +1,9 @@
 import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
-import type { ReportQueue } from "./clients/feedback-queue.ts";
-import { toReport } from "./domain/report.ts";
+import type { ReportQueue } from "./queue.ts";
+import { toReport } from "./report.ts";
 
-export { BullReportQueue, type ReportQueue } from "./clients/feedback-queue.ts";
-export { BULL_PREFIX } from "./jobs/scheduler.ts";
+export { BullReportQueue, type ReportQueue } from "./queue.ts";
+export { toReport } from "./report.ts";
 
 /**
  * A report on its way to the learner: made into the queued job (features hashed, fingerprint
