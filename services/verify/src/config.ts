@@ -20,6 +20,11 @@ const Config = ServiceConfig.extend({
     .meta({ env: "SIFT_SPEND_REPLICA_ACKS" }),
   /** How long WAIT waits for them: past it the answer is `Internal server error`, never ok. */
   spendWaitMs: z.coerce.number().int().positive().max(900).default(500).meta({ env: "SIFT_SPEND_WAIT_MS" }),
+  /**
+   * Connections that spends waiting for a replica are spread over (WAIT holds its connection):
+   * with replica acknowledgement on, this many Redis clients, the request paths' one included.
+   */
+  spendConnections: z.coerce.number().int().min(1).max(32).default(4).meta({ env: "SIFT_SPEND_CONNECTIONS" }),
 });
 export type VerifyConfig = Readonly<z.infer<typeof Config>>;
 

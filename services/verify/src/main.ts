@@ -17,7 +17,15 @@ const exitCode = await runService({
       verdicts,
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
-      spend: { replicaAcks: config.spendReplicaAcks, waitMs: config.spendWaitMs },
+      spend: {
+        replicaAcks: config.spendReplicaAcks,
+        waitMs: config.spendWaitMs,
+        // Only where a spend may wait: on a Redis Cluster (auto) or when acknowledgements are asked.
+        waitConnections:
+          config.spendReplicaAcks === 0 || (config.spendReplicaAcks === "auto" && !config.redisClusterNodes)
+            ? []
+            : Array.from({ length: config.spendConnections - 1 }, () => runtime.redis()),
+      },
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

@@ -55,6 +55,34 @@ describe("RedisReplayGuard", () => {
     expect(isOutage(new ReplicaLagError(0, 1))).toBe(true);
   });
 
+  it("spreads spends that wait for a replica over its wait connections, so their WAITs run side by side", async () => {
+    await redisReady(redis);
+    const name = `replay-guard-wait-${randomUUID()}`;
+    const spares = Array.from({ length: 3 }, () => createRedis(inject("redisUrl"), name));
+    // Its own connection: the guard's main one is itself held by a WAIT.
+    const observer = createRedis(inject("redisUrl"), "replay-guard-observer");
+    try {
+      await Promise.all([...spares, observer].map((c) => redisReady(c)));
+      // The test Redis has no replica: each WAIT holds its connection for the whole 400 ms.
+      const guard = new RedisReplayGuard(redis, { replicaAcks: 1, waitMs: 400, waitConnections: spares });
+      const spends = Array.from({ length: 4 }, () =>
+        guard.spend(randomUUID(), 60_000).catch((e: unknown) => e),
+      );
+      // While they wait: the clients Redis lists as blocked in WAIT, by connection name.
+      await new Promise((r) => setTimeout(r, 150));
+      const waiting = String(await observer.client("LIST"))
+        .split("\n")
+        .filter((line) => / cmd=wait\b/.test(line))
+        .map((line) => /\bname=(\S*)/.exec(line)?.[1]);
+      expect(waiting.filter((n) => n === name)).toHaveLength(3);
+      expect(waiting.filter((n) => n === "replay-guard-test")).toHaveLength(1);
+      for (const outcome of await Promise.all(spends)) expect(outcome).toBeInstanceOf(ReplicaLagError);
+    } finally {
+      for (const spare of spares) spare.disconnect();
+      observer.disconnect();
+    }
+  });
+
   it("rejects when Redis cannot be reached, so the caller answers Internal server error", async () => {
     const down = createRedis(`redis://127.0.0.1:${await freePort()}`, "replay-guard-down");
     try {

@@ -37,6 +37,8 @@ export interface StackOptions {
   redisClusterNodes?: string;
   /** Verify's replica acknowledgement of spent markers (SIFT_SPEND_REPLICA_ACKS; default auto). */
   spendReplicaAcks?: number | "auto";
+  /** Connections verify spreads spends that wait for a replica over (SIFT_SPEND_CONNECTIONS; default 1 here). */
+  spendConnections?: number;
   natsUrl: string;
   clock?: Clock;
   inferenceTimeoutMs?: number;
@@ -120,6 +122,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const tracers = Object.values(tracing).filter((t): t is Tracing => t !== undefined);
   const logKeys = options.logKeys ?? new LogKeyRing([{ id: "k1", key: randomBytes(32) }]);
   const verifyRecorder = verdictRecorder({ redis, clock, logger, logKeys });
+  const waitConnections = Array.from({ length: (options.spendConnections ?? 1) - 1 }, () =>
+    createRedis({ url: options.redisUrl, clusterNodes: options.redisClusterNodes }, "sift-test-stack-spend"),
+  );
   const verify = await serve(
     createVerifyService({
       verdicts: verifyRecorder,
@@ -128,7 +133,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       signingSecrets: options.signingSecrets ?? signingSecretRing(undefined, internalSecret),
-      ...(options.spendReplicaAcks === undefined ? {} : { spend: { replicaAcks: options.spendReplicaAcks } }),
+      spend: {
+        ...(options.spendReplicaAcks === undefined ? {} : { replicaAcks: options.spendReplicaAcks }),
+        waitConnections,
+      },
       metrics: metrics.verify,
       tracing: tracing.verify,
     }),
@@ -228,6 +236,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       await verifyRecorder.stop();
       await nats.close();
       redis.disconnect();
+      for (const spare of waitConnections) spare.disconnect();
       jobsRedis.disconnect();
       await Promise.all(tracers.map((t) => t.shutdown()));
     },

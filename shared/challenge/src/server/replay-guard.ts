@@ -43,6 +43,13 @@ export interface ReplayGuardOptions {
    * Below the request paths' 1 s command time-out, so WAIT's own answer decides, not the client's.
    */
   waitMs?: number;
+  /**
+   * More connections to the same Redis for spends that wait for a replica. WAIT holds the
+   * connection it is sent on until it answers, so on one connection per master concurrent
+   * spends queue behind each other's WAIT; spread over these (round robin, with the main one)
+   * they wait side by side. Their owner closes them (runService quits every client it made).
+   */
+  waitConnections?: ReadonlyArray<Redis | Cluster>;
 }
 
 /** Thrown when no replica acknowledged a new marker in time; an outage (isOutage), a warning. */
@@ -57,6 +64,9 @@ const TOPOLOGY_REFRESH_MS = 10_000;
 
 export class RedisReplayGuard implements ReplayGuard {
   readonly #redis: Redis | Cluster;
+  /** The connections a waiting spend goes on: the main one and `waitConnections`. */
+  readonly #waiting: ReadonlyArray<Redis | Cluster>;
+  #turn = 0;
   readonly #replicaAcks: ReplicaAcks;
   readonly #waitMs: number;
   #autoAcks: { value: number; at: number } | undefined;
@@ -65,7 +75,9 @@ export class RedisReplayGuard implements ReplayGuard {
     this.#redis = redis;
     this.#replicaAcks = options.replicaAcks ?? "auto";
     this.#waitMs = options.waitMs ?? 500;
-    this.#redis.defineCommand("siftSpend", { numberOfKeys: 1, lua: SPEND });
+    this.#waiting = [redis, ...(options.waitConnections ?? [])];
+    for (const connection of this.#waiting)
+      connection.defineCommand("siftSpend", { numberOfKeys: 1, lua: SPEND });
   }
 
   async spend(spendId: string, ttlMs: number): Promise<boolean> {
@@ -77,14 +89,15 @@ export class RedisReplayGuard implements ReplayGuard {
     if (acks === 0) return (await this.#redis.siftSpend(key, ttl, deadline)) === 1;
     // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
     // marker's SET to the marker's master, and WAIT counts the replicas that hold that write.
+    const redis = this.#nextWaiting();
     const send = async () =>
-      (await this.#redis.pipeline().siftSpend(key, ttl, deadline).wait(acks, this.#waitMs).exec()) ?? [];
+      (await redis.pipeline().siftSpend(key, ttl, deadline).wait(acks, this.#waitMs).exec()) ?? [];
     let [spent, waited] = await send();
-    if (spent?.[0] && this.#redis instanceof Cluster && /^(MOVED|ASK) /.test(spent[0].message)) {
+    if (spent?.[0] && redis instanceof Cluster && /^(MOVED|ASK) /.test(spent[0].message)) {
       // After a failover the pipeline reached the old master: the SET never ran there, and the
       // client does not follow a redirect inside a pipeline whose WAIT answered; learn the new
       // map and send it once more.
-      const cluster = this.#redis;
+      const cluster = redis;
       await new Promise<void>((resolve, reject) =>
         cluster.refreshSlotsCache((err) => (err ? reject(err) : resolve())),
       );
@@ -96,6 +109,15 @@ export class RedisReplayGuard implements ReplayGuard {
     const acked = Number(waited[1]);
     if (acked < acks) throw new ReplicaLagError(acked, acks);
     return true;
+  }
+
+  /** The next wait connection in turn that is connected; the main one when none of them is. */
+  #nextWaiting(): Redis | Cluster {
+    for (let tried = 0; tried < this.#waiting.length; tried++) {
+      const candidate = this.#waiting[this.#turn++ % this.#waiting.length]!;
+      if (candidate.status === "ready") return candidate;
+    }
+    return this.#redis;
   }
 
   async #acksWanted(): Promise<number> {
