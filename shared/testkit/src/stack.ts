@@ -37,7 +37,10 @@ export interface StackOptions {
   redisClusterNodes?: string;
   /** Verify's replica acknowledgement of spent markers (SIFT_SPEND_REPLICA_ACKS; default auto). */
   spendReplicaAcks?: number | "auto";
+  /** One NATS address, or a cluster's comma-separated (TestNatsCluster.urls()). */
   natsUrl: string;
+  /** Attach to natsUrl's first node rather than a random one (connectNats's `inOrder`). */
+  natsInOrder?: boolean;
   clock?: Clock;
   inferenceTimeoutMs?: number;
   /** Challenges per second per address at the gateway (tests that mint many raise it). */
@@ -103,7 +106,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     "sift-test-stack",
   );
   await redisReady(redis);
-  const nats = await connectNats(options.natsUrl, "sift-test-stack");
+  const nats = await connectNats(options.natsUrl, "sift-test-stack", {
+    inOrder: options.natsInOrder ?? false,
+  });
 
   const metrics = {
     gateway: createRegistry("gateway"),
