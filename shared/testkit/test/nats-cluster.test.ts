@@ -1,11 +1,20 @@
 import { connect, StringCodec, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNatsCluster, type TestNatsCluster } from "@sift/testkit";
+import { InferenceReply, inferenceSubject, SPAM_STANDARD } from "@sift/contracts";
+import {
+  freePort,
+  spawnService,
+  startNatsCluster,
+  stopChild,
+  waitForHttp,
+  type TestNatsCluster,
+} from "@sift/testkit";
 
 /**
  * infra/config/nats.conf as compose runs it, three nodes (startNatsCluster fills in loopback
  * ports): the nodes form one cluster with a JetStream quorum, a queue-group request crosses
- * nodes, and a client whose node stops carries on through another.
+ * nodes, and a client whose node stops carries on through another; a service process given
+ * every node in NATS_URL starts while one of them is down.
  */
 let cluster: TestNatsCluster;
 const connections: NatsConnection[] = [];
@@ -68,4 +77,38 @@ describe("the NATS cluster configuration", () => {
     expect(await request(caller, 10_000)).toBe("pong from nats-1");
     expect(["nats-1", "nats-2"]).toContain(caller.info?.server_name);
   });
+
+  it("starts a model worker process given all three URLs while one node is down, and it answers", async () => {
+    // The third node was stopped by the test before; the list still names it (first, even).
+    const port = await freePort();
+    const urls = cluster.urls(2);
+    expect(urls.split(",")).toHaveLength(3);
+    const worker = spawnService(
+      "worker",
+      {
+        NATS_URL: urls,
+        MODEL_WORKER_PORT: String(port),
+        REDIS_URL: "redis://127.0.0.1:1",
+        LOG_LEVEL: "warn",
+      },
+      { quiet: true },
+    );
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000);
+      const caller = await connect({ servers: `127.0.0.1:${cluster.nodes[0]!.client}` });
+      connections.push(caller);
+      const request = { model: SPAM_STANDARD, submissions: [[["message", "Is the flat still free?"]]] };
+      const reply = await caller.request(
+        inferenceSubject(SPAM_STANDARD),
+        codec.encode(JSON.stringify(request)),
+        {
+          timeout: 5_000,
+        },
+      );
+      const answer = InferenceReply.parse(JSON.parse(codec.decode(reply.data)));
+      expect(answer.ok && answer.scores).toHaveLength(1);
+    } finally {
+      await stopChild(worker);
+    }
+  }, 90_000);
 });
