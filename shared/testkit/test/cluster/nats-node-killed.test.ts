@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
-import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
+import { SPAM_STANDARD } from "@sift/contracts";
 import {
   DEPLOYMENT_TOPOLOGY,
   post,
@@ -15,6 +15,7 @@ import {
 } from "@sift/testkit";
 import { CONTENTS } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
+import { outcome, recoveredAt, type Event, type Kind } from "./mixed-history.ts";
 
 /**
  * Issue 29's row 3: a NATS cluster of three (infra/config/nats.conf), every client given all
@@ -32,19 +33,6 @@ const INFERENCE_TIMEOUT_MS = 1_000;
 const RECOVERED_RUN = 20;
 /** Pre-solved challenges: verify senders pace at one per 50 ms, about 20 a second per stack. */
 const SOLUTIONS = 300 + KILLS * 350;
-
-type Kind = "classify" | "verify" | "feedback";
-interface Event {
-  kind: Kind;
-  /** Which stack (gateway, verify, classify) answered. */
-  stack: number;
-  /** The content's index (classify, feedback). */
-  content: number;
-  at: number;
-  end: number;
-  status: number | "no answer";
-  body: unknown;
-}
 
 let nats: TestNatsCluster | undefined;
 let redis: TestServer | undefined;
@@ -204,7 +192,7 @@ describe("a NATS node killed under classify, verify and report load", () => {
         await cluster.kill(victim);
         // Until the killed node's classify has RECOVERED_RUN good answers in a row since the kill.
         const giveUpAt = killedAt + 20_000;
-        while (recoveredAt(history, 0, killedAt, baseline) === undefined) {
+        while (recoveredAt(history, 0, killedAt, baseline, RECOVERED_RUN) === undefined) {
           if (Date.now() > giveUpAt)
             throw new Error(`kill ${k + 1}: no ${RECOVERED_RUN} good answers in a row`);
           await sleep(20);
@@ -236,7 +224,7 @@ describe("a NATS node killed under classify, verify and report load", () => {
           unavailable: unavailable.length,
           unavailableSentMsAfterKill: unavailable.map((e) => e.at - killedAt),
           firstGoodMs: firstGood - killedAt,
-          recoveredMs: recoveredAt(history, 0, killedAt, baseline)! - killedAt,
+          recoveredMs: recoveredAt(history, 0, killedAt, baseline, RECOVERED_RUN)! - killedAt,
           restartedMs,
         };
       });
@@ -270,44 +258,3 @@ describe("a NATS node killed under classify, verify and report load", () => {
     },
   );
 });
-
-const CLASSIFY_503 = JSON.stringify({ ok: false, message: ClassifyMessage.unavailable });
-const VERIFY_MESSAGES = new Set<string>(Object.values(VerifyMessage));
-
-/** One answer against the spec: a good one, classify's 503 for the model, or anything else. */
-const outcome = (e: Event, baseline: readonly number[]): "good" | "503" | "verify refused" | "other" => {
-  if (e.status === "no answer") return "other";
-  if (e.kind === "classify") {
-    if (e.status === 503 && JSON.stringify(e.body) === CLASSIFY_503) return "503";
-    const score = baseline[e.content]!;
-    const expected = { label: score >= 0.8 ? "spam" : "clean", score, model: SPAM_STANDARD };
-    return e.status === 200 && JSON.stringify(e.body) === JSON.stringify(expected) ? "good" : "other";
-  }
-  if (e.status !== 200) return "other";
-  if (JSON.stringify(e.body) === JSON.stringify({ ok: true })) return "good";
-  const message = (e.body as { ok?: unknown; message?: unknown } | undefined)?.message;
-  return e.kind === "verify" && typeof message === "string" && VERIFY_MESSAGES.has(message)
-    ? "verify refused"
-    : "other";
-};
-
-/**
- * When stack `stack`'s classify had RECOVERED_RUN good answers in a row among those sent after
- * `since` (by the time each ended), or undefined if not yet.
- */
-const recoveredAt = (
-  history: readonly Event[],
-  stack: number,
-  since: number,
-  baseline: readonly number[],
-): number | undefined => {
-  const after = history
-    .filter((e) => e.stack === stack && e.kind === "classify" && e.at >= since)
-    .sort((a, b) => a.end - b.end);
-  let run = 0;
-  for (const e of after) {
-    run = outcome(e, baseline) === "good" ? run + 1 : 0;
-    if (run === RECOVERED_RUN) return e.end;
-  }
-  return undefined;
-};
