@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isOutage, parseClusterNodes } from "./clients.ts";
+import { isOutage, natsServers, parseClusterNodes } from "./clients.ts";
 
 describe("REDIS_CLUSTER_NODES", () => {
   it("reads host:port entries separated by commas, spaces around them ignored", () => {
@@ -21,6 +21,21 @@ describe("REDIS_CLUSTER_NODES", () => {
       expect(() => parseClusterNodes(`a:1,${entry}`)).toThrow(JSON.stringify(entry));
     },
   );
+});
+
+describe("NATS_URL", () => {
+  it("takes one address or every node of a cluster separated by commas, in order", () => {
+    expect(natsServers("nats://nats:4222")).toEqual(["nats:4222"]);
+    expect(natsServers("nats://nats-0:4222, nats://nats-1:4222,nats-2:4222,")).toEqual([
+      "nats-0:4222",
+      "nats-1:4222",
+      "nats-2:4222",
+    ]);
+  });
+
+  it("refuses a list with no address", () => {
+    expect(() => natsServers(" , ")).toThrow("NATS_URL holds no address");
+  });
 });
 
 describe("isOutage", () => {

@@ -168,12 +168,35 @@ export const redisReady = (redis: RedisClient, timeoutMs = 5_000): Promise<void>
         redis.on("ready", onReady);
       });
 
-export const connectNats = (url: string, name: string): Promise<NatsConnection> =>
+/**
+ * NATS_URL as the client's server list: one address, or several separated by commas
+ * (`nats://nats-0:4222,nats://nats-1:4222,…`, each node of a cluster), so the first connection
+ * does not depend on any one node being up. Throws on an empty list.
+ */
+export const natsServers = (url: string): string[] => {
+  const servers = url
+    .split(",")
+    .map((s) => s.trim().replace(/^nats:\/\//, ""))
+    .filter((s) => s !== "");
+  if (servers.length === 0) throw new Error("NATS_URL holds no address");
+  return servers;
+};
+
+export const connectNats = (
+  url: string,
+  name: string,
+  /**
+   * `inOrder`: try the servers in the order given instead of shuffled (tests pin a client to a
+   * node; production keeps the shuffle, which spreads clients over the nodes).
+   */
+  options: { inOrder?: boolean } = {},
+): Promise<NatsConnection> =>
   connect({
-    servers: url.replace(/^nats:\/\//, ""),
+    servers: natsServers(url),
     name,
     // Keep reconnecting forever: a restarted NATS server is picked up without restarts.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     waitOnFirstConnect: true,
+    ...(options.inOrder ? { noRandomize: true } : {}),
   });

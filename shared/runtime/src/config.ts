@@ -63,7 +63,10 @@ export const ServiceConfig = BaseConfig.extend({
     .meta({ env: "SIFT_SHUTDOWN_DRAIN_MS" }),
 });
 
-/** NATS, for the services that use it (classify, the model worker). */
+/**
+ * NATS, for the services that use it (classify, the console, the model worker): one address, or
+ * every node of a cluster comma-separated (connectNats reads the list).
+ */
 export const natsUrlField = z.string().default("nats://127.0.0.1:4222").meta({ env: "NATS_URL" });
 
 /** The address to listen on (each service names its own variable). */

@@ -39,7 +39,10 @@ export interface StackOptions {
   spendReplicaAcks?: number | "auto";
   /** Connections verify spreads spends that wait for a replica over (SIFT_SPEND_CONNECTIONS; default 1 here). */
   spendConnections?: number;
+  /** One NATS address, or a cluster's comma-separated (TestNatsCluster.urls()). */
   natsUrl: string;
+  /** Attach to natsUrl's first node rather than a random one (connectNats's `inOrder`). */
+  natsInOrder?: boolean;
   clock?: Clock;
   inferenceTimeoutMs?: number;
   /** Challenges per second per address at the gateway (tests that mint many raise it). */
@@ -105,7 +108,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     "sift-test-stack",
   );
   await redisReady(redis);
-  const nats = await connectNats(options.natsUrl, "sift-test-stack");
+  const nats = await connectNats(options.natsUrl, "sift-test-stack", {
+    inOrder: options.natsInOrder ?? false,
+  });
 
   const metrics = {
     gateway: createRegistry("gateway"),

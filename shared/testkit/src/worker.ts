@@ -40,9 +40,11 @@ export const startModelWorker = async (
     /** The models it serves (default the shipped one) and files in place of committed ones. */
     models?: readonly ModelName[];
     artifacts?: Readonly<Record<string, string>>;
+    /** Attach to natsUrl's first node rather than a random one (connectNats's `inOrder`). */
+    natsInOrder?: boolean;
   } = {},
 ): Promise<RunningModelWorker> => {
-  const nats = await connectNats(natsUrl, "sift-test-worker");
+  const nats = await connectNats(natsUrl, "sift-test-worker", { inOrder: options.natsInOrder ?? false });
   // With a Redis, the worker scores with workspaces' learned state, as main.ts wires it.
   const redis =
     options.redisUrl || options.redisClusterNodes

@@ -93,6 +93,9 @@ interface ComposeService {
 const compose = parse(read("infra/compose.yaml"), { merge: true }) as {
   services: Record<string, ComposeService>;
 };
+/** The URLs in a variable's value: none, one, or a comma-separated list (NATS_URL). */
+const addresses = (value: string): string[] =>
+  /^\w+:\/\//.test(value) ? value.split(",").map((v) => v.trim()) : [];
 const composeValue = (value: string) => value.replace(/\$\{SIFT_INTERNAL_SECRET[^}]*\}/, SECRET);
 
 interface K8s {
@@ -189,9 +192,9 @@ describe("the compose file", () => {
     for (const mapping of entry.ports ?? []) expect(Number(mapping.split(":").at(-1))).toBe(port);
     for (const dependency of Object.keys(entry.depends_on ?? {}))
       expect(compose.services).toHaveProperty(dependency);
-    // Every address points at a compose host, on the port that service listens on.
-    for (const value of Object.values(env)) {
-      if (!/^\w+:\/\//.test(value)) continue;
+    // Every address (NATS_URL: each of a comma-separated list) points at a compose host, on the
+    // port that service listens on.
+    for (const value of Object.values(env).flatMap(addresses)) {
       const url = new URL(value);
       expect(hosts, value).toContain(url.hostname);
       if (url.hostname in SERVICES) {
@@ -243,11 +246,12 @@ describe("the Kubernetes manifests", () => {
     const annotations = find("Deployment", `sift-${service}`).spec.template.metadata.annotations;
     expect(Number(annotations["prometheus.io/port"])).toBe(metrics ?? port);
     if (metrics !== undefined) expect(containerPort(service, "metrics")).toBe(metrics);
-    // Addresses name a Service of these manifests, on one of its ports.
-    for (const value of Object.values(env)) {
-      if (!/^\w+:\/\//.test(value)) continue;
+    // Addresses name a Service of these manifests (`<pod>.<service>` a StatefulSet's pod through
+    // its headless Service), on one of its ports.
+    for (const value of Object.values(env).flatMap(addresses)) {
       const url = new URL(value);
-      const ports = (find("Service", url.hostname).spec.ports as { port: number }[]).map((p) => p.port);
+      const service = url.hostname.split(".").at(-1)!;
+      const ports = (find("Service", service).spec.ports as { port: number }[]).map((p) => p.port);
       expect(ports, value).toContain(Number(url.port));
     }
   });

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { natsConfigRoutes } from "./nats-cluster.ts";
+import { ROOT } from "./processes.ts";
+import { DEPLOYMENT_TOPOLOGY } from "./topology.ts";
+
+/**
+ * The Kubernetes manifests against the deployment the cluster rows run (DEPLOYMENT_TOPOLOGY):
+ * replicas, probes, the NATS cluster's routes and the NATS addresses each service is given.
+ */
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are checked field by field
+  data?: Record<string, string>;
+}
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+const files = readdirSync(join(ROOT, "infra/k8s")).filter((f) => f !== "kustomization.yaml");
+const manifests: Manifest[] = files.flatMap((file) =>
+  parseAllDocuments(read(`infra/k8s/${file}`)).map((doc) => doc.toJS() as Manifest),
+);
+const find = (kind: string, name: string): Manifest => {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name} in infra/k8s`);
+  return found;
+};
+
+const DEPLOYMENTS = {
+  gateway: "sift-gateway",
+  verify: "sift-verify",
+  classify: "sift-classify",
+  console: "sift-console",
+  worker: "sift-model-worker",
+} as const;
+type Scaled = keyof typeof DEPLOYMENTS;
+const SCALED = Object.keys(DEPLOYMENTS) as Scaled[];
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { configMapKeyRef?: { name: string; key: string } };
+}
+/** A container's variable, read through its ConfigMap reference. */
+const envOf = (deployment: string, name: string): string | undefined => {
+  const env = find("Deployment", deployment).spec.template.spec.containers[0].env as EnvVar[];
+  const entry = env.find((e) => e.name === name);
+  const ref = entry?.valueFrom?.configMapKeyRef;
+  return ref ? find("ConfigMap", ref.name).data![ref.key] : entry?.value;
+};
+
+describe("the Kubernetes manifests against the tested topology", () => {
+  it.each(SCALED)("run %s with the tested replicas, and an HPA never below them", (service) => {
+    const name = DEPLOYMENTS[service];
+    expect(find("Deployment", name).spec.replicas).toBe(DEPLOYMENT_TOPOLOGY[service]);
+    const hpa = manifests.find((m) => m.kind === "HorizontalPodAutoscaler" && m.metadata.name === name);
+    if (hpa) expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(DEPLOYMENT_TOPOLOGY[service]);
+  });
+
+  it.each(SCALED)("probe %s's readiness on /readyz and its liveness on /healthz", (service) => {
+    const c = find("Deployment", DEPLOYMENTS[service]).spec.template.spec.containers[0];
+    expect(c.readinessProbe.httpGet.path).toBe("/readyz");
+    expect(c.livenessProbe.httpGet.path).toBe("/healthz");
+  });
+
+  it("run the tested number of NATS nodes, each routed to every node", () => {
+    const nats = find("StatefulSet", "nats");
+    expect(nats.spec.replicas).toBe(DEPLOYMENT_TOPOLOGY.natsNodes);
+    const routes = natsConfigRoutes(find("ConfigMap", "nats").data!["nats.conf"]!);
+    expect(routes).toEqual(
+      Array.from({ length: DEPLOYMENT_TOPOLOGY.natsNodes }, (_v, i) => `nats-${i}.${nats.spec.serviceName}`),
+    );
+    expect(find("Service", nats.spec.serviceName).spec.clusterIP).toBe("None");
+    // The testkit's cluster is made from infra/config/nats.conf: the same count of routes.
+    expect(natsConfigRoutes()).toHaveLength(DEPLOYMENT_TOPOLOGY.natsNodes);
+  });
+
+  it.each(["classify", "console", "worker"] as const)(
+    "give %s every NATS node's address, one per node",
+    (service) => {
+      const value = envOf(DEPLOYMENTS[service], "NATS_URL");
+      const nats = find("StatefulSet", "nats");
+      const hosts = value!.split(",").map((url) => new URL(url.trim()).host);
+      expect(hosts).toEqual(
+        Array.from(
+          { length: DEPLOYMENT_TOPOLOGY.natsNodes },
+          (_v, i) => `nats-${i}.${nats.spec.serviceName}:4222`,
+        ),
+      );
+    },
+  );
+
+  it("say how to run Redis with the tested masters and replicas", () => {
+    const { redisMasters, redisReplicasPerMaster } = DEPLOYMENT_TOPOLOGY;
+    // No self-run cluster is shipped (redis.yaml says why): its note gives the tested shape.
+    expect(read("infra/k8s/redis.yaml")).toContain(
+      `${redisMasters} masters, ${redisReplicasPerMaster} replica per master`,
+    );
+    expect(read("infra/k8s/sift.yaml")).toMatch(/REDIS_CLUSTER_NODES/);
+  });
+});
