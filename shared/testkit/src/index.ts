@@ -9,3 +9,5 @@ export * from "./sift.ts";
 export * from "./otlp.ts";
 export * from "./load.ts";
 export * from "./redis-replicas.ts";
+export * from "./haproxy.ts";
+export * from "./topology.ts";
