@@ -43,6 +43,19 @@ export interface ReplicatedRedisCluster {
    * goes on: the replica lags without knowing, as after a network partition between the two.
    */
   cutReplication(masterPort: number): void;
+  /**
+   * Freezes the node on `port` (SIGSTOP), as `DEBUG SLEEP` does without needing the debug
+   * command: it answers nobody (clients, its replica, the cluster bus) while the kernel still
+   * accepts connections and buffers what is sent, so after `thaw` it runs what clients sent
+   * meanwhile before it reads the bus. The cluster fails it over after the node time-out.
+   */
+  freeze(port: number): void;
+  /** SIGCONT: the frozen node runs again and learns from the bus whether it was replaced. */
+  thaw(port: number): void;
+  /** Undoes cutReplication: the master's proxy passes its replication stream again. */
+  healReplication(port: number): void;
+  /** The first word of ROLE on the node on `port`: `master` or `slave`. */
+  role(port: number): Promise<string>;
   /** SIGKILL of the node on `port` (its data on disk stays, as after a crash). */
   kill(port: number): Promise<void>;
   /** Starts the killed node again on its port and folder; it rejoins (as a replica once replaced). */
@@ -184,6 +197,10 @@ export const startReplicatedCluster = async (
       },
       replicaOf,
       cutReplication: (port) => byPort(port).proxy?.cut(),
+      freeze: (port) => void byPort(port).child?.kill("SIGSTOP"),
+      thaw: (port) => void byPort(port).child?.kill("SIGCONT"),
+      healReplication: (port) => byPort(port).proxy?.heal(),
+      role: async (port) => (await cli(byPort(port).serverPort, "role")).split("\n")[0]!.trim(),
       kill: async (port) => {
         const node = byPort(port);
         await killChild(node.child);

@@ -16,8 +16,9 @@ import { REPLICATED, startDeployment, type Deployment, type Replica } from "./de
  * no `Internal server error`, no answer slower than the caller's time-out; every answer a spec
  * answer equal to the one before the rollout.
  *
- * Short form: every replica of every service once (nine steps, about a minute with the start-up);
- * SIFT_CLUSTER_LONG=1: three rollouts in a row.
+ * Short form: the first replica of each service (one step of each service's rollout; about 45 s
+ * with the start-up on the loaded CI machine, where a full rollout took two minutes);
+ * SIFT_CLUSTER_LONG=1: every replica of every service, three rollouts in a row.
  */
 const LONG = process.env["SIFT_CLUSTER_LONG"] === "1";
 const haproxy = haproxyBinary();
@@ -52,7 +53,7 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
 
   it(
     "answers every request of a steady mixed load, with no reset, no 5xx and no hang",
-    { timeout: LONG ? 600_000 : 120_000 },
+    { timeout: LONG ? 900_000 : 180_000 },
     async () => {
       redis = await startServer("redis");
       nats = await startServer("nats");
@@ -60,7 +61,7 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
       deployment = await startDeployment({
         redis: { url: redis.url },
         natsUrl: nats.url,
-        solutions: LONG ? 2_500 : 1_000,
+        solutions: LONG ? 4_000 : 800,
       });
       const d = deployment;
       const setupMs = Math.round(now() - setupStarted);
@@ -70,7 +71,7 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
       const rounds = LONG ? 3 : 1;
       for (let round = 0; round < rounds; round++)
         for (const service of REPLICATED)
-          for (const replica of d.replicas.filter((r) => r.service === service)) {
+          for (const replica of d.replicas.filter((r) => r.service === service && (LONG || r.index === 0))) {
             steps.push(await replace(d, replica));
             console.warn(`rollout step: ${JSON.stringify(steps.at(-1))}`);
           }
