@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
   haproxyBinary,
+  type BalancedService,
   startReplicatedCluster,
   startServer,
   type ReplicatedRedisCluster,
@@ -21,10 +22,12 @@ import { startDeployment, type Deployment } from "./deployment.ts";
  * the balancer, every process of one host is SIGKILLed at once; the host comes back (its
  * processes started again) 5 s later, as a rescheduled machine would, its Redis nodes rejoining as
  * replicas. The history must show: no solution accepted twice (every accepted one is replayed at
- * the end); every request started after the kill answered in the spec's words (verdicts, 500 /
- * `Internal server error` for Redis, 503 for the model), none hanging past the caller's time-out;
- * only requests in flight on the lost host at the kill may have the balancer's 502 instead; and
- * the recovery: first good answer, and 30 good answers in a row, after the kill.
+ * the end); every answer in the spec's words (verdicts, 500 / `Internal server error` for Redis,
+ * 503 for the model), none slower than the caller's time-out; and the recovery: first good
+ * answer, and 30 good answers in a row, after the kill. The one exception: a request in flight
+ * on the lost host, or sent through the balancer between the kill and the moment its health
+ * checks take the lost replicas out (0.5-1 s), may find its connection closed or get HAProxy's
+ * own 502; the row counts those apart and prints them.
  *
  * Short form: host 0 (a gateway, verify, classify and worker, master 0 and shard 1's replica);
  * SIFT_CLUSTER_LONG=1: each of the three hosts in turn.
@@ -94,6 +97,7 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       const losses: Array<{
         host: number;
         killedAt: number;
+        detectedMs: number;
         hostReadyMs: number;
         firstGoodMs: number;
         runMs: number;
@@ -115,6 +119,15 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
               ),
           ),
         ]);
+        // Until the balancer's checks take the lost replicas out, a request can still be sent on a
+        // connection HAProxy held open to a lost gateway: HAProxy then closes the caller's
+        // connection without an answer (its http-reuse rule, so that the caller may retry).
+        await Promise.all(
+          services
+            .filter((r) => r.service !== "worker")
+            .map((r) => d.balancer.waitFor(r.service as BalancedService, r.index, "DOWN", 10_000)),
+        );
+        const detectedAt = now();
         await sleep(DOWN_MS - (now() - killedAt));
         const backAt = now();
         await Promise.all([...redisPorts.map((port) => c.restart(port)), ...services.map((r) => d.start(r))]);
@@ -125,7 +138,13 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         // Recovered: RECOVERED_RUN good answers in a row (or the row fails after 30 s).
         const giveUp = now() + 30_000;
         while (Number.isNaN(recoveryAfter(d, load.sent, killedAt).runMs) && now() < giveUp) await sleep(200);
-        losses.push({ host, killedAt, hostReadyMs, ...recoveryAfter(d, load.sent, killedAt) });
+        losses.push({
+          host,
+          killedAt,
+          detectedMs: Math.round(detectedAt - killedAt),
+          hostReadyMs,
+          ...recoveryAfter(d, load.sent, killedAt),
+        });
         console.warn(`host ${host} lost: ${JSON.stringify(losses.at(-1))}`);
       }
       await sleep(1_000);
@@ -144,10 +163,14 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       for (const s of sent.filter((s) => s.kind === "verify" && outcomeOf(d, s) === "good"))
         await verifyRecorded(history, d.balancer.urls.gateway, d.challengeSecret, s.solution!);
       const check = checkHistory(history);
-      const inFlightAtAKill = (s: Sent) =>
-        losses.some((l) => s.answer.startedAt <= l.killedAt && s.answer.endedAt >= l.killedAt);
+      // Sent before the balancer had taken the lost replicas out, and answered after the kill.
+      const inDetectionWindow = (s: Sent) =>
+        losses.some((l) => s.answer.startedAt <= l.killedAt + l.detectedMs && s.answer.endedAt >= l.killedAt);
+      const fromBalancer = (s: Sent) =>
+        s.answer.error !== undefined ||
+        ([502, 503, 504].includes(s.answer.status) && !s.answer.text.startsWith("{"));
       const offSpec = sent.filter((s) => ["other", "transport"].includes(outcomeOf(d, s)));
-      const offSpecLater = offSpec.filter((s) => !inFlightAtAKill(s));
+      const offSpecLater = offSpec.filter((s) => !(inDetectionWindow(s) && fromBalancer(s)));
       const slowest = Math.round(Math.max(...sent.map((s) => s.answer.endedAt - s.answer.startedAt)));
       const goodReports = sent.filter((s) => s.kind === "feedback" && outcomeOf(d, s) === "good");
       const reportsBefore = goodReports.filter((s) => s.answer.endedAt < losses[0]!.killedAt - 1_000).length;
@@ -160,7 +183,10 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         counts: tally(d, sent),
         verifyAnswers: check.answers,
         acceptedTwice: check.acceptedTwice,
-        offSpecInFlightAtKill: offSpec.length - offSpecLater.length,
+        lostInDetectionWindow: tally(
+          d,
+          offSpec.filter((s) => !offSpecLater.includes(s)),
+        ),
         slowestMs: slowest,
         reports: { answeredOk: goodReports.length, answeredOkBeforeKill: reportsBefore, stored },
         usage: { verdicts, counted: (await d.usage()) - d.countedBefore },
