@@ -54,6 +54,12 @@ export interface ReplicatedRedisCluster {
   thaw(port: number): void;
   /** Undoes cutReplication: the master's proxy passes its replication stream again. */
   healReplication(port: number): void;
+  /**
+   * `CLUSTER FAILOVER` on the replica on `port`: it takes its master's slots back in a
+   * coordinated switch (no write lost), as an operator restores the placement after a failover.
+   * Resolves with the ms until it is master and the cluster is ok.
+   */
+  failBack(port: number): Promise<number>;
   /** The first word of ROLE on the node on `port`: `master` or `slave`. */
   role(port: number): Promise<string>;
   /** SIGKILL of the node on `port` (its data on disk stays, as after a crash). */
@@ -200,6 +206,18 @@ export const startReplicatedCluster = async (
       freeze: (port) => void byPort(port).child?.kill("SIGSTOP"),
       thaw: (port) => void byPort(port).child?.kill("SIGCONT"),
       healReplication: (port) => byPort(port).proxy?.heal(),
+      failBack: async (port) => {
+        const started = Date.now();
+        const node = byPort(port);
+        await cli(node.serverPort, "cluster", "failover");
+        await until(
+          async () =>
+            /^master/.test(await cli(node.serverPort, "role")) &&
+            /cluster_state:ok/.test(await cli(node.serverPort, "cluster", "info")),
+          `node ${port} failed back`,
+        );
+        return Date.now() - started;
+      },
       role: async (port) => (await cli(byPort(port).serverPort, "role")).split("\n")[0]!.trim(),
       kill: async (port) => {
         const node = byPort(port);
