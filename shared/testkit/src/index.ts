@@ -10,4 +10,5 @@ export * from "./otlp.ts";
 export * from "./load.ts";
 export * from "./redis-replicas.ts";
 export * from "./nats-cluster.ts";
+export * from "./haproxy.ts";
 export * from "./topology.ts";

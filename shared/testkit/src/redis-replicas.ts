@@ -43,6 +43,25 @@ export interface ReplicatedRedisCluster {
    * goes on: the replica lags without knowing, as after a network partition between the two.
    */
   cutReplication(masterPort: number): void;
+  /**
+   * Freezes the node on `port` (SIGSTOP), as `DEBUG SLEEP` does without needing the debug
+   * command: it answers nobody (clients, its replica, the cluster bus) while the kernel still
+   * accepts connections and buffers what is sent, so after `thaw` it runs what clients sent
+   * meanwhile before it reads the bus. The cluster fails it over after the node time-out.
+   */
+  freeze(port: number): void;
+  /** SIGCONT: the frozen node runs again and learns from the bus whether it was replaced. */
+  thaw(port: number): void;
+  /** Undoes cutReplication: the master's proxy passes its replication stream again. */
+  healReplication(port: number): void;
+  /**
+   * `CLUSTER FAILOVER` on the replica on `port`: it takes its master's slots back in a
+   * coordinated switch (no write lost), as an operator restores the placement after a failover.
+   * Resolves with the ms until it is master and the cluster is ok.
+   */
+  failBack(port: number): Promise<number>;
+  /** The first word of ROLE on the node on `port`: `master` or `slave`. */
+  role(port: number): Promise<string>;
   /** SIGKILL of the node on `port` (its data on disk stays, as after a crash). */
   kill(port: number): Promise<void>;
   /** Starts the killed node again on its port and folder; it rejoins (as a replica once replaced). */
@@ -184,6 +203,22 @@ export const startReplicatedCluster = async (
       },
       replicaOf,
       cutReplication: (port) => byPort(port).proxy?.cut(),
+      freeze: (port) => void byPort(port).child?.kill("SIGSTOP"),
+      thaw: (port) => void byPort(port).child?.kill("SIGCONT"),
+      healReplication: (port) => byPort(port).proxy?.heal(),
+      failBack: async (port) => {
+        const started = Date.now();
+        const node = byPort(port);
+        await cli(node.serverPort, "cluster", "failover");
+        await until(
+          async () =>
+            /^master/.test(await cli(node.serverPort, "role")) &&
+            /cluster_state:ok/.test(await cli(node.serverPort, "cluster", "info")),
+          `node ${port} failed back`,
+        );
+        return Date.now() - started;
+      },
+      role: async (port) => (await cli(byPort(port).serverPort, "role")).split("\n")[0]!.trim(),
       kill: async (port) => {
         const node = byPort(port);
         await killChild(node.child);

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
-import type { FaultStack, Kind, Sent } from "./harness.ts";
+import type { Kind, LoadTarget, Sent } from "./harness.ts";
 
 /**
  * What a fault row judges: each answer's outcome against the spec, the counts, and the checks
@@ -9,15 +9,21 @@ import type { FaultStack, Kind, Sent } from "./harness.ts";
 const CLASSIFY_500 = JSON.stringify({ ok: false, message: ClassifyMessage.internal });
 const CLASSIFY_503 = JSON.stringify({ ok: false, message: ClassifyMessage.unavailable });
 const VERIFY_OK = JSON.stringify({ ok: true });
+const FEEDBACK_OK = VERIFY_OK;
 const VERIFY_500 = JSON.stringify({ ok: false, message: VerifyMessage.internal });
 
 export type Outcome = "good" | "500" | "503" | "internal" | "transport" | "other";
 
 /** What one answer was: a good one, one of the spec's fault answers, a transport failure, or other. */
-export const outcomeOf = (fs: FaultStack, s: Sent): Outcome => {
+export const outcomeOf = (fs: LoadTarget, s: Sent): Outcome => {
   const a = s.answer;
   if (a.error) return "transport";
   if (!a.contentType.startsWith("application/json")) return "other";
+  if (s.kind === "feedback") {
+    if (a.status === 200) return a.text === FEEDBACK_OK ? "good" : "other";
+    if (a.status === 500 && a.text === CLASSIFY_500) return "500";
+    return "other";
+  }
   if (s.kind === "classify") {
     if (a.status === 200) {
       const v = JSON.parse(a.text) as { label: string; score: number; model: string };
@@ -35,7 +41,7 @@ export const outcomeOf = (fs: FaultStack, s: Sent): Outcome => {
   return "other";
 };
 
-export const tally = (fs: FaultStack, sent: Sent[]) => {
+export const tally = (fs: LoadTarget, sent: Sent[]) => {
   const counts: Record<string, number> = {};
   for (const s of sent) {
     const a = s.answer;
@@ -51,7 +57,7 @@ export const tally = (fs: FaultStack, sent: Sent[]) => {
  * answered `ok: true` is still unspent (verified again now, it is accepted); no service logged an
  * error-level line with a stack trace.
  */
-export const commonChecks = async (fs: FaultStack, sent: Sent[]) => {
+export const commonChecks = async (fs: LoadTarget, sent: Sent[]) => {
   const verdicts = sent.filter((s) => s.kind === "classify" && outcomeOf(fs, s) === "good").length;
   const usage = (await fs.usage()) - fs.countedBefore;
   const notAccepted = sent.filter((s) => s.kind === "verify" && outcomeOf(fs, s) !== "good");
@@ -85,7 +91,7 @@ export const expectCommonChecks = (checks: Awaited<ReturnType<typeof commonCheck
  * Time from the fault's end to the first good answer of each kind that was sent after it ended
  * (ms), or NaN when none came.
  */
-export const recovery = (fs: FaultStack, sent: Sent[], faultEnd: number) => {
+export const recovery = (fs: LoadTarget, sent: Sent[], faultEnd: number) => {
   const first = (kind: Kind) => {
     const goods = sent
       .filter((s) => s.kind === kind && s.answer.startedAt >= faultEnd && outcomeOf(fs, s) === "good")

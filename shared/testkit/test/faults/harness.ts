@@ -19,24 +19,34 @@ import {
 } from "../../src/index.ts";
 
 /**
- * One row of the fault table: every service its own process (as in production) on a Redis and
- * NATS of the row's own, real keys made through the key store, pre-solved challenges, and the
- * services' log lines kept so the row can check what they logged.
+ * What the load and the checks need of a deployment, whatever its shape (one process per
+ * service here, replicas behind a balancer in the cluster rows): where to send, the keys, the
+ * pre-solved challenges, each test content's score before the fault (every later verdict must
+ * equal it), the services' log lines and the workspace's usage.
  */
-export interface FaultStack {
-  redis: TestServer;
-  nats: TestServer;
-  stack: Awaited<ReturnType<typeof spawnStack>>;
+export interface LoadTarget {
   poster: Poster;
   logs: Array<{ service: ServiceName; line: string }>;
   classifyKey: string;
+  /** A classify key of another workspace, for reports: they change that workspace's scores. */
+  feedbackKey?: string;
   challengeSecret: string;
   solutions: string[];
-  /** Each test content's score, read before the fault: every later verdict must equal it. */
   baseline: number[];
   /** Counted calls made before the load (the baseline). */
   countedBefore: number;
   usage(): Promise<number>;
+}
+
+/**
+ * One row of the fault table: every service its own process (as in production) on a Redis and
+ * NATS of the row's own, real keys made through the key store, pre-solved challenges, and the
+ * services' log lines kept so the row can check what they logged.
+ */
+export interface FaultStack extends LoadTarget {
+  redis: TestServer;
+  nats: TestServer;
+  stack: Awaited<ReturnType<typeof spawnStack>>;
   /** Starts a service again on its port (after it exited), resolved once it is ready. */
   restart(name: ServiceName): Promise<ChildProcess>;
   stop(): Promise<void>;
@@ -151,7 +161,7 @@ export const startFaultStack = async (
   };
 };
 
-export type Kind = "classify" | "verify";
+export type Kind = "classify" | "verify" | "feedback";
 
 export interface Sent {
   kind: Kind;
@@ -162,17 +172,18 @@ export interface Sent {
 }
 
 /**
- * Steady mixed load: `classify` senders posting the test contents with the real key and `verify`
- * senders each spending a fresh pre-solved solution, every sender one request at a time with a
+ * Steady mixed load: `classify` senders posting the test contents with the real key, `verify`
+ * senders each spending a fresh pre-solved solution and `feedback` senders reporting a test
+ * content as spam or clean (with `feedbackKey`), every sender one request at a time with a
  * short pause, until stopped. `inFlight(kind)` is how many are outstanding right now.
  */
 export const startLoad = (
-  fs: FaultStack,
-  options: { classify?: number; verify?: number; pauseMs?: number } = {},
+  fs: LoadTarget,
+  options: { classify?: number; verify?: number; feedback?: number; pauseMs?: number } = {},
 ) => {
   const sent: Sent[] = [];
   let running = true;
-  const outstanding = { classify: 0, verify: 0 };
+  const outstanding = { classify: 0, verify: 0, feedback: 0 };
   let n = 0;
   // A failed answer gets a longer pause, as a caller backs off; a row outlasts its solutions otherwise.
   const pause = (a: Answer) =>
@@ -206,9 +217,22 @@ export const startLoad = (
       await pause(answer);
     }
   };
+  let reports = 0;
+  const feedbackSender = async () => {
+    while (running) {
+      const content = reports++ % CONTENTS.length;
+      outstanding.feedback++;
+      const body = JSON.stringify({ content: CONTENTS[content], label: reports % 2 ? "spam" : "clean" });
+      const answer = await fs.poster.post("/feedback", body, { authorization: `Bearer ${fs.feedbackKey}` });
+      outstanding.feedback--;
+      sent.push({ kind: "feedback", answer, content });
+      await pause(answer);
+    }
+  };
   const senders = [
     ...Array.from({ length: options.classify ?? 3 }, classifySender),
     ...Array.from({ length: options.verify ?? 2 }, verifySender),
+    ...Array.from({ length: options.feedback ?? 0 }, feedbackSender),
   ];
   return {
     sent,
