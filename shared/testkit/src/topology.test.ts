@@ -51,6 +51,21 @@ const envOf = (deployment: string, name: string): string | undefined => {
 };
 
 describe("the Kubernetes manifests against the tested topology", () => {
+  it.each(["gateway", "verify", "classify", "console"] as const)(
+    "give %s a drain that outlasts the endpoint's removal, inside the shutdown deadline and grace period",
+    (service) => {
+      const name = DEPLOYMENTS[service];
+      const drainMs = Number(envOf(name, "SIFT_SHUTDOWN_DRAIN_MS"));
+      // Kubernetes takes endpoints out asynchronously (a second or two); runtime caps the drain at 5 s.
+      expect(drainMs).toBeGreaterThanOrEqual(2_000);
+      expect(drainMs).toBeLessThanOrEqual(5_000);
+      // runService's whole shutdown (drain included) has 10 s; the kubelet must not cut it short.
+      const graceSeconds = find("Deployment", name).spec.template.spec
+        .terminationGracePeriodSeconds as number;
+      expect(graceSeconds * 1_000).toBeGreaterThan(10_000);
+    },
+  );
+
   it.each(SCALED)("run %s with the tested replicas, and an HPA never below them", (service) => {
     const name = DEPLOYMENTS[service];
     expect(find("Deployment", name).spec.replicas).toBe(DEPLOYMENT_TOPOLOGY[service]);
