@@ -261,7 +261,12 @@ export const nodeProcessOf = (child: ChildProcess): number => {
   return Number(found[0]);
 };
 
-/** Sends `signal` and resolves with the exit code and how long the exit took (ms). */
+/**
+ * Sends `signal` to the service's node process (under tsx, its child: tsx passes a SIGTERM on but
+ * SIGKILLs a child that does not acknowledge it within 30 ms, which a loaded machine can miss,
+ * so the row would see tsx's kill, not the service's shutdown; production runs node itself) and
+ * resolves with the exit code and how long the exit took (ms). tsx exits with its child's code.
+ */
 export const signalAndWait = (
   child: ChildProcess,
   signal: NodeJS.Signals,
@@ -269,7 +274,15 @@ export const signalAndWait = (
   new Promise((resolve) => {
     const started = performance.now();
     child.once("exit", (code) => resolve({ code, ms: performance.now() - started }));
-    child.kill(signal);
+    // pgrep exits 1 when the process has no child: a built service run by node itself.
+    let underTsx = true;
+    try {
+      execFileSync("pgrep", ["-P", String(child.pid)]);
+    } catch {
+      underTsx = false;
+    }
+    if (underTsx) process.kill(nodeProcessOf(child), signal);
+    else child.kill(signal);
   });
 
 /** One line per row, as docs/reliability.md quotes it. */
