@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const TSX = `${ROOT}node_modules/.bin/tsx`;
+/**
+ * tsx's loader, registered in the service's own node process (`node --import`): the `tsx` command
+ * would run the service as its child and relay signals, SIGKILLing a child that does not
+ * acknowledge a relayed SIGTERM within 30 ms, which a loaded machine can miss; a test's SIGTERM
+ * must reach the service itself, as in a container.
+ */
+const TSX_LOADER = pathToFileURL(createRequire(`${ROOT}package.json`).resolve("tsx")).href;
 
 export const SERVICE_ENTRIES = {
   gateway: "services/gateway/src/main.ts",
@@ -48,7 +55,7 @@ export const spawnService = (
   const piped = !options.quiet || options.output !== undefined;
   const [command, args, cwd] = options.built
     ? [process.execPath, ["dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
-    : [TSX, [SERVICE_ENTRIES[name]], ROOT];
+    : [process.execPath, ["--import", TSX_LOADER, SERVICE_ENTRIES[name]], ROOT];
   const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },

@@ -33,10 +33,10 @@ afterAll(async () => {
 
 /**
  * SIGTERM, exit, a new process on the same port, and back in the balancer: the step's figures.
- * The signal goes to the service's node process, not to tsx in front of it: tsx passes a SIGTERM
- * on, and SIGKILLs its child when the child does not acknowledge it within 30 ms, which a service
- * on the loaded two-core machine did not (exit 143 in 0.4 s, a verify in flight lost; production
- * runs node itself). tsx then exits with its child's code.
+ * The signal goes to the service's node process (spawnService runs node with tsx's loader, no
+ * tsx command in front: that one relays a SIGTERM and SIGKILLs a child that does not acknowledge
+ * it within 30 ms, which a service on the loaded two-core machine did not: exit 143 in 0.4 s, a
+ * verify in flight lost; production runs node itself).
  */
 const replace = async (d: Deployment, replica: Replica) => {
   const started = now();

@@ -249,24 +249,26 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const now = () => performance.now();
 
 /**
- * The service's own node process: spawnService starts it through tsx, which runs it as a child
- * and passes SIGTERM on, but SIGKILL and SIGSTOP must reach the child itself.
+ * The service's own node process: spawnService runs it as node itself (tsx's loader imported),
+ * so the child it returns; a process started through the `tsx` command is its child instead
+ * (tsx relays SIGTERM, but SIGKILL and SIGSTOP must reach the service itself).
  */
 export const nodeProcessOf = (child: ChildProcess): number => {
-  const found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
-    .trim()
-    .split("\n");
+  let found: string[];
+  try {
+    found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n");
+  } catch {
+    // pgrep exits 1 when the process has no child.
+    return child.pid!;
+  }
   if (found.length !== 1 || !found[0])
-    throw new Error(`expected one node process under tsx ${child.pid}: ${found.join(",")}`);
+    throw new Error(`expected one node process under ${child.pid}: ${found.join(",")}`);
   return Number(found[0]);
 };
 
-/**
- * Sends `signal` to the service's node process (under tsx, its child: tsx passes a SIGTERM on but
- * SIGKILLs a child that does not acknowledge it within 30 ms, which a loaded machine can miss,
- * so the row would see tsx's kill, not the service's shutdown; production runs node itself) and
- * resolves with the exit code and how long the exit took (ms). tsx exits with its child's code.
- */
+/** Sends `signal` to the service's node process and resolves with the exit code and how long the exit took (ms). */
 export const signalAndWait = (
   child: ChildProcess,
   signal: NodeJS.Signals,
@@ -274,15 +276,7 @@ export const signalAndWait = (
   new Promise((resolve) => {
     const started = performance.now();
     child.once("exit", (code) => resolve({ code, ms: performance.now() - started }));
-    // pgrep exits 1 when the process has no child: a built service run by node itself.
-    let underTsx = true;
-    try {
-      execFileSync("pgrep", ["-P", String(child.pid)]);
-    } catch {
-      underTsx = false;
-    }
-    if (underTsx) process.kill(nodeProcessOf(child), signal);
-    else child.kill(signal);
+    process.kill(nodeProcessOf(child), signal);
   });
 
 /** One line per row, as docs/reliability.md quotes it. */
