@@ -45,6 +45,8 @@ button.danger { background: var(--danger); color: var(--bg); }
 .top .switcher select { min-width: 10rem; }
 .inline { display: flex; gap: .75rem; align-items: end; flex-wrap: wrap; margin: 1rem 0; }
 .inline label { margin-top: 0; }
+.check { display: flex; gap: .5rem; align-items: baseline; margin: .75rem 0 .5rem; }
+.check label { display: inline; margin: 0; font-weight: 400; }
 .row-actions { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .row-actions form { display: flex; gap: .5rem; align-items: center; margin: 0; }
 .row-actions select { min-width: 7rem; }

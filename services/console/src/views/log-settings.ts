@@ -82,13 +82,13 @@ export const logSettingsSection = (place: Place, view: LogSettingsView): Html =>
           )}
           ${postForm(
             { action: `${base}/forget`, csrf: place.frame.csrf },
-            html`<div>
+            html`<div class="check">
                 <input id="log-forget-confirm" name="confirm" type="checkbox" value="yes" required />
                 <label for="log-forget-confirm"
                   >Forget every verdict kept for ${place.workspace.name} now; this cannot be undone</label
                 >
               </div>
-              <button type="submit" class="secondary">Forget the log</button>`,
+              <button type="submit" class="danger">Forget the log</button>`,
           )}`
         : null
     }
