@@ -4,7 +4,6 @@ import { monthOf } from "@sift/keystore";
 import type { Logger } from "@sift/runtime";
 import { checkPaidPlans, type MonthEndDeps } from "./month-end.ts";
 
-
 /** 00:05 UTC on the first of each month: the month before has ended everywhere in UTC. */
 export const MONTH_END_PATTERN = "5 0 1 * *";
 
