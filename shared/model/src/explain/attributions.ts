@@ -83,21 +83,27 @@ export const attributions = (fields: readonly NormalizedField[]): Attribution[] 
 /** A word as a person reads it; canonical text writes every digit run as 0, 00 or 000 (text.ts). */
 const wordLabel = (word: string): string => (/^0+$/.test(word) ? "a number" : `“${word}”`);
 
+/**
+ * The pieces in the order they first get a feature (the reasons' order among equal weights).
+ * A piece is found by its key once per word or field, not once per n-gram: the n-grams of a
+ * field are most of its features, and building a key string for each was most of this file's
+ * time (docs/benchmarks.md, the verdict log's cost).
+ */
 class Collector {
   readonly #byKey = new Map<string, Attribution>();
 
   add(code: string, label: string, field: string | undefined, feature: string): void {
-    this.addId(code, label, field, fnv1a(feature));
+    this.piece(code, label, field).ids.push(fnv1a(feature) & (BUCKETS - 1));
   }
 
-  addId(code: string, label: string, field: string | undefined, hash: number): void {
+  piece(code: string, label: string, field: string | undefined): Attribution {
     const key = `${code}\n${label}\n${field ?? ""}`;
     let entry = this.#byKey.get(key);
     if (!entry) {
       entry = { code, label, ...(field === undefined ? {} : { field }), ids: [] };
       this.#byKey.set(key, entry);
     }
-    entry.ids.push(hash & (BUCKETS - 1));
+    return entry;
   }
 
   list(): Attribution[] {
@@ -126,9 +132,10 @@ const linkParts = (out: Collector, field: string, hosts: readonly string[]): voi
 };
 
 /**
- * Character n-grams as the featuriser hashes them (FNV-1a of `prefix:` and the n-gram), each
- * given to the word its first non-space character falls in; with no word (`spans` empty, or
- * only spaces and punctuation) it is part of how the text is written.
+ * Character n-grams as the featuriser hashes them (FNV-1a of `prefix:` and the n-gram's UTF-16
+ * units, hashed on from each start as featurize.ts does), each given to the word its first
+ * non-space character falls in; with no word (`spans` empty, or only spaces and punctuation)
+ * it is part of how the text is written. A word's piece is looked up once, at its first n-gram.
  */
 const ngrams = (
   out: Collector,
@@ -142,23 +149,31 @@ const ngrams = (
   const padded = ` ${text} `;
   const wordAt = new Int32Array(text.length).fill(-1);
   spans.forEach((s, i) => wordAt.fill(i, s.start, s.end));
+  const owners: Array<Attribution | undefined> = new Array(spans.length);
+  let shape: Attribution | undefined;
   const starts: number[] = [];
   for (let i = 0; i < padded.length; i++) {
     const unit = padded.charCodeAt(i);
     if (unit < 0xdc00 || unit > 0xdfff) starts.push(i);
   }
   starts.push(padded.length);
+  const seed = fnv1a(`${prefix}:`);
   for (let s = 0; s + min < starts.length; s++) {
-    for (let n = min; n <= max && s + n < starts.length; n++) {
-      const from = starts[s]!;
+    let hash = seed;
+    let owner = -1;
+    for (let n = 1; n <= max && s + n < starts.length; n++) {
+      const from = starts[s + n - 1]!;
       const to = starts[s + n]!;
-      let owner = -1;
+      for (let u = from; u < to; u++) hash = Math.imul(hash ^ padded.charCodeAt(u), 0x01000193) >>> 0;
+      // The n-gram's units in the text are padded positions - 1; the first in a word owns it.
       for (let p = from - 1; p < to - 1 && owner === -1; p++)
         if (p >= 0 && p < text.length) owner = wordAt[p]!;
-      const hash = fnv1a(`${prefix}:${padded.slice(from, to)}`);
-      const word = owner === -1 ? undefined : spans[owner]!.word;
-      if (word === undefined) out.addId("text_shape", "how the text is written", field, hash);
-      else out.addId("word", wordLabel(word), field, hash);
+      if (n < min) continue;
+      const piece =
+        owner === -1
+          ? (shape ??= out.piece("text_shape", "how the text is written", field))
+          : (owners[owner] ??= out.piece("word", wordLabel(spans[owner]!.word), field));
+      piece.ids.push(hash & (BUCKETS - 1));
     }
   }
 };
