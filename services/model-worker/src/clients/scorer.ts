@@ -10,6 +10,7 @@ import {
   OUTPUT_SCORE,
   readModelMeta,
   toBatch,
+  toInt64,
   type Features,
 } from "@sift/model";
 
@@ -81,13 +82,7 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
       const batch = toBatch(features);
       return run(batch.rows, batch.width, batch.ids, batch.vals);
     },
-    scoreSingles: (ids, vals) =>
-      run(
-        ids.length,
-        1,
-        BigInt64Array.from(ids, (id) => BigInt(id)),
-        vals,
-      ),
+    scoreSingles: (ids, vals) => run(ids.length, 1, toInt64(ids), vals),
     close: () => session.release(),
   };
 };

@@ -8,7 +8,7 @@ import {
   type Strictness,
 } from "@sift/contracts";
 import { logit, personalize } from "@sift/feedback";
-import { attributions, featurize, PAD_ID, type Features } from "@sift/model";
+import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
@@ -61,12 +61,15 @@ export const handleInference = async (
   let features: Features[];
   let base: number[];
   let fieldReasons: Reason[][] | undefined;
+  let traces: FieldTrace[][] | undefined;
   try {
-    features = request.submissions.map((fields) => featurize(fields));
+    // With explain, what featurize reads of each field is kept for the reasons (attributions).
+    traces = request.explain ? request.submissions.map((): FieldTrace[] => []) : undefined;
+    features = request.submissions.map((fields, i) => featurize(fields, traces?.[i]));
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, deps);
+    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, traces!, deps);
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
@@ -108,6 +111,31 @@ const singlesByRows = async (
     ),
   );
 
+/**
+ * Feature id → its row in the explain batch, for one submission at a time: a slot counts only
+ * when its stamp is the current one, so nothing is cleared between submissions (a Map per
+ * submission cost more than the rest of the bookkeeping). Used synchronously only.
+ */
+const rowsOf = (() => {
+  const rows = new Int32Array(BUCKETS);
+  const stamps = new Uint32Array(BUCKETS);
+  let stamp = 0;
+  return {
+    next: (): number => {
+      if (stamp === 0xffffffff) {
+        stamps.fill(0);
+        stamp = 0;
+      }
+      return ++stamp;
+    },
+    set: (id: number, row: number, at: number): void => {
+      rows[id] = row;
+      stamps[id] = at;
+    },
+    get: (id: number, at: number): number => (stamps[id] === at ? rows[id]! : -1),
+  };
+})();
+
 /** An empty submission: its score is the model's bias alone, the baseline each feature moves. */
 const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
 
@@ -121,6 +149,7 @@ const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
 const explainSignals = async (
   submissions: readonly (readonly NormalizedField[])[],
   features: readonly Features[],
+  traces: readonly (readonly FieldTrace[])[],
   deps: Pick<InferenceDeps, "score" | "scoreSingles">,
 ): Promise<Reason[][]> => {
   // Row 0 is the empty row (the padding id at 0), then one row per feature of each submission.
@@ -129,37 +158,39 @@ const explainSignals = async (
   const vals = new Float32Array(total);
   ids[0] = PAD_ID;
   let next = 1;
-  const plans = submissions.map((fields, i) => {
-    const f = features[i]!;
-    const row = new Map<number, number>();
-    ids.set(f.ids, next);
-    vals.set(f.vals, next);
-    for (let k = 0; k < f.ids.length; k++) row.set(f.ids[k]!, next + k);
-    next += f.ids.length;
-    return { row, pieces: attributions(fields) };
-  });
-  const scores = await (deps.scoreSingles
-    ? deps.scoreSingles(ids, vals)
-    : singlesByRows(deps.score, ids, vals));
-  const baseline = logit(scores[0]!);
-  // What each row's feature moves the log-odds by; how many pieces claim it; and, per row, the
-  // last piece that took it (rows of different submissions are apart, so one array serves all).
-  const part = Float64Array.from(scores, (s) => logit(s) - baseline);
+  // Per row: how many pieces claim its feature, and the last piece that took it.
   const claims = new Int32Array(total);
   const taken = new Int32Array(total).fill(-1);
-  return plans.map(({ row, pieces }) => {
-    // Each piece's features as rows, distinct and in first-seen order (the order of its sum).
+  const plans = submissions.map((fields, i) => {
+    const f = features[i]!;
+    ids.set(f.ids, next);
+    vals.set(f.vals, next);
+    const stamp = rowsOf.next();
+    for (let k = 0; k < f.ids.length; k++) rowsOf.set(f.ids[k]!, next + k, stamp);
+    next += f.ids.length;
+    const pieces = attributions(fields, traces[i]);
+    // Each piece's features as rows, distinct and in first-seen order (the order of its sum);
+    // resolved now, before the model run's await, while `rowsOf` holds this submission's rows.
     const owned = pieces.map((piece, p) => {
       const at: number[] = [];
       for (const id of piece.ids) {
-        const r = row.get(id);
-        if (r === undefined || taken[r] === p) continue;
+        const r = rowsOf.get(id, stamp);
+        if (r === -1 || taken[r] === p) continue;
         taken[r] = p;
         at.push(r);
         claims[r]!++;
       }
       return at;
     });
+    return { pieces, owned };
+  });
+  const scores = await (deps.scoreSingles
+    ? deps.scoreSingles(ids, vals)
+    : singlesByRows(deps.score, ids, vals));
+  const baseline = logit(scores[0]!);
+  // What each row's feature moves the log-odds by.
+  const part = Float64Array.from(scores, (s) => logit(s) - baseline);
+  return plans.map(({ pieces, owned }) => {
     const reasons: Reason[] = [];
     pieces.forEach((piece, p) => {
       let weight = 0;

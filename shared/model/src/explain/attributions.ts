@@ -1,9 +1,8 @@
 import type { NormalizedField } from "@sift/contracts";
-import { BUCKETS, isNameField, roleOf } from "../features/featurize.ts";
+import { BUCKETS, featurize, type FieldTrace } from "../features/featurize.ts";
 import { fnv1a } from "../features/hash.ts";
-import { extractLinks, hostParts } from "../features/links.ts";
+import { hostParts } from "../features/links.ts";
 import { LISTS, type PhraseList } from "../features/lists.ts";
-import { emailSignals, nameSignals, textSignals } from "../features/signals/index.ts";
 import { canonicalText, wordSpans } from "../features/text.ts";
 import { PHRASE_WORDS } from "../lists/format.ts";
 import { describeSignal } from "./signals.ts";
@@ -23,61 +22,68 @@ export interface Attribution {
 }
 
 /**
- * Replays the featuriser (features/featurize.ts) field by field, remembering where each feature
- * came from. Only for `?explain=1`: it allocates freely and never runs on the plain path.
+ * Follows the featuriser (features/featurize.ts) field by field, remembering where each feature
+ * came from. It starts from what featurize read of each field (`traces`, from the same fields:
+ * roles, canonical texts, words, links, fired signals), so explaining a verdict does not read
+ * the submission twice; without them it featurises once more to get them. Only for
+ * `?explain=1`: it allocates freely and never runs on the plain path.
  */
-export const attributions = (fields: readonly NormalizedField[]): Attribution[] => {
+export const attributions = (
+  fields: readonly NormalizedField[],
+  traces: readonly FieldTrace[] = traceOf(fields),
+): Attribution[] => {
   const out = new Collector();
-  const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
   out.add("form_layout", "the form's fields", undefined, `nf:${Math.min(fields.length, 6)}`);
-  for (const [name, value] of fields) {
-    const role = roleOf(name, value);
-    for (const token of wordSpans(canonicalText(name)))
-      out.add("form_layout", "the form's fields", undefined, `n:${token.word}`);
+  fields.forEach(([name, value], i) => {
+    const read = traces[i]!;
+    const role = read.role;
+    for (const word of read.nameWords) out.add("form_layout", "the form's fields", undefined, `n:${word}`);
     out.add("form_layout", "the form's fields", undefined, `r:${role}`);
-    const signals: string[] = [];
-    let listed: { wp?: string; se?: string } = {};
+    let tokens: readonly string[] = [];
     if (role === "email") {
       emailParts(out, name, value);
-      emailSignals(value, names, signals);
     } else if (role === "link") {
-      linkParts(out, name, extractLinks(value).hosts);
-      if (isNameField(name)) signals.push("name:link");
+      linkParts(out, name, read.links!.hosts);
     } else if (role === "name") {
-      const text = canonicalText(value);
+      const text = read.text!;
       const spans = wordSpans(text);
       for (const { word } of spans) out.add("word", wordLabel(word), name, `aw:${word}`);
-      nameSignals(
-        value,
-        spans.map((s) => s.word),
-        signals,
-      );
       ngrams(out, name, "a", text, 3, 4, spans);
     } else {
-      const { text: stripped, hosts, emailDomains, linkChars } = extractLinks(value);
+      const { hosts, emailDomains } = read.links!;
       if (hosts.length > 0) linkParts(out, name, hosts);
       for (const domain of emailDomains) {
         const site = hostParts(domain).site;
         out.add("email_address", `an e-mail address at ${site}`, name, `ed:${site}`);
       }
-      const text = canonicalText(stripped.replace(/[@#]/g, " "));
+      const text = read.text!;
       const spans = wordSpans(text);
-      const tokens = spans.map((s) => s.word);
+      tokens = read.words!;
       for (const word of tokens) out.add("word", wordLabel(word), name, `w:${word}`);
       ngrams(out, name, "c", text, 2, 4, spans);
       const shape = text.replace(/[\p{L}\p{M}]+/gu, "a").replace(/[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu, "e");
       ngrams(out, name, "s", shape, 2, 5, []);
       out.add("text_shape", "how the text is written", name, `sl:${Math.min(hosts.length, 3)}`);
-      textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
-      listed = { wp: firstListed(LISTS.wpPhrases, tokens), se: firstListed(LISTS.seKeywords, tokens) };
     }
-    for (const signal of new Set(signals)) {
-      const phrase = signal.startsWith("wp-") ? listed.wp : signal.startsWith("se-") ? listed.se : undefined;
+    for (const signal of new Set(read.signals)) {
+      // The phrase lists' signals name the first listed phrase (a text field's words only).
+      const phrase = signal.startsWith("wp-")
+        ? firstListed(LISTS.wpPhrases, tokens)
+        : signal.startsWith("se-")
+          ? firstListed(LISTS.seKeywords, tokens)
+          : undefined;
       const { code, label } = describeSignal(signal, phrase);
       out.add(code, label, name, `x:${signal}`);
     }
-  }
+  });
   return out.list();
+};
+
+/** What featurize reads of each field, when the caller did not keep it. */
+const traceOf = (fields: readonly NormalizedField[]): FieldTrace[] => {
+  const traces: FieldTrace[] = [];
+  featurize(fields, traces);
+  return traces;
 };
 
 /** A word as a person reads it; canonical text writes every digit run as 0, 00 or 000 (text.ts). */
