@@ -1,4 +1,4 @@
-// tsx shared/bench/src/log-profile.ts [--seconds 15] [--connections 16] [--out /tmp/log-profile]
+// tsx shared/bench/src/log-profile.ts [--seconds 15] [--connections 16] [--out /tmp/log-profile] [--reasons asked]
 //
 // Where the verdict log's cost sits (issue 28): the compiled classify service and model worker
 // run under `node --cpu-prof`, once loaded by a workspace that keeps no log and once by one that
@@ -30,6 +30,9 @@ const { values } = parseArgs({
     connections: { type: "string", default: "16" },
     out: { type: "string", default: "/tmp/log-profile" },
     top: { type: "string", default: "25" },
+    // `asked`: the log-on run's classify keeps reasons only when asked (SIFT_LOG_REASONS), so the
+    // difference is the log's recording alone.
+    reasons: { type: "string", default: "all" },
   },
 });
 const seconds = Number(values.seconds);
@@ -37,7 +40,11 @@ const connections = Number(values.connections);
 const SERVICES = ["classify", "worker"] as const;
 
 /** One load on a fresh stack whose classify and worker write a CPU profile each on exit. */
-const profileRun = async (name: string, changes: WorkspaceChanges): Promise<number> => {
+const profileRun = async (
+  name: string,
+  changes: WorkspaceChanges,
+  classifyEnv: Record<string, string> = {},
+): Promise<number> => {
   const dir = join(values.out, name);
   rmSync(dir, { recursive: true, force: true });
   const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);
@@ -52,7 +59,7 @@ const profileRun = async (name: string, changes: WorkspaceChanges): Promise<numb
     mkdirSync(join(dir, service), { recursive: true });
     return spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${join(dir, service)}`, "dist/main.js"], {
       cwd: `${ROOT}${SERVICE_FOLDERS[service]}`,
-      env: { ...process.env, ...env[service] },
+      env: { ...process.env, ...env[service], ...(service === "classify" ? classifyEnv : {}) },
       stdio: "ignore",
     });
   });
@@ -123,7 +130,8 @@ const selfTimes = (dir: string): Map<string, number> => {
 const top = Number(values.top);
 const runs = { off: { logRetentionDays: 0 }, on: { logPrivacy: "redacted" } } as const;
 const calls: Record<string, number> = {};
-for (const [name, changes] of Object.entries(runs)) calls[name] = await profileRun(name, changes);
+calls["off"] = await profileRun("off", runs.off);
+calls["on"] = await profileRun("on", runs.on, { SIFT_LOG_REASONS: values.reasons });
 
 for (const service of SERVICES) {
   const off = selfTimes(join(values.out, "off", service));
