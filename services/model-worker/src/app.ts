@@ -109,6 +109,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
     });
     const handlerDeps = {
       score: (features: Features[], trace?: Context) => batcher.submit(features, trace),
+      scoreSingles: (ids: Int32Array, vals: Float32Array) => scorer.scoreSingles(ids, vals),
       model: scorer.model,
       version: scorer.version,
       strictness: scorer.strictness,

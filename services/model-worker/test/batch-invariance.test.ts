@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NormalizedField } from "@sift/contracts";
-import { featurize, toBatch } from "@sift/model";
+import { featurize, PAD_ID, toBatch, type Features } from "@sift/model";
 import { loadOnnxScorer, type Scorer } from "../src/clients/scorer.ts";
 
 /**
@@ -55,5 +55,20 @@ describe("batch invariance", () => {
     expect(batch.width).toBeGreaterThan(0);
     const row0 = featurize([["content", "hi"]]).ids.length;
     expect([...batch.vals.slice(row0, batch.width)].every((v) => v === 0)).toBe(true);
+  });
+
+  it("scores the explain path's one-feature rows alike in a [n, 1] run and as rows of any batch", async () => {
+    const { ids, vals } = featurize(TEXTS[2]!);
+    // Row 0 is the empty row, as the worker's explain batch has it (handlers/inference.ts).
+    const singleIds = Int32Array.from([PAD_ID, ...ids]);
+    const singleVals = Float32Array.from([0, ...vals]);
+    const singles = await scorer.scoreSingles(singleIds, singleVals);
+    const rows: Features[] = [{ ids: new Int32Array(0), vals: new Float32Array(0) }];
+    for (let k = 0; k < ids.length; k++)
+      rows.push({ ids: ids.subarray(k, k + 1), vals: vals.subarray(k, k + 1) });
+    expect([...(await scorer.score(rows))]).toEqual([...singles]);
+    // Beside a whole submission every row is padded to its width: the same float32 each.
+    const beside = await scorer.score([...rows, featurize(TEXTS[4]!)]);
+    expect([...beside.subarray(0, rows.length)]).toEqual([...singles]);
   });
 });

@@ -10,6 +10,7 @@ import {
   OUTPUT_SCORE,
   readModelMeta,
   toBatch,
+  toInt64,
   type Features,
 } from "@sift/model";
 
@@ -21,6 +22,11 @@ export interface Scorer {
   /** Log-odds offsets per workspace strictness, from the model's metadata (0 for balanced). */
   readonly strictness: Readonly<Record<Strictness, number>>;
   score(features: readonly Features[]): Promise<Float32Array>;
+  /**
+   * Rows of one feature each (`ids[i]` at `vals[i]` alone in row i; PAD_ID at 0 is the empty
+   * row), as a [n, 1] batch: the explain path's rows, without a Features object per row.
+   */
+  scoreSingles(ids: Int32Array, vals: Float32Array): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
@@ -57,22 +63,26 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
     // Spinning threads burn the core the NATS client and featuriser need (DESIGN.md perf notes).
     extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
   });
+  const run = async (rows: number, width: number, ids: BigInt64Array, vals: Float32Array) => {
+    const out = await session.run({
+      [INPUT_IDS]: new Tensor("int64", ids, [rows, width]),
+      [INPUT_VALS]: new Tensor("float32", vals, [rows, width]),
+    });
+    const scores = out[OUTPUT_SCORE]?.data;
+    if (!(scores instanceof Float32Array) || scores.length !== rows) {
+      throw new Error("model returned an unexpected output");
+    }
+    return scores;
+  };
   return {
     model: meta.model,
     version: meta.version,
     strictness: meta.strictness,
     score: async (features) => {
       const batch = toBatch(features);
-      const out = await session.run({
-        [INPUT_IDS]: new Tensor("int64", batch.ids, [batch.rows, batch.width]),
-        [INPUT_VALS]: new Tensor("float32", batch.vals, [batch.rows, batch.width]),
-      });
-      const scores = out[OUTPUT_SCORE]?.data;
-      if (!(scores instanceof Float32Array) || scores.length !== features.length) {
-        throw new Error("model returned an unexpected output");
-      }
-      return scores;
+      return run(batch.rows, batch.width, batch.ids, batch.vals);
     },
+    scoreSingles: (ids, vals) => run(ids.length, 1, toInt64(ids), vals),
     close: () => session.release(),
   };
 };

@@ -8,13 +8,19 @@ import {
   type Strictness,
 } from "@sift/contracts";
 import { logit, personalize } from "@sift/feedback";
-import { attributions, featurize, type Features } from "@sift/model";
+import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
   /** `trace`: the request's span context (tracing on), so its batch can name it. */
   score: (features: Features[], trace?: Context) => Promise<number[]>;
+  /**
+   * Rows of one feature each (the explain path's, clients/scorer.ts): one model run of [n, 1]
+   * beside the batcher, so they are never padded to a submission's width nor wait a batch of
+   * their own. Absent: they go through `score` as Features rows (the same scores).
+   */
+  scoreSingles?: (ids: Int32Array, vals: Float32Array) => Promise<ArrayLike<number>>;
   /** The model this handler serves: a request for another is refused, never answered with it. */
   model: string;
   version: string;
@@ -55,12 +61,15 @@ export const handleInference = async (
   let features: Features[];
   let base: number[];
   let fieldReasons: Reason[][] | undefined;
+  let traces: FieldTrace[][] | undefined;
   try {
-    features = request.submissions.map((fields) => featurize(fields));
+    // With explain, what featurize reads of each field is kept for the reasons (attributions).
+    traces = request.explain ? request.submissions.map((): FieldTrace[] => []) : undefined;
+    features = request.submissions.map((fields, i) => featurize(fields, traces?.[i]));
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, deps.score);
+    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, traces!, deps);
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
@@ -90,6 +99,43 @@ export const handleInference = async (
   };
 };
 
+/** Scores one-feature rows through `score` when the scorer has no `scoreSingles`. */
+const singlesByRows = async (
+  score: InferenceDeps["score"],
+  ids: Int32Array,
+  vals: Float32Array,
+): Promise<ArrayLike<number>> =>
+  score(
+    Array.from(ids, (id, r) =>
+      id === PAD_ID ? NOTHING : { ids: ids.subarray(r, r + 1), vals: vals.subarray(r, r + 1) },
+    ),
+  );
+
+/**
+ * Feature id → its row in the explain batch, for one submission at a time: a slot counts only
+ * when its stamp is the current one, so nothing is cleared between submissions (a Map per
+ * submission cost more than the rest of the bookkeeping). Used synchronously only.
+ */
+const rowsOf = (() => {
+  const rows = new Int32Array(BUCKETS);
+  const stamps = new Uint32Array(BUCKETS);
+  let stamp = 0;
+  return {
+    next: (): number => {
+      if (stamp === 0xffffffff) {
+        stamps.fill(0);
+        stamp = 0;
+      }
+      return ++stamp;
+    },
+    set: (id: number, row: number, at: number): void => {
+      rows[id] = row;
+      stamps[id] = at;
+    },
+    get: (id: number, at: number): number => (stamps[id] === at ? rows[id]! : -1),
+  };
+})();
+
 /** An empty submission: its score is the model's bias alone, the baseline each feature moves. */
 const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
 
@@ -98,45 +144,66 @@ const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
  * signals; @sift/model's attributions), each weighed by what its features add to the score's
  * log-odds. A feature's part is read off the model itself (one row holding only that feature,
  * against the empty row), so the worker needs nothing but the ONNX file; a feature two pieces
- * share is split evenly between them. One extra batch per explained request, off the plain path.
+ * share is split evenly between them. One extra model run per explained request, off the plain path.
  */
 const explainSignals = async (
   submissions: readonly (readonly NormalizedField[])[],
   features: readonly Features[],
-  score: (features: Features[]) => Promise<number[]>,
+  traces: readonly (readonly FieldTrace[])[],
+  deps: Pick<InferenceDeps, "score" | "scoreSingles">,
 ): Promise<Reason[][]> => {
-  const rows: Features[] = [NOTHING];
+  // Row 0 is the empty row (the padding id at 0), then one row per feature of each submission.
+  const total = features.reduce((n, f) => n + f.ids.length, 1);
+  const ids = new Int32Array(total);
+  const vals = new Float32Array(total);
+  ids[0] = PAD_ID;
+  let next = 1;
+  // Per row: how many pieces claim its feature, and the last piece that took it.
+  const claims = new Int32Array(total);
+  const taken = new Int32Array(total).fill(-1);
   const plans = submissions.map((fields, i) => {
-    const { ids, vals } = features[i]!;
-    const row = new Map<number, number>();
-    for (let k = 0; k < ids.length; k++) {
-      row.set(ids[k]!, rows.length);
-      rows.push({ ids: ids.subarray(k, k + 1), vals: vals.subarray(k, k + 1) });
-    }
-    return { row, pieces: attributions(fields) };
-  });
-  const scores = await score(rows);
-  const baseline = logit(scores[0]!);
-  return plans.map(({ row, pieces }) => {
-    const claims = new Map<number, number>();
-    for (const piece of pieces)
-      for (const id of new Set(piece.ids)) if (row.has(id)) claims.set(id, (claims.get(id) ?? 0) + 1);
-    const reasons: Reason[] = [];
-    for (const piece of pieces) {
-      let weight = 0;
-      for (const id of new Set(piece.ids)) {
-        const at = row.get(id);
-        if (at !== undefined) weight += (logit(scores[at]!) - baseline) / claims.get(id)!;
+    const f = features[i]!;
+    ids.set(f.ids, next);
+    vals.set(f.vals, next);
+    const stamp = rowsOf.next();
+    for (let k = 0; k < f.ids.length; k++) rowsOf.set(f.ids[k]!, next + k, stamp);
+    next += f.ids.length;
+    const pieces = attributions(fields, traces[i]);
+    // Each piece's features as rows, distinct and in first-seen order (the order of its sum);
+    // resolved now, before the model run's await, while `rowsOf` holds this submission's rows.
+    const owned = pieces.map((piece, p) => {
+      const at: number[] = [];
+      for (const id of piece.ids) {
+        const r = rowsOf.get(id, stamp);
+        if (r === -1 || taken[r] === p) continue;
+        taken[r] = p;
+        at.push(r);
+        claims[r]!++;
       }
+      return at;
+    });
+    return { pieces, owned };
+  });
+  const scores = await (deps.scoreSingles
+    ? deps.scoreSingles(ids, vals)
+    : singlesByRows(deps.score, ids, vals));
+  const baseline = logit(scores[0]!);
+  // What each row's feature moves the log-odds by.
+  const part = Float64Array.from(scores, (s) => logit(s) - baseline);
+  return plans.map(({ pieces, owned }) => {
+    const reasons: Reason[] = [];
+    pieces.forEach((piece, p) => {
+      let weight = 0;
+      for (const r of owned[p]!) weight += part[r]! / claims[r]!;
       // Below a thousandth of a log-odds unit nothing is worth a chip.
-      if (Math.abs(weight) < 1e-3) continue;
+      if (Math.abs(weight) < 1e-3) return;
       reasons.push({
         signal: piece.code,
         label: piece.label,
         weight,
         ...(piece.field === undefined ? {} : { field: piece.field }),
       });
-    }
+    });
     reasons.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
     return reasons.slice(0, MAX_REASONS);
   });

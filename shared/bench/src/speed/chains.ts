@@ -161,6 +161,8 @@ export const startChains = async (options: { built: boolean }) => {
     },
     /** The processes whose memory the report shows: Sift's four services. */
     pids: Object.fromEntries([...sift.children].map(([name, child]) => [name, child.pid!])),
+    /** The classify process whose log keeps reasons only when asked (its CPU counts in the log scenario). */
+    logReasonsAskedPid: levers[3]!.pid!,
     stop: async () => {
       const children = [noopWorker, bareService, bareGateway, batchOne, ...levers];
       await Promise.all([sift.stop(), noop.stop(), ...children.map((c) => stopChild(c))]);

@@ -13,6 +13,8 @@ export interface Figures {
   statuses: Record<string, number>;
   /** Answers the target's own check refused (a verify not accepted, a worker error reply). */
   refused: number;
+  /** CPU time Sift's processes and Redis spent per answered call, in µs (cpu.ts), when measured. */
+  cpuPerCall?: number;
 }
 
 export interface RunOptions {
@@ -139,6 +141,7 @@ export const alternate = async (
       log(
         `  ${s.target.label.padEnd(52)} ${Math.round(figures.rps).toString().padStart(7)} req/s  ` +
           `mean ${figures.mean.toFixed(2)} ms  p99 ${figures.p99.toFixed(1)} ms` +
+          (figures.cpuPerCall === undefined ? "" : `  CPU ${figures.cpuPerCall.toFixed(0)} µs/call`) +
           (figures.errors || figures.refused
             ? `  (${figures.errors} errors, ${figures.refused} refused)`
             : ""),

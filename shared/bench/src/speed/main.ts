@@ -19,6 +19,7 @@ import { batchingWindow, floors, hopWindow, memoryOf, sequentialPosts, type HopF
 import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
 import { seedReports } from "./reports.ts";
 import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
+import { cpuSampler, withCpu } from "./cpu.ts";
 import { classifyBodies } from "./samples.ts";
 import { SolutionPool } from "./solutions.ts";
 import { natsTarget, rawTarget } from "./worker-load.ts";
@@ -454,29 +455,40 @@ try {
   }
 
   if (only.has("log")) {
+    // Each run also counts the CPU Sift's processes and Redis spent per answered call: at
+    // saturation req/s follows whatever else shares the cores, CPU per call much less.
+    const sample = cpuSampler([...Object.values(chains.pids), chains.logReasonsAskedPid], redis);
+    const cpu = (t: Target) => withCpu(t, sample);
+    const off = cpu(T.classifyLogOff);
+    const offDirect = cpu(T.classifyLogOffDirect);
     const s = await runGroup(
       "log",
       `classify with the verdict log on against off, ${mode.connections} connections`,
-      [T.classifyLogOff, T.classifyLogRedacted, T.classifyLogFull],
+      [off, cpu(T.classifyLogRedacted), cpu(T.classifyLogFull)],
       { connections: mode.connections, seconds: mode.seconds },
     );
     const direct = await runGroup(
       "log-reasons",
       `classify service alone: verdict log off, on with every verdict explained, on with reasons only when asked, ${mode.connections} connections`,
-      [T.classifyLogOffDirect, T.classifyLogOnDirect, T.classifyLogAskedDirect],
+      [offDirect, cpu(T.classifyLogOnDirect), cpu(T.classifyLogAskedDirect)],
       { connections: mode.connections, seconds: mode.seconds },
     );
-    const ratios = (series: Series[], off: Target, on: Target[]) => {
-      const base = peak(series, off.id);
+    const cpuOf = (series: Series[], id: string) =>
+      median(series.find((x) => x.target.id === id)?.runs.map((r) => r.cpuPerCall ?? NaN) ?? [NaN]);
+    const ratios = (series: Series[], base: Target, on: Target[]) => {
+      const rpsOff = peak(series, base.id);
+      const cpuOff = cpuOf(series, base.id);
       for (const t of on) {
         const rps = peak(series, t.id);
+        const cpuOn = cpuOf(series, t.id);
         log(
-          `verdict log: ${t.label}: ${rps.toFixed(0)} req/s against ${base.toFixed(0)} off, ratio ${(rps / base).toFixed(3)}`,
+          `verdict log: ${t.label}: ${rps.toFixed(0)} req/s against ${rpsOff.toFixed(0)} off, ratio ${(rps / rpsOff).toFixed(3)}; ` +
+            `CPU ${cpuOn.toFixed(0)} µs/call against ${cpuOff.toFixed(0)} off, ratio ${(cpuOff / cpuOn).toFixed(3)}`,
         );
       }
     };
-    ratios(s, T.classifyLogOff, [T.classifyLogRedacted, T.classifyLogFull]);
-    ratios(direct, T.classifyLogOffDirect, [T.classifyLogOnDirect, T.classifyLogAskedDirect]);
+    ratios(s, off, [T.classifyLogRedacted, T.classifyLogFull]);
+    ratios(direct, offDirect, [T.classifyLogOnDirect, T.classifyLogAskedDirect]);
   }
 
   const memory = Object.fromEntries(

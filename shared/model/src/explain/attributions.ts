@@ -1,9 +1,8 @@
 import type { NormalizedField } from "@sift/contracts";
-import { BUCKETS, isNameField, roleOf } from "../features/featurize.ts";
+import { BUCKETS, featurize, type FieldTrace } from "../features/featurize.ts";
 import { fnv1a } from "../features/hash.ts";
-import { extractLinks, hostParts } from "../features/links.ts";
+import { hostParts } from "../features/links.ts";
 import { LISTS, type PhraseList } from "../features/lists.ts";
-import { emailSignals, nameSignals, textSignals } from "../features/signals/index.ts";
 import { canonicalText, wordSpans } from "../features/text.ts";
 import { PHRASE_WORDS } from "../lists/format.ts";
 import { describeSignal } from "./signals.ts";
@@ -23,81 +22,94 @@ export interface Attribution {
 }
 
 /**
- * Replays the featuriser (features/featurize.ts) field by field, remembering where each feature
- * came from. Only for `?explain=1`: it allocates freely and never runs on the plain path.
+ * Follows the featuriser (features/featurize.ts) field by field, remembering where each feature
+ * came from. It starts from what featurize read of each field (`traces`, from the same fields:
+ * roles, canonical texts, words, links, fired signals), so explaining a verdict does not read
+ * the submission twice; without them it featurises once more to get them. Only for
+ * `?explain=1`: it allocates freely and never runs on the plain path.
  */
-export const attributions = (fields: readonly NormalizedField[]): Attribution[] => {
+export const attributions = (
+  fields: readonly NormalizedField[],
+  traces: readonly FieldTrace[] = traceOf(fields),
+): Attribution[] => {
   const out = new Collector();
-  const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
   out.add("form_layout", "the form's fields", undefined, `nf:${Math.min(fields.length, 6)}`);
-  for (const [name, value] of fields) {
-    const role = roleOf(name, value);
-    for (const token of wordSpans(canonicalText(name)))
-      out.add("form_layout", "the form's fields", undefined, `n:${token.word}`);
+  fields.forEach(([name, value], i) => {
+    const read = traces[i]!;
+    const role = read.role;
+    for (const word of read.nameWords) out.add("form_layout", "the form's fields", undefined, `n:${word}`);
     out.add("form_layout", "the form's fields", undefined, `r:${role}`);
-    const signals: string[] = [];
-    let listed: { wp?: string; se?: string } = {};
+    let tokens: readonly string[] = [];
     if (role === "email") {
       emailParts(out, name, value);
-      emailSignals(value, names, signals);
     } else if (role === "link") {
-      linkParts(out, name, extractLinks(value).hosts);
-      if (isNameField(name)) signals.push("name:link");
+      linkParts(out, name, read.links!.hosts);
     } else if (role === "name") {
-      const text = canonicalText(value);
+      const text = read.text!;
       const spans = wordSpans(text);
       for (const { word } of spans) out.add("word", wordLabel(word), name, `aw:${word}`);
-      nameSignals(
-        value,
-        spans.map((s) => s.word),
-        signals,
-      );
       ngrams(out, name, "a", text, 3, 4, spans);
     } else {
-      const { text: stripped, hosts, emailDomains, linkChars } = extractLinks(value);
+      const { hosts, emailDomains } = read.links!;
       if (hosts.length > 0) linkParts(out, name, hosts);
       for (const domain of emailDomains) {
         const site = hostParts(domain).site;
         out.add("email_address", `an e-mail address at ${site}`, name, `ed:${site}`);
       }
-      const text = canonicalText(stripped.replace(/[@#]/g, " "));
+      const text = read.text!;
       const spans = wordSpans(text);
-      const tokens = spans.map((s) => s.word);
+      tokens = read.words!;
       for (const word of tokens) out.add("word", wordLabel(word), name, `w:${word}`);
       ngrams(out, name, "c", text, 2, 4, spans);
       const shape = text.replace(/[\p{L}\p{M}]+/gu, "a").replace(/[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu, "e");
       ngrams(out, name, "s", shape, 2, 5, []);
       out.add("text_shape", "how the text is written", name, `sl:${Math.min(hosts.length, 3)}`);
-      textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
-      listed = { wp: firstListed(LISTS.wpPhrases, tokens), se: firstListed(LISTS.seKeywords, tokens) };
     }
-    for (const signal of new Set(signals)) {
-      const phrase = signal.startsWith("wp-") ? listed.wp : signal.startsWith("se-") ? listed.se : undefined;
+    for (const signal of new Set(read.signals)) {
+      // The phrase lists' signals name the first listed phrase (a text field's words only).
+      const phrase = signal.startsWith("wp-")
+        ? firstListed(LISTS.wpPhrases, tokens)
+        : signal.startsWith("se-")
+          ? firstListed(LISTS.seKeywords, tokens)
+          : undefined;
       const { code, label } = describeSignal(signal, phrase);
       out.add(code, label, name, `x:${signal}`);
     }
-  }
+  });
   return out.list();
+};
+
+/** What featurize reads of each field, when the caller did not keep it. */
+const traceOf = (fields: readonly NormalizedField[]): FieldTrace[] => {
+  const traces: FieldTrace[] = [];
+  featurize(fields, traces);
+  return traces;
 };
 
 /** A word as a person reads it; canonical text writes every digit run as 0, 00 or 000 (text.ts). */
 const wordLabel = (word: string): string => (/^0+$/.test(word) ? "a number" : `“${word}”`);
 
+/**
+ * The pieces in the order they first get a feature (the reasons' order among equal weights).
+ * A piece is found by its key once per word or field, not once per n-gram: the n-grams of a
+ * field are most of its features, and building a key string for each was most of this file's
+ * time (docs/benchmarks.md, the verdict log's cost).
+ */
 class Collector {
   readonly #byKey = new Map<string, Attribution>();
 
   add(code: string, label: string, field: string | undefined, feature: string): void {
-    this.addId(code, label, field, fnv1a(feature));
+    this.piece(code, label, field).ids.push(fnv1a(feature) & (BUCKETS - 1));
   }
 
-  addId(code: string, label: string, field: string | undefined, hash: number): void {
+  piece(code: string, label: string, field: string | undefined): Attribution {
     const key = `${code}\n${label}\n${field ?? ""}`;
     let entry = this.#byKey.get(key);
     if (!entry) {
       entry = { code, label, ...(field === undefined ? {} : { field }), ids: [] };
       this.#byKey.set(key, entry);
     }
-    entry.ids.push(hash & (BUCKETS - 1));
+    return entry;
   }
 
   list(): Attribution[] {
@@ -126,9 +138,10 @@ const linkParts = (out: Collector, field: string, hosts: readonly string[]): voi
 };
 
 /**
- * Character n-grams as the featuriser hashes them (FNV-1a of `prefix:` and the n-gram), each
- * given to the word its first non-space character falls in; with no word (`spans` empty, or
- * only spaces and punctuation) it is part of how the text is written.
+ * Character n-grams as the featuriser hashes them (FNV-1a of `prefix:` and the n-gram's UTF-16
+ * units, hashed on from each start as featurize.ts does), each given to the word its first
+ * non-space character falls in; with no word (`spans` empty, or only spaces and punctuation)
+ * it is part of how the text is written. A word's piece is looked up once, at its first n-gram.
  */
 const ngrams = (
   out: Collector,
@@ -142,23 +155,31 @@ const ngrams = (
   const padded = ` ${text} `;
   const wordAt = new Int32Array(text.length).fill(-1);
   spans.forEach((s, i) => wordAt.fill(i, s.start, s.end));
+  const owners: Array<Attribution | undefined> = new Array(spans.length);
+  let shape: Attribution | undefined;
   const starts: number[] = [];
   for (let i = 0; i < padded.length; i++) {
     const unit = padded.charCodeAt(i);
     if (unit < 0xdc00 || unit > 0xdfff) starts.push(i);
   }
   starts.push(padded.length);
+  const seed = fnv1a(`${prefix}:`);
   for (let s = 0; s + min < starts.length; s++) {
-    for (let n = min; n <= max && s + n < starts.length; n++) {
-      const from = starts[s]!;
+    let hash = seed;
+    let owner = -1;
+    for (let n = 1; n <= max && s + n < starts.length; n++) {
+      const from = starts[s + n - 1]!;
       const to = starts[s + n]!;
-      let owner = -1;
+      for (let u = from; u < to; u++) hash = Math.imul(hash ^ padded.charCodeAt(u), 0x01000193) >>> 0;
+      // The n-gram's units in the text are padded positions - 1; the first in a word owns it.
       for (let p = from - 1; p < to - 1 && owner === -1; p++)
         if (p >= 0 && p < text.length) owner = wordAt[p]!;
-      const hash = fnv1a(`${prefix}:${padded.slice(from, to)}`);
-      const word = owner === -1 ? undefined : spans[owner]!.word;
-      if (word === undefined) out.addId("text_shape", "how the text is written", field, hash);
-      else out.addId("word", wordLabel(word), field, hash);
+      if (n < min) continue;
+      const piece =
+        owner === -1
+          ? (shape ??= out.piece("text_shape", "how the text is written", field))
+          : (owners[owner] ??= out.piece("word", wordLabel(spans[owner]!.word), field));
+      piece.ids.push(hash & (BUCKETS - 1));
     }
   }
 };

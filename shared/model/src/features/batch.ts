@@ -17,6 +17,24 @@ export interface BatchTensors {
  */
 export const BATCH_WIDTH_STEP = 64;
 
+/** Little-endian hosts (every one Sift runs on) write an int64 as two int32 words, low first. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Non-negative int32 ids as the int64 the model takes, without a BigInt per id (that was most of
+ * the conversion's time): each id is the low word of its int64, the high word stays 0.
+ */
+export const toInt64 = (ids: Int32Array): BigInt64Array => {
+  const out = new BigInt64Array(ids.length);
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < ids.length; i++) out[i] = BigInt(ids[i]!);
+    return out;
+  }
+  const words = new Int32Array(out.buffer);
+  for (let i = 0; i < ids.length; i++) words[2 * i] = ids[i]!;
+  return out;
+};
+
 /**
  * Pads a batch to its longest item, rounded up to BATCH_WIDTH_STEP (unless every item has at
  * most one feature). Padded slots point at the
@@ -28,13 +46,11 @@ export const toBatch = (items: readonly Features[]): BatchTensors => {
   // Rows of one feature (the worker's explain batches, one feature a row) stay one wide: their
   // scores are differences of weights, and 64 slots each would multiply their cost.
   const width = longest === 1 ? 1 : Math.ceil(longest / BATCH_WIDTH_STEP) * BATCH_WIDTH_STEP;
-  const ids = new BigInt64Array(rows * width).fill(BigInt(PAD_ID));
+  const ids = new Int32Array(rows * width).fill(PAD_ID);
   const vals = new Float32Array(rows * width);
   items.forEach((f, r) => {
-    for (let i = 0; i < f.ids.length; i++) {
-      ids[r * width + i] = BigInt(f.ids[i]!);
-      vals[r * width + i] = f.vals[i]!;
-    }
+    ids.set(f.ids, r * width);
+    vals.set(f.vals, r * width);
   });
-  return { ids, vals, rows, width };
+  return { ids: toInt64(ids), vals, rows, width };
 };

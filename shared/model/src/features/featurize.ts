@@ -1,6 +1,6 @@
 import type { NormalizedField } from "@sift/contracts";
 import { fnv1a } from "./hash.ts";
-import { extractLinks, hostParts, isEmailAddress, isSingleLink } from "./links.ts";
+import { extractLinks, hostParts, isEmailAddress, isSingleLink, type Extracted } from "./links.ts";
 import { emailSignals, nameSignals, textSignals } from "./signals/index.ts";
 import { canonicalText, words } from "./text.ts";
 
@@ -32,6 +32,21 @@ export interface Features {
   ids: Int32Array;
   /** Weights, L2-normalised so a long text does not score higher just for being long. */
   vals: Float32Array;
+}
+
+/**
+ * What featurize read of one field, handed to the explain path (explain/attributions.ts) so it
+ * does not read the field again: its role, the words of its name, the form signals it fired (in
+ * the order fired), and for a name or text field the canonical text its n-grams came from and
+ * its words (a text field's after its links were taken out, and those links).
+ */
+export interface FieldTrace {
+  role: Role;
+  nameWords: string[];
+  signals: string[];
+  text?: string;
+  words?: string[];
+  links?: Extracted;
 }
 
 /** A field is read as its role: who sent it, how to reach them, where they point, what they say. */
@@ -138,7 +153,7 @@ const scratch = new Bag();
  * Turns a submission's normalised fields into sparse hashed features. The same function runs in
  * the trainer and in the worker, so the model only ever sees what the service will send.
  */
-export const featurize = (fields: readonly NormalizedField[]): Features => {
+export const featurize = (fields: readonly NormalizedField[], trace?: FieldTrace[]): Features => {
   const bag = scratch;
   bag.reset();
   const signals: string[] = [];
@@ -146,17 +161,22 @@ export const featurize = (fields: readonly NormalizedField[]): Features => {
   bag.add(`nf:${Math.min(fields.length, 6)}`);
   for (const [name, value] of fields) {
     const role = roleOf(name, value);
-    for (const token of words(canonicalText(name))) bag.add(`n:${token}`);
+    const nameWords = words(canonicalText(name));
+    for (const token of nameWords) bag.add(`n:${token}`);
     bag.add(`r:${role}`);
+    const fired = signals.length;
+    let read: Omit<FieldTrace, "role" | "nameWords" | "signals"> = {};
     if (role === "email") {
       addEmail(bag, value);
       emailSignals(value, names, signals);
     } else if (role === "link") {
-      const { hosts } = extractLinks(value);
-      addHosts(bag, hosts);
+      const links = extractLinks(value);
+      addHosts(bag, links.hosts);
       if (isNameField(name)) signals.push("name:link");
-    } else if (role === "name") addName(bag, value, signals);
-    else addText(bag, value, signals);
+      read = { links };
+    } else if (role === "name") read = addName(bag, value, signals);
+    else read = addText(bag, value, signals);
+    trace?.push({ role, nameWords, signals: signals.slice(fired), ...read });
   }
   return finish(bag, new Set(signals));
 };
@@ -183,16 +203,22 @@ const addHosts = (bag: Bag, hosts: readonly string[]): void => {
   bag.add(`un:${Math.min(hosts.length, 4)}`);
 };
 
-const addName = (bag: Bag, value: string, signals: string[]): void => {
+const addName = (bag: Bag, value: string, signals: string[]): { text: string; words: string[] } => {
   const text = canonicalText(value);
   const tokens = words(text);
   for (const token of tokens) bag.add(`aw:${token}`);
   nameSignals(value, tokens, signals);
   addNgrams(bag, "a", text, 3, 4);
+  return { text, words: tokens };
 };
 
-const addText = (bag: Bag, value: string, signals: string[]): void => {
-  const { text: stripped, hosts, emailDomains, linkChars } = extractLinks(value);
+const addText = (
+  bag: Bag,
+  value: string,
+  signals: string[],
+): { text: string; words: string[]; links: Extracted } => {
+  const links = extractLinks(value);
+  const { text: stripped, hosts, emailDomains, linkChars } = links;
   if (hosts.length > 0) addHosts(bag, hosts);
   for (const domain of emailDomains) bag.add(`ed:${hostParts(domain).site}`);
   // '@' and '#' mark handles and tags on the social sets the model learns from; dropping the
@@ -205,6 +231,7 @@ const addText = (bag: Bag, value: string, signals: string[]): void => {
   addNgrams(bag, "c", text, 2, 4);
   addShape(bag, text, hosts.length);
   textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
+  return { text, words: tokens, links };
 };
 
 const LETTER_RUN = /[\p{L}\p{M}]+/gu;
