@@ -4,7 +4,7 @@ import type { UsageMeter } from "@sift/keystore";
 import type { LogSettings, VerdictInput } from "@sift/verdicts";
 import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReportQueue } from "@sift/reports";
-import type { InferenceClient } from "./clients/inference.ts";
+import type { InferenceClient } from "@sift/inference";
 import { classifyRoute } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";
 

@@ -6,7 +6,7 @@ import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildClassifyApp } from "./app.ts";
-import { NatsInferenceClient } from "./clients/inference.ts";
+import { NatsInferenceClient } from "@sift/inference";
 import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
 import { startLogRetention } from "./jobs/log-retention.ts";
@@ -25,7 +25,7 @@ export const createClassifyService = async (
     nats: NatsConnection;
     signer: IdentitySigner;
     inferenceTimeoutMs: number;
-    /** Concurrent submissions share NATS requests (clients/inference.ts); default on. */
+    /** Concurrent submissions share NATS requests (@sift/inference); default on. */
     inferenceCoalesce?: boolean;
     /** The model names requests may give; default MODEL_NAMES (a test adds an unshipped one). */
     models?: readonly ModelName[];

@@ -10,7 +10,7 @@ import {
   type Registry,
 } from "@sift/runtime";
 import type { NatsConnection } from "nats";
-import { NatsInferenceClient } from "@sift/classify/inference";
+import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";

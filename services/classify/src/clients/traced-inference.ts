@@ -1,6 +1,6 @@
 import { INFERENCE_SUBJECT_PREFIX, inferenceSubject } from "@sift/contracts";
 import { inSpan, natsHeaderSetter, SpanKind, type Tracing } from "@sift/runtime";
-import type { InferenceClient } from "./inference.ts";
+import type { InferenceClient } from "@sift/inference";
 
 /**
  * An InferenceClient whose every submission sent under a caller's trace is a CLIENT span, failed

@@ -20,7 +20,7 @@ import {
   type Registry,
   type Tracing,
 } from "@sift/runtime";
-import type { InferenceClient } from "../clients/inference.ts";
+import type { InferenceClient } from "@sift/inference";
 import { readClassifyRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";

@@ -9,7 +9,7 @@ import {
   type NormalizedField,
   type Reason,
 } from "@sift/contracts";
-import { Coalescer } from "../domain/coalesce.ts";
+import { Coalescer } from "./coalesce.ts";
 import { Counter, Histogram, type Context, type Registry } from "@sift/runtime";
 
 export type InferenceResult =
@@ -61,7 +61,7 @@ interface Submission {
 /**
  * Sends submissions to the workers serving their model (each model its own subject and queue
  * group) and validates the replies. Concurrent submissions for the same model, workspace and
- * explain flag travel in one request when `coalesce` is on (domain/coalesce.ts). Every failure
+ * explain flag travel in one request when `coalesce` is on (coalesce.ts). Every failure
  * is a value, one of InferenceFailure: the route turns it into 503 and counts nothing. A model
  * that no worker serves is `no_worker` (NATS "no responders", at once), never another model's
  * answer. Each submission is timed by outcome and each failure counted by reason.

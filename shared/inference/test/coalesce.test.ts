@@ -8,10 +8,10 @@ import {
   type NormalizedField,
 } from "@sift/contracts";
 import { startModelWorker, startServer, type RunningModelWorker, type TestServer } from "@sift/testkit";
-import { NatsInferenceClient, type InferenceResult } from "../src/clients/inference.ts";
+import { NatsInferenceClient, type InferenceResult } from "../src/index.ts";
 
 /**
- * NATS request coalescing in the classify service, against a real worker on a NATS of its own:
+ * NATS request coalescing in the inference client (the classify service's), against a real worker on a NATS of its own:
  * submissions made together travel in one request, each gets its own verdict (the one it gets
  * alone), and submissions of different workspaces or explain flags never share a request.
  */
