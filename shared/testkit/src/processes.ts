@@ -33,6 +33,8 @@ export interface SpawnOptions {
   output?: OutputSink;
   /** `node dist/main.js` in the service's folder (after `pnpm build`), as the images run it. */
   built?: boolean;
+  /** Flags for node itself before the entry (`--cpu-prof`, a heap flag), as a profile run passes them. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -46,9 +48,10 @@ export const spawnService = (
   options: SpawnOptions = {},
 ): ChildProcess => {
   const piped = !options.quiet || options.output !== undefined;
+  const nodeArgs = options.nodeArgs ?? [];
   const [command, args, cwd] = options.built
-    ? [process.execPath, ["dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
-    : [TSX, [SERVICE_ENTRIES[name]], ROOT];
+    ? [process.execPath, [...nodeArgs, "dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
+    : [TSX, [...nodeArgs, SERVICE_ENTRIES[name]], ROOT];
   const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
@@ -145,6 +148,8 @@ export const spawnStack = async (
     output?: OutputSink;
     built?: boolean;
     without?: ServiceName[];
+    /** Each service's node flags (spawnService's `nodeArgs`). */
+    nodeArgs?: Partial<Record<ServiceName, string[]>>;
   } = {},
 ) => {
   const ports = await freeStackPorts();
@@ -159,7 +164,12 @@ export const spawnStack = async (
   const children = new Map<ServiceName, ChildProcess>(
     names.map((name) => [
       name,
-      spawnService(name, env[name], { quiet: true, built: options.built ?? false, ...output }),
+      spawnService(name, env[name], {
+        quiet: true,
+        built: options.built ?? false,
+        nodeArgs: options.nodeArgs?.[name] ?? [],
+        ...output,
+      }),
     ]),
   );
   const baseUrl = `http://127.0.0.1:${ports.gateway}`;
