@@ -29,7 +29,7 @@ const { values } = parseArgs({
   },
 });
 const phase = values.phase;
-const outDir = `${ROOT}${values.out}`;
+const outDir = values.out.startsWith("/") ? values.out : `${ROOT}${values.out}`;
 const log = (line: string) => console.log(line);
 
 const work =
