@@ -114,6 +114,25 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
 };
 
 /**
+ * Node's options per service, as each image sets them (infra/docker/Dockerfile's ENV
+ * NODE_OPTIONS, which infra.test.ts holds to this table). A young generation of 2 × 4 MB
+ * instead of V8's 2 × 16 MB: the request paths' garbage dies young either way, and the 24 MB
+ * less kept each of them under 150 MB RSS at load (issue 30, docs/benchmarks.md "Memory"). Not
+ * the worker: its batch arrays outlive a 4 MB semi-space, and promoted early they grew its old
+ * space by more than the young generation saved.
+ */
+export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
+  gateway: "--max-semi-space-size=4",
+  verify: "--max-semi-space-size=4",
+  classify: "--max-semi-space-size=4",
+};
+
+const nodeOptions = (name: ServiceName): Record<string, string> => {
+  const options = SERVICE_NODE_OPTIONS[name];
+  return options ? { NODE_OPTIONS: options } : {};
+};
+
+/**
  * Each service's environment, wired to the others on loopback by environment alone, as the
  * containers are: the launcher, the process tests, the benches and startSift all start them so.
  */
@@ -121,11 +140,12 @@ export const stackEnv = (
   ports: StackPorts,
   common: Record<string, string>,
 ): Record<ServiceName, Record<string, string>> => ({
-  worker: { ...common, MODEL_WORKER_PORT: String(ports.worker) },
-  verify: { ...common, VERIFY_PORT: String(ports.verify) },
-  classify: { ...common, CLASSIFY_PORT: String(ports.classify) },
-  console: { ...common, CONSOLE_PORT: String(ports.console) },
+  worker: { ...nodeOptions("worker"), ...common, MODEL_WORKER_PORT: String(ports.worker) },
+  verify: { ...nodeOptions("verify"), ...common, VERIFY_PORT: String(ports.verify) },
+  classify: { ...nodeOptions("classify"), ...common, CLASSIFY_PORT: String(ports.classify) },
+  console: { ...nodeOptions("console"), ...common, CONSOLE_PORT: String(ports.console) },
   gateway: {
+    ...nodeOptions("gateway"),
     ...common,
     SIFT_PORT: String(ports.gateway),
     SIFT_METRICS_PORT: String(ports.metrics),

@@ -1,5 +1,6 @@
 // pnpm bench:profile [--phase before|after] [--seconds N] [--no-build] [--no-heap]
 //                    [--out docs/benchmarks] [--from /tmp/sift-profile-…]
+//                    [--no-cpu-prof] [--flags="--max-semi-space-size=2"] [--env NAME=value] [--rate N]
 //
 // Each Sift service (gateway, verify, classify, model worker) and the bare chain (bare.ts) under
 // `pnpm bench`'s load — 16 connections on verify and classify through each chain in turn — with
@@ -26,6 +27,11 @@ const { values } = parseArgs({
     "no-build": { type: "boolean", default: false },
     "no-heap": { type: "boolean", default: false },
     from: { type: "string" },
+    // Memory levers: no --cpu-prof, more node flags and environment for the four services.
+    "no-cpu-prof": { type: "boolean", default: false },
+    flags: { type: "string", default: "" },
+    rate: { type: "string" },
+    env: { type: "string", multiple: true, default: [] },
   },
 });
 const phase = values.phase;
@@ -38,6 +44,12 @@ const work =
     seconds: Number(values.seconds),
     build: !values["no-build"],
     heap: !values["no-heap"],
+    cpu: !values["no-cpu-prof"],
+    rate: values.rate ? Number(values.rate) : undefined,
+    serviceFlags: values.flags.split(" ").filter(Boolean),
+    serviceEnv: Object.fromEntries(
+      values.env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]),
+    ),
     log,
   }));
 log(`profiles in ${work}`);
@@ -46,6 +58,7 @@ mkdirSync(outDir, { recursive: true });
 const tables: string[] = [];
 for (const name of ["gateway", "verify", "classify", "worker", "bare-gateway", "bare-service"]) {
   const dir = `${work}/${name}`;
+  if (!existsSync(dir)) continue;
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) throw new Error(`${name} wrote no profile`);
   const summary = readProfile(`${dir}/${file}`, ROOT, ["writeHeapSnapshot"]);

@@ -22,6 +22,13 @@ export interface RunOptions {
   seconds: number;
   build: boolean;
   heap: boolean;
+  /** Without --cpu-prof: memory alone, as a service runs when nobody profiles it. */
+  cpu: boolean;
+  /** More node flags for the four services (a memory lever on trial), and their environment. */
+  serviceFlags: string[];
+  serviceEnv: Record<string, string>;
+  /** Requests per second on each path (the same work for every lever on trial); unset: flat out. */
+  rate?: number | undefined;
   log: (line: string) => void;
 }
 
@@ -30,7 +37,8 @@ export interface RunOptions {
  * sub-folder per process, the gateway's heap snapshot in gateway-heap/, each service's memory
  * peaks in memory.json.
  */
-export const profileRun = async ({ seconds, build, heap, log }: RunOptions): Promise<string> => {
+export const profileRun = async (options: RunOptions): Promise<string> => {
+  const { seconds, build, heap, log } = options;
   if (build) {
     const build = spawnSync(
       `${ROOT}node_modules/.bin/tsx`,
@@ -42,7 +50,9 @@ export const profileRun = async ({ seconds, build, heap, log }: RunOptions): Pro
 
   const work = mkdtempSync(`${tmpdir()}/sift-profile-`);
   const profileDir = (name: string) => `${work}/${name}`;
-  const profileFlags = (name: string) => ["--cpu-prof", `--cpu-prof-dir=${profileDir(name)}`];
+  const profileFlags = (name: string) =>
+    options.cpu ? ["--cpu-prof", `--cpu-prof-dir=${profileDir(name)}`] : [];
+  const serviceFlags = (name: string) => [...profileFlags(name), ...options.serviceFlags];
   log(`profiles in ${work}`);
 
   const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);
@@ -54,16 +64,17 @@ export const profileRun = async ({ seconds, build, heap, log }: RunOptions): Pro
       REDIS_URL: redis.url,
       NATS_URL: nats.url,
       SIFT_INTERNAL_SECRET: internalSecret,
+      ...options.serviceEnv,
       SIFT_LOG_KEYS: `bench:${randomBytes(32).toString("base64")}`,
     },
     {
       built: true,
       extra: { gateway: { SIFT_TEST_KEY_RATE: "1000000", SIFT_TEST_KEY_BURST: "1000000" } },
       nodeArgs: {
-        gateway: [...profileFlags("gateway"), "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${heapDir}`],
-        verify: profileFlags("verify"),
-        classify: profileFlags("classify"),
-        worker: profileFlags("worker"),
+        gateway: [...serviceFlags("gateway"), "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${heapDir}`],
+        verify: serviceFlags("verify"),
+        classify: serviceFlags("classify"),
+        worker: serviceFlags("worker"),
       },
     },
   );
@@ -154,7 +165,11 @@ export const profileRun = async ({ seconds, build, heap, log }: RunOptions): Pro
       if (load.id === "verify") pool.ensure(Math.ceil(seconds * 5000) + 200);
       const sampler = setInterval(() => void sampleMemory(services, ports, peaks), 1000);
       const midway = setTimeout(() => load.during?.(), (seconds * 1000) / 2);
-      const figures = await httpTarget(load).run({ connections: CONNECTIONS, seconds });
+      const figures = await httpTarget(load).run({
+        connections: CONNECTIONS,
+        seconds,
+        ...(options.rate ? { rate: options.rate } : {}),
+      });
       clearInterval(sampler);
       clearTimeout(midway);
       log(

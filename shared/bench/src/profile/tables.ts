@@ -26,10 +26,15 @@ export interface MemoryPeak {
   rssPeakMb: number;
   heapUsedMb: number;
   heapTotalMb: number;
+  /** The young generation's and the old space's committed size (what the heap takes of RSS). */
+  newSpaceMb: number;
+  oldSpaceMb: number;
 }
 
-const gauge = (text: string, name: string): number => {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+const gauge = (text: string, name: string, label = ""): number => {
+  const line = text
+    .split("\n")
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(label));
   return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) / 2 ** 20 : NaN;
 };
 
@@ -45,11 +50,22 @@ export const sampleMemory = async (
       const text = await fetch(`http://127.0.0.1:${metricsPorts[name]}/metrics`)
         .then((r) => r.text())
         .catch(() => "");
-      const peak = peaks.get(name) ?? { rssMb: 0, rssPeakMb: 0, heapUsedMb: 0, heapTotalMb: 0 };
+      const peak = peaks.get(name) ?? {
+        rssMb: 0,
+        rssPeakMb: 0,
+        heapUsedMb: 0,
+        heapTotalMb: 0,
+        newSpaceMb: 0,
+        oldSpaceMb: 0,
+      };
       peak.rssMb = Math.max(peak.rssMb, rssMb);
       peak.rssPeakMb = Math.max(peak.rssPeakMb, peakMb);
       peak.heapUsedMb = Math.max(peak.heapUsedMb, gauge(text, "nodejs_heap_size_used_bytes") || 0);
       peak.heapTotalMb = Math.max(peak.heapTotalMb, gauge(text, "nodejs_heap_size_total_bytes") || 0);
+      const space = (which: string) =>
+        gauge(text, "nodejs_heap_space_size_total_bytes", `space="${which}"`) || 0;
+      peak.newSpaceMb = Math.max(peak.newSpaceMb, space("new"));
+      peak.oldSpaceMb = Math.max(peak.oldSpaceMb, space("old"));
       peaks.set(name, peak);
     }),
   );
@@ -57,11 +73,11 @@ export const sampleMemory = async (
 
 export const memoryTable = (peaks: Map<string, MemoryPeak>): string =>
   [
-    "| service | peak RSS MB (VmHWM) | highest RSS sampled MB | V8 heap used MB (max) | V8 heap total MB (max) |",
-    "| --- | ---: | ---: | ---: | ---: |",
+    "| service | peak RSS MB (VmHWM) | highest RSS sampled MB | V8 heap used MB (max) | V8 heap total MB (max) | new space MB (max) | old space MB (max) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...[...peaks].map(
       ([name, m]) =>
-        `| ${name} | ${m.rssPeakMb.toFixed(0)} | ${m.rssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(1)} | ${m.heapTotalMb.toFixed(1)} |`,
+        `| ${name} | ${m.rssPeakMb.toFixed(0)} | ${m.rssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(1)} | ${m.heapTotalMb.toFixed(1)} | ${m.newSpaceMb.toFixed(1)} | ${m.oldSpaceMb.toFixed(1)} |`,
     ),
   ].join("\n");
 
