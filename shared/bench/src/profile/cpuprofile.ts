@@ -1,7 +1,8 @@
 // Reads a V8 .cpuprofile (what `node --cpu-prof` writes) into frames named by their source:
 // a bundle's positions are mapped back through its source map (node:module's SourceMap), so a
 // frame reads `services/gateway/src/app.ts:40`, not `dist/main.js:1234`.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { SourceMap } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -59,25 +60,27 @@ const shortPath = (path: string, root: string): string => {
 };
 
 const sourceMaps = new Map<string, SourceMap | undefined>();
-const mapFor = (file: string): SourceMap | undefined => {
-  if (!sourceMaps.has(file)) {
+const mapFor = (mapFile: string): SourceMap | undefined => {
+  if (!sourceMaps.has(mapFile)) {
     let map: SourceMap | undefined;
     try {
-      map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as never);
+      map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")) as never);
     } catch {
       map = undefined;
     }
-    sourceMaps.set(file, map);
+    sourceMaps.set(mapFile, map);
   }
-  return sourceMaps.get(file);
+  return sourceMaps.get(mapFile);
 };
 
 /** `file:line` of a frame (1-based line), through the bundle's source map when it has one. */
-const locate = (frame: CallFrame, root: string): string => {
+const locate = (frame: CallFrame, root: string, mapDir: string | undefined): string => {
   if (!frame.url) return "";
   if (!frame.url.startsWith("file://")) return `${frame.url}:${frame.lineNumber + 1}`;
   const file = fileURLToPath(frame.url);
-  const map = file.includes("/dist/") ? mapFor(file) : undefined;
+  // The map the run kept beside the profile (the build may have changed since), else the build's.
+  const kept = mapDir && file.endsWith("/dist/main.js") ? `${mapDir}/main.js.map` : undefined;
+  const map = file.includes("/dist/") ? mapFor(kept && existsSync(kept) ? kept : `${file}.map`) : undefined;
   const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as
     { originalSource?: string; originalLine?: number } | undefined;
   if (entry?.originalSource !== undefined && entry.originalLine !== undefined) {
@@ -110,7 +113,7 @@ export const readProfile = (path: string, repoRoot: string, leaveOut: string[] =
   const open = new Map<string, number>();
   const walk = (node: ProfileNode, parent: StackNode): number => {
     const name = node.callFrame.functionName || "(anonymous)";
-    const location = locate(node.callFrame, repoRoot);
+    const location = locate(node.callFrame, repoRoot, dirname(path));
     const key = `${name} ${location}`;
     const self = hits.get(node.id) ?? 0;
     if (name === IDLE) {

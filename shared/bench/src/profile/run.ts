@@ -3,12 +3,20 @@
 // stopped with SIGTERM so each writes its profile.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { Keystore } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
-import { freePort, ROOT, spawnStack, startServer, stopChild, type ServiceName } from "@sift/testkit";
+import {
+  freePort,
+  ROOT,
+  SERVICE_FOLDERS,
+  spawnStack,
+  startServer,
+  stopChild,
+  type ServiceName,
+} from "@sift/testkit";
 import { memoryOf } from "../speed/hops.ts";
 import { httpTarget, type HttpTarget } from "../speed/load.ts";
 import { classifyBodies } from "../speed/samples.ts";
@@ -185,6 +193,11 @@ export const profileRun = async (options: RunOptions): Promise<string> => {
     client.disconnect();
     await Promise.all([sift.stop(), stopChild(bareService), stopChild(bareGateway)]);
     await Promise.all([redis.stop(), nats.stop()]);
+  }
+  // Each bundle's source map beside its profile, so --from maps positions with the build that ran.
+  for (const [name, folder] of Object.entries(SERVICE_FOLDERS)) {
+    const map = `${ROOT}${folder}/dist/main.js.map`;
+    if (existsSync(`${work}/${name}`) && existsSync(map)) copyFileSync(map, `${work}/${name}/main.js.map`);
   }
   writeFileSync(`${work}/memory.json`, JSON.stringify(Object.fromEntries(peaks)));
   return work;
