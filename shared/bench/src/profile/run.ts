@@ -182,7 +182,10 @@ export const profileRun = async (options: RunOptions): Promise<string> => {
       clearTimeout(midway);
       log(
         `${load.label}: ${Math.round(figures.rps)} req/s, mean ${figures.mean.toFixed(2)} ms, ` +
-          `${figures.errors} errors, ${figures.count - figures.refused}/${figures.count} accepted`,
+          `${figures.errors} errors, ${figures.count - figures.refused}/${figures.count} accepted ` +
+          `(${Object.entries(figures.statuses)
+            .map(([status, n]) => `${status}: ${n}`)
+            .join(", ")})`,
       );
     }
     for (const { name, pid } of services) {
