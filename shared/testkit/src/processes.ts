@@ -117,9 +117,10 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
  * Node's options per service, as each image sets them (infra/docker/Dockerfile's ENV
  * NODE_OPTIONS, which infra.test.ts holds to this table). A young generation of 2 × 4 MB
  * instead of V8's 2 × 16 MB: the request paths' garbage dies young either way, and the 24 MB
- * less kept each of them under 150 MB RSS at load (issue 30, docs/benchmarks.md "Memory"). Not
- * the worker: its batch arrays outlive a 4 MB semi-space, and promoted early they grew its old
- * space by more than the young generation saved.
+ * less each kept the gateway and verify under 150 MB RSS at load (issue 30, docs/benchmarks.md
+ * "Memory (issue 30)"; classify's bench peaks lie outside its heap). Not the worker: its batch
+ * arrays outlive a 4 MB semi-space, and promoted early they grew its old space by more than the
+ * young generation saved.
  */
 export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
   gateway: "--max-semi-space-size=4",
