@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** 32 random bytes: far beyond guessing, and the SHA-256 of it is a safe lookup key. */
 const SECRET_BYTES = 32;
@@ -12,4 +12,4 @@ export const newId = (prefix: "ws" | "cfg" | "key"): string =>
  * Secrets are stored only as this hash. Looking a key up by its hash is safe against timing:
  * an attacker cannot steer the hash of a guess towards a stored one byte by byte.
  */
-export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+export const hashSecret = (secret: string): string => hash("sha256", secret, "hex");

@@ -40,6 +40,8 @@ export interface SpawnOptions {
   output?: OutputSink;
   /** `node dist/main.js` in the service's folder (after `pnpm build`), as the images run it. */
   built?: boolean;
+  /** Flags for node itself before the entry (`--cpu-prof`, a heap flag), as a profile run passes them. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -53,9 +55,10 @@ export const spawnService = (
   options: SpawnOptions = {},
 ): ChildProcess => {
   const piped = !options.quiet || options.output !== undefined;
+  const nodeArgs = options.nodeArgs ?? [];
   const [command, args, cwd] = options.built
-    ? [process.execPath, ["dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
-    : [process.execPath, ["--import", TSX_LOADER, SERVICE_ENTRIES[name]], ROOT];
+    ? [process.execPath, [...nodeArgs, "dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
+    : [process.execPath, [...nodeArgs, "--import", TSX_LOADER, SERVICE_ENTRIES[name]], ROOT];
   const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
@@ -118,6 +121,26 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
 };
 
 /**
+ * Node's options per service, as each image sets them (infra/docker/Dockerfile's ENV
+ * NODE_OPTIONS, which infra.test.ts holds to this table). A young generation of 2 × 4 MB
+ * instead of V8's 2 × 16 MB: the request paths' garbage dies young either way, and the 24 MB
+ * less each kept the gateway and verify under 150 MB RSS at load (issue 30, docs/benchmarks.md
+ * "Memory (issue 30)"; classify's bench peaks lie outside its heap). Not the worker: its batch
+ * arrays outlive a 4 MB semi-space, and promoted early they grew its old space by more than the
+ * young generation saved.
+ */
+export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
+  gateway: "--max-semi-space-size=4",
+  verify: "--max-semi-space-size=4",
+  classify: "--max-semi-space-size=4",
+};
+
+const nodeOptions = (name: ServiceName): Record<string, string> => {
+  const options = SERVICE_NODE_OPTIONS[name];
+  return options ? { NODE_OPTIONS: options } : {};
+};
+
+/**
  * Each service's environment, wired to the others on loopback by environment alone, as the
  * containers are: the launcher, the process tests, the benches and startSift all start them so.
  */
@@ -125,11 +148,12 @@ export const stackEnv = (
   ports: StackPorts,
   common: Record<string, string>,
 ): Record<ServiceName, Record<string, string>> => ({
-  worker: { ...common, MODEL_WORKER_PORT: String(ports.worker) },
-  verify: { ...common, VERIFY_PORT: String(ports.verify) },
-  classify: { ...common, CLASSIFY_PORT: String(ports.classify) },
-  console: { ...common, CONSOLE_PORT: String(ports.console) },
+  worker: { ...nodeOptions("worker"), ...common, MODEL_WORKER_PORT: String(ports.worker) },
+  verify: { ...nodeOptions("verify"), ...common, VERIFY_PORT: String(ports.verify) },
+  classify: { ...nodeOptions("classify"), ...common, CLASSIFY_PORT: String(ports.classify) },
+  console: { ...nodeOptions("console"), ...common, CONSOLE_PORT: String(ports.console) },
   gateway: {
+    ...nodeOptions("gateway"),
     ...common,
     SIFT_PORT: String(ports.gateway),
     SIFT_METRICS_PORT: String(ports.metrics),
@@ -152,6 +176,8 @@ export const spawnStack = async (
     output?: OutputSink;
     built?: boolean;
     without?: ServiceName[];
+    /** Each service's node flags (spawnService's `nodeArgs`). */
+    nodeArgs?: Partial<Record<ServiceName, string[]>>;
   } = {},
 ) => {
   const ports = await freeStackPorts();
@@ -166,7 +192,12 @@ export const spawnStack = async (
   const children = new Map<ServiceName, ChildProcess>(
     names.map((name) => [
       name,
-      spawnService(name, env[name], { quiet: true, built: options.built ?? false, ...output }),
+      spawnService(name, env[name], {
+        quiet: true,
+        built: options.built ?? false,
+        nodeArgs: options.nodeArgs?.[name] ?? [],
+        ...output,
+      }),
     ]),
   );
   const baseUrl = `http://127.0.0.1:${ports.gateway}`;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { createRegistry, serviceApp, silentLogger } from "@sift/runtime";
-import { ROOT } from "@sift/testkit";
+import { ROOT, SERVICE_NODE_OPTIONS } from "@sift/testkit";
 import { TARGETS } from "../../../infra/build/build.ts";
 import { loadConfig as classifyConfig } from "@sift/classify/config";
 import { loadConfig as consoleConfig } from "@sift/console/config";
@@ -31,7 +31,7 @@ const NAMES = Object.keys(SERVICES) as Service[];
 /** Stands for the Secret's or the .env file's value. */
 const SECRET = "s".repeat(32);
 /** Set in the images for node itself and the HEALTHCHECK (the port's variable), not read by any config. */
-const RUNTIME_ENV = new Set(["NODE_ENV", "SIFT_PORT_VARIABLE"]);
+const RUNTIME_ENV = new Set(["NODE_ENV", "NODE_OPTIONS", "SIFT_PORT_VARIABLE"]);
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 /** The variables the service's loadConfig looks up, as it looks them up. */
@@ -154,6 +154,11 @@ describe("the Dockerfile", () => {
     expect(TARGETS[service]).toBe(`services/${service}`);
     expect(target.text).toContain(`COPY --from=build /out/${service} /app`);
     expect(stage("build").text).toMatch(new RegExp(`for service in [^;]*\\b${service}\\b[^;]*;`));
+  });
+
+  it.each(NAMES)("gives %s the node options the processes the tests and benches start get", (service) => {
+    const name = service === "model-worker" ? "worker" : service;
+    expect(imageEnv(service)["NODE_OPTIONS"]).toBe(SERVICE_NODE_OPTIONS[name]);
   });
 
   it.each(NAMES)(

@@ -109,6 +109,19 @@ export const memoryOf = async (pid: number): Promise<{ rssMb: number; peakMb: nu
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 };
 
+/** V8's heap of a service (prom-client's default gauges on its /metrics), in MB; NaN when unread. */
+export const heapOf = async (port: number): Promise<{ heapUsedMb: number; heapTotalMb: number }> => {
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`)
+    .then((r) => r.text())
+    .catch(() => "");
+  const gauge = (name: string) =>
+    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return {
+    heapUsedMb: gauge("nodejs_heap_size_used_bytes"),
+    heapTotalMb: gauge("nodejs_heap_size_total_bytes"),
+  };
+};
+
 /**
  * The floor under each hop, measured from the bench's process one at a time: a Redis round trip
  * (PING, and the gateway's resolve-and-take script on a key record), and a NATS request to the

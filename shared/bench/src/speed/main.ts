@@ -15,7 +15,15 @@ import { Keystore, type WorkspaceChanges } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
 import { startChains } from "./chains.ts";
-import { batchingWindow, floors, hopWindow, memoryOf, sequentialPosts, type HopFigure } from "./hops.ts";
+import {
+  batchingWindow,
+  floors,
+  heapOf,
+  hopWindow,
+  memoryOf,
+  sequentialPosts,
+  type HopFigure,
+} from "./hops.ts";
 import { alternate, httpTarget, median, type HttpTarget, type Series, type Target } from "./load.ts";
 import { seedReports } from "./reports.ts";
 import { MODES, writeResults, type GroupResult, type Results } from "./results.ts";
@@ -491,10 +499,24 @@ try {
     ratios(direct, offDirect, [T.classifyLogOnDirect, T.classifyLogAskedDirect]);
   }
 
+  const metricsPorts = {
+    gateway: sift.ports.metrics,
+    verify: sift.ports.verify,
+    classify: sift.ports.classify,
+    worker: sift.ports.worker,
+  };
   const memory = Object.fromEntries(
     await Promise.all(
       Object.entries(chains.pids).map(
-        async ([name, pid]) => [name, { ...(await memoryOf(pid)), idleMb: idleMemory[name]!.rssMb }] as const,
+        async ([name, pid]) =>
+          [
+            name,
+            {
+              ...(await memoryOf(pid)),
+              ...(await heapOf(metricsPorts[name as keyof typeof metricsPorts])),
+              idleMb: idleMemory[name]!.rssMb,
+            },
+          ] as const,
       ),
     ),
   );

@@ -61,7 +61,17 @@ export interface Results {
   hops: HopFigure[];
   /** Submissions per NATS request and per model run, over the classify runs at full load. */
   batching: HopFigure[];
-  memory: Record<string, { rssMb: number; peakMb: number; idleMb: number }>;
+  memory: Record<
+    string,
+    {
+      rssMb: number;
+      peakMb: number;
+      idleMb: number;
+      /** V8's heap after the run (the service's /metrics): used, and allocated from the OS. */
+      heapUsedMb?: number | undefined;
+      heapTotalMb?: number | undefined;
+    }
+  >;
 }
 
 /** Marks the end of what the script writes: everything after it in docs/benchmarks.md is kept. */
@@ -297,10 +307,12 @@ export const writeResults = async (
       ]
     : ["(not run)"];
   const memoryTable = [
-    "| service | RSS started, idle MB | RSS after the run MB | peak RSS MB |",
-    "| --- | ---: | ---: | ---: |",
+    "| service | RSS started, idle MB | RSS after the run MB | peak RSS MB | V8 heap used / total MB after the run |",
+    "| --- | ---: | ---: | ---: | ---: |",
     ...Object.entries(r.memory).map(
-      ([n, m]) => `| ${n} | ${m.idleMb.toFixed(0)} | ${m.rssMb.toFixed(0)} | ${m.peakMb.toFixed(0)} |`,
+      ([n, m]) =>
+        `| ${n} | ${m.idleMb.toFixed(0)} | ${m.rssMb.toFixed(0)} | ${m.peakMb.toFixed(0)} | ` +
+        `${m.heapUsedMb?.toFixed(0) ?? "?"} / ${m.heapTotalMb?.toFixed(0) ?? "?"} |`,
     ),
   ];
 

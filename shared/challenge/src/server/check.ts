@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { toBase64Url } from "../bytes.ts";
 import { leadingZeroBits, puzzleInput, seedInput } from "../pow.ts";
 import { parseSolution, type DecodedSolution } from "../solution.ts";
@@ -52,7 +52,12 @@ export const checkSolution = ({ solution, configId, secrets, now }: CheckInput):
   };
 };
 
-const sha256 = (data: Uint8Array): Uint8Array => createHash("sha256").update(data).digest();
+/**
+ * One-shot `crypto.hash` (Node 20.12+), not a Hash object per call: a verify hashes puzzles + 1
+ * times, and the objects were 5 % of the verify service's samples (issue 30's profile); the
+ * one-shot call takes about a third of the time for inputs this small.
+ */
+const sha256 = (data: Uint8Array): Uint8Array => hash("sha256", data, "buffer");
 
 const proofHolds = ({ challengeBytes, challenge, counters }: DecodedSolution): boolean => {
   const seed = sha256(seedInput(challengeBytes));

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "@sift/runtime";
 import { toBase64Url } from "../bytes.ts";
 import { CHALLENGE_VERSION, encodeChallenge, NONCE_BYTES } from "../encoding.ts";
@@ -47,4 +47,4 @@ export const constantTimeEqualBytes = (a: Uint8Array, b: Uint8Array): boolean =>
 
 /** Strings of any length compared through fixed-length digests, so timing reveals neither. */
 export const constantTimeEqualText = (a: string, b: string): boolean =>
-  timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+  timingSafeEqual(hash("sha256", a, "buffer"), hash("sha256", b, "buffer"));
