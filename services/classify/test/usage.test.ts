@@ -23,7 +23,15 @@ const clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
 
 beforeAll(async () => {
   nats = await startServer("nats");
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url, clock });
+  // Counting is under test, not speed: 200 concurrent verdicts, each explained for the verdict
+  // log, can pass the default 1.5 s model time-out on two loaded cores (a 503 is then right, but
+  // not what this file checks). A stopped worker still answers at once (no responders).
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    natsUrl: nats.url,
+    clock,
+    inferenceTimeoutMs: 5_000,
+  });
   worker = await startModelWorker(nats.url);
 });
 afterAll(async () => {
