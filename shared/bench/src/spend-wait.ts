@@ -3,7 +3,7 @@
  * Redis Cluster from the local binaries (testkit's startReplicatedCluster, the same as the
  * cluster rows, each master behind its pass-through proxy), three verify stacks, one with
  * SIFT_SPEND_REPLICA_ACKS=0 and two with the default (WAIT for one replica), on one connection and
- * on SIFT_SPEND_CONNECTIONS' default of 4 (spends spread over them), each verifying the
+ * on four (SIFT_SPEND_CONNECTIONS=4: spends spread over them), each verifying the
  * same number of fresh solutions through the gateway, CONCURRENCY at a time. Prints p50 / p99 /
  * max of each in ms and the calls per second.
  */
@@ -14,7 +14,7 @@ import { post } from "@sift/testkit";
 const CALLS = Number(process.env["CALLS"] ?? 2_000);
 /** A handful of forms verified at once, as a busy site's backend does. */
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 8);
-/** verify's default SIFT_SPEND_CONNECTIONS. */
+/** The spread tried beside verify's default of one connection (SIFT_SPEND_CONNECTIONS). */
 const SPEND_CONNECTIONS = 4;
 
 const percentile = (sorted: number[], p: number): number =>
