@@ -9,7 +9,7 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
-import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
+import { checkHistory, verifyRecorded, type VerifyEvent, stopAll } from "./history.ts";
 
 /**
  * Issue 29's double acceptance, caught from the answers: a 3 + 3 Redis Cluster, one master's
@@ -22,11 +22,7 @@ import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
 const N = 24;
 let running: Array<{ stop(): Promise<void> }> = [];
 afterEach(async () => {
-  // Each stopped whatever the others do: a stack that fails to stop must not leave Redis running.
-  // The stack's stop is bounded: its BullMQ worker can wait long on a connection to a killed node.
-  await Promise.allSettled(
-    running.map((r) => Promise.race([r.stop(), new Promise((ok) => setTimeout(ok, 10_000))])),
-  );
+  await stopAll(running);
   running = [];
 });
 

@@ -66,3 +66,14 @@ const countBy = <T>(items: readonly T[], key: (item: T) => string): Record<strin
   for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
   return counts;
 };
+
+/**
+ * Stops each of `running` whatever the others do (a stack that fails to stop must not leave six
+ * Redis running), each bounded at 10 s: a stack's BullMQ worker can wait long on a connection
+ * to a killed node.
+ */
+export const stopAll = async (running: ReadonlyArray<{ stop(): Promise<unknown> }>): Promise<void> => {
+  await Promise.allSettled(
+    running.map((r) => Promise.race([r.stop(), new Promise((ok) => setTimeout(ok, 10_000))])),
+  );
+};

@@ -9,7 +9,7 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
-import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent } from "./history.ts";
+import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent, stopAll } from "./history.ts";
 
 /**
  * Issue 29's row 1: under steady verify load (fresh solutions, each verified and then replayed),
@@ -29,16 +29,7 @@ const RECOVERED_RUN = 30;
 let cluster: ReplicatedRedisCluster;
 let nats: TestServer;
 let stack: Stack;
-// Each stopped whatever the others do: a stack that fails to stop must not leave six Redis running.
-// The stack's stop is bounded: its BullMQ worker can wait long on a connection to a killed node.
-afterAll(
-  async () =>
-    void (await Promise.allSettled([
-      Promise.race([stack?.stop(), new Promise((r) => setTimeout(r, 10_000))]),
-      nats?.stop(),
-      cluster?.stop(),
-    ])),
-);
+afterAll(() => stopAll([stack, nats, cluster].filter((r) => r !== undefined)));
 
 describe("Redis masters killed one after another under verify load", () => {
   it(

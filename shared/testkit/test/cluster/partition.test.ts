@@ -7,7 +7,7 @@ import {
   startStack,
   type ReplicatedRedisCluster,
 } from "@sift/testkit";
-import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent } from "./history.ts";
+import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent, stopAll } from "./history.ts";
 
 /**
  * Issue 29's row 2: a Redis master cut off from the majority for longer than the node time-out,
@@ -27,9 +27,7 @@ import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent } from "./hi
 const FROZEN_EXTRA_MS = 1_000;
 let running: Array<{ stop(): Promise<void> }> = [];
 afterEach(async () => {
-  await Promise.allSettled(
-    running.map((r) => Promise.race([r.stop(), new Promise((ok) => setTimeout(ok, 10_000))])),
-  );
+  await stopAll(running);
   running = [];
 });
 

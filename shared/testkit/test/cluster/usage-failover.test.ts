@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { stopAll } from "./history.ts";
 import {
   startReplicatedCluster,
   startServer,
@@ -17,16 +18,7 @@ import {
 let cluster: ReplicatedRedisCluster;
 let nats: TestServer;
 let stack: Stack;
-// Each stopped whatever the others do: a stack that fails to stop must not leave six Redis running.
-// The stack's stop is bounded: its BullMQ worker can wait long on a connection to a killed node.
-afterAll(
-  async () =>
-    void (await Promise.allSettled([
-      Promise.race([stack?.stop(), new Promise((r) => setTimeout(r, 10_000))]),
-      nats?.stop(),
-      cluster?.stop(),
-    ])),
-);
+afterAll(() => stopAll([stack, nats, cluster].filter((r) => r !== undefined)));
 
 /** Counted before the cut (replicated) and after it (on the master alone). */
 const [BEFORE, DURING] = [20, 30];
