@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  encodeSignature,
+  FeedbackStore,
+  fingerprint,
+  reportBuckets,
+  type StateSnapshot,
+} from "@sift/feedback";
+import {
   createKey,
   solveChallenge,
   startReplicatedCluster,
@@ -15,8 +22,10 @@ import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent, stopAll } f
  * Issue 29's row 1: under steady verify load (fresh solutions, each verified and then replayed),
  * each Redis master in turn is SIGKILLed, its replica promoted and the old master restarted as a
  * replica; after each failover every solution accepted since the one before is replayed. The history must show
- * no solution accepted twice, only the spec's answers and no hang. Short form: each of the three
- * masters once; SIFT_CLUSTER_LONG=1: 20 failovers.
+ * no solution accepted twice, only the spec's answers and no hang. Learned state and keys written
+ * before the first kill (a report, a list entry and a strictness for workspaces on every shard,
+ * each with its classify key) must read back the same after the last. Short form: each of the
+ * three masters once; SIFT_CLUSTER_LONG=1: 20 failovers.
  */
 const FAILOVERS = process.env["SIFT_CLUSTER_LONG"] === "1" ? 20 : 3;
 /**
@@ -46,6 +55,35 @@ describe("Redis masters killed one after another under verify load", () => {
         keyCacheMs: 0,
       });
       const key = await createKey(stack.keystore, { kind: "challenge" });
+      // Learned state on every shard: twelve workspaces' {fb:…} tags hash to slots of all three.
+      const feedback = new FeedbackStore({ redis: stack.redis, clock: stack.clock });
+      const learned = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const owner = await createKey(stack.keystore, { kind: "classify" });
+          const fields = [["message", `buy cheap backlinks number ${i} now`] as const];
+          await feedback.record(owner.workspaceId, {
+            workspaceId: owner.workspaceId,
+            label: "spam",
+            buckets: reportBuckets([11 + i, 4_096 + i, 70_000 + i]),
+            fingerprint: encodeSignature(fingerprint(fields)),
+            reportedAt: Date.now(),
+            requestId: `req-${i}`,
+          });
+          await feedback.updateList(
+            owner.workspaceId,
+            "add",
+            { kind: "block", type: "domain", value: `spam-${i}.example` },
+            "test@example.com",
+          );
+          await feedback.setStrictness(owner.workspaceId, "strict");
+          return owner;
+        }),
+      );
+      // Written with replication in sync: give it a moment to reach the replicas.
+      await new Promise((r) => setTimeout(r, 500));
+      const learnedBefore: StateSnapshot[] = await Promise.all(
+        learned.map((o) => feedback.snapshot(o.workspaceId)),
+      );
       const history: VerifyEvent[] = [];
       const verify = (solution: string) => verifyRecorded(history, stack.gatewayUrl, key.secretKey, solution);
       let running = true;
@@ -112,6 +150,15 @@ describe("Redis masters killed one after another under verify load", () => {
       expect(check.hangs).toBe(0);
       expect(check.acceptedTwice).toBe(0);
       expect(check.answers["ok"]).toBeGreaterThan(FAILOVERS * 5);
+      // Learned state and keys survived every failover.
+      for (const [i, owner] of learned.entries()) {
+        const after = await feedback.snapshot(owner.workspaceId);
+        expect(after).toEqual(learnedBefore[i]);
+        expect(after.version).toBeGreaterThan(0);
+        expect(after.lists).toHaveLength(1);
+        expect(after.strictness).toBe("strict");
+        expect((await stack.keystore.resolve(owner.secretKey))?.workspaceId).toBe(owner.workspaceId);
+      }
     },
   );
 });
