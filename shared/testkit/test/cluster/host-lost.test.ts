@@ -1,35 +1,41 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  DEPLOYMENT_TOPOLOGY,
   haproxyBinary,
   type BalancedService,
+  startNatsCluster,
   startReplicatedCluster,
-  startServer,
   type ReplicatedRedisCluster,
-  type TestServer,
+  type TestNatsCluster,
 } from "../../src/index.ts";
 import { outcomeOf, tally } from "../faults/checks.ts";
-import { nodeProcessOf, now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
+import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
 
 /**
  * Issue 29's row 5: a whole machine lost. The processes are grouped as three "hosts" (no
  * namespaces: a host is the set of processes killed together). Host h runs the Redis master of
- * shard h and the replica of shard h + 1 (so a shard's two copies never share a host), replica h
- * of the gateway, verify and classify (there are two of each, so host 2 has none) and model
- * worker h. HAProxy and NATS are outside the hosts: the balancer as a cloud one is, NATS as one
- * server on a surviving host (the NATS cluster is another row's). Under steady mixed load through
- * the balancer, every process of one host is SIGKILLed at once; the host comes back (its
- * processes started again) 5 s later, as a rescheduled machine would, its Redis nodes rejoining as
- * replicas. The history must show: no solution accepted twice (every accepted one is replayed at
- * the end); every answer in the spec's words (verdicts, 500 / `Internal server error` for Redis,
- * 503 for the model), none slower than the caller's time-out; and the recovery: first good
- * answer, and 30 good answers in a row, after the kill. The one exception: a request in flight
- * on the lost host, or sent through the balancer between the kill and the moment its health
- * checks take the lost replicas out (0.5-1 s), may find its connection closed or get HAProxy's
- * own 502; the row counts those apart and prints them.
+ * shard h and the replica of shard h + 1 (so a shard's two copies never share a host), node h of
+ * the three-node NATS cluster (infra/config/nats.conf), replica h of the gateway, verify and
+ * classify (there are two of each, so host 2 has none) and model worker h. Every service is given
+ * all three NATS URLs (its client shuffles them, as in production, so a service on a surviving
+ * host may be attached to the lost node and reconnect). HAProxy is outside the hosts, as a cloud
+ * balancer is. Under steady mixed load through the balancer, every process of one host is
+ * SIGKILLed at once; the host comes back (its processes started again) 5 s later, as a
+ * rescheduled machine would, its Redis nodes rejoining as replicas and its NATS node routed to
+ * the other two again. The history must show: no solution accepted twice (every accepted one is
+ * replayed at the end); every answer in the spec's words (verdicts, 500 / `Internal server error`
+ * for Redis, 503 for the model), none slower than the caller's time-out; every 503 sent within
+ * a bounded window around the kill (UNAVAILABLE_*); and the recovery: first good answer, and 30
+ * good answers in a row, after the kill. The one exception: a request in flight on the lost
+ * host, or sent through the balancer between the kill and the moment its health checks take the
+ * lost replicas out (0.5-1 s), may find its connection closed or get HAProxy's own 502; the row
+ * counts those apart and prints them.
  *
- * Short form: host 0 (a gateway, verify, classify and worker, master 0 and shard 1's replica);
+ * Short form: host 0 (a gateway, verify, classify and worker, master 0 and shard 1's replica,
+ * NATS node 0);
  * SIFT_CLUSTER_LONG=1: each of the three hosts in turn, each lost host's old master taking its
  * slots back (`CLUSTER FAILOVER`) once it is in sync, before the next loss.
  */
@@ -40,9 +46,18 @@ const DOWN_MS = 5_000;
 /** Good answers in a row that count as recovered (as master-killed.test.ts: 10 came by chance). */
 const RECOVERED_RUN = 30;
 const CALLER_TIMEOUT_MS = 5_000;
+/**
+ * A 503 must have been sent within these bounds of a kill: from the model time-out before it
+ * (a call in flight on the lost worker or NATS node waits it out; classify's default
+ * SIFT_INFERENCE_TIMEOUT_MS, which the deployment keeps) to 2 s after (sent before its classify
+ * or the workers had reconnected to a surviving node: the NATS row bounds it so, and saw them
+ * sent up to 19 ms after). None in the steady load before, and none once the host is back.
+ */
+const UNAVAILABLE_BEFORE_MS = 1_500;
+const UNAVAILABLE_AFTER_MS = 2_000;
 
 let cluster: ReplicatedRedisCluster | undefined;
-let nats: TestServer | undefined;
+let nats: TestNatsCluster | undefined;
 let deployment: Deployment | undefined;
 afterAll(async () => {
   await Promise.race([deployment?.stop(), sleep(15_000)]);
@@ -54,6 +69,29 @@ const redisOfHost = (c: ReplicatedRedisCluster, host: number): number[] => {
   const masters = c.members.filter((m) => m.replicaOf === undefined);
   const replicas = c.members.filter((m) => m.replicaOf !== undefined);
   return [masters[host]!.port, replicas[(host + 1) % masters.length]!.port];
+};
+
+/**
+ * The clients attached to NATS node i (its monitoring `connz`), counted by connection name, apart
+ * for those of other hosts' processes (`lostPids` are the lost host's): those must reconnect. A
+ * client is told by its process, found from its socket's local port (`ss`).
+ */
+const natsClientsOn = async (n: TestNatsCluster, i: number, lostPids: readonly number[]) => {
+  const reply = await fetch(`http://127.0.0.1:${n.nodes[i]!.monitor}/connz`);
+  const { connections = [] } = (await reply.json()) as {
+    connections?: Array<{ name?: string; port: number }>;
+  };
+  const counts = { sameHost: {} as Record<string, number>, otherHosts: {} as Record<string, number> };
+  for (const { name = "unnamed", port } of connections) {
+    const sockets = execFileSync("ss", ["-Htnp", "state", "established", `( sport = :${port} )`], {
+      encoding: "utf8",
+    });
+    const pid = Number(/pid=(\d+)/.exec(sockets)?.[1]);
+    const where = lostPids.includes(pid) ? counts.sameHost : counts.otherHosts;
+    const key = Number.isNaN(pid) ? `${name} (process not found)` : name;
+    where[key] = (where[key] ?? 0) + 1;
+  }
+  return counts;
 };
 
 /** The first good answer and the end of the first run of RECOVERED_RUN good ones after `from`. */
@@ -85,19 +123,23 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
     { timeout: LONG ? 600_000 : 180_000 },
     async () => {
       cluster = await startReplicatedCluster();
-      nats = await startServer("nats");
+      // One NATS node per host.
+      nats = await startNatsCluster(DEPLOYMENT_TOPOLOGY.natsNodes);
       deployment = await startDeployment({
         redis: { url: "redis://127.0.0.1:1", clusterNodes: cluster.nodes },
-        natsUrl: nats.url,
-        hosts: 3,
+        natsUrl: nats.urls(),
+        hosts: DEPLOYMENT_TOPOLOGY.natsNodes,
         solutions: LONG ? 2_000 : 700,
       });
       const d = deployment;
       const c = cluster;
+      const n = nats;
       const load = startLoad(d, { classify: 3, verify: 2, feedback: 1, pauseMs: 50 });
       const losses: Array<{
         host: number;
         killedAt: number;
+        /** Every client the lost NATS node held, the surviving hosts' included (they reconnect). */
+        natsClients: Awaited<ReturnType<typeof natsClientsOn>>;
         detectedMs: number;
         hostReadyMs: number;
         failBackMs?: number;
@@ -108,11 +150,15 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         await sleep(2_000);
         const redisPorts = redisOfHost(c, host);
         const services = d.replicas.filter((r) => r.host === host);
-        // The service's node process under tsx first (SIGKILL does not pass through tsx), then tsx.
-        const nodePids = services.map((r) => nodeProcessOf(r.child));
+        const natsClients = await natsClientsOn(
+          n,
+          host,
+          services.map((r) => r.child.pid!),
+        );
+        // Each service's child is its node process itself (spawnService): SIGKILL reaches it.
         const killedAt = now();
-        for (const pid of nodePids) process.kill(pid, "SIGKILL");
         await Promise.all([
+          n.kill(host),
           ...redisPorts.map((port) => c.kill(port)),
           ...services.map(
             (r) =>
@@ -132,7 +178,12 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         const detectedAt = now();
         await sleep(DOWN_MS - (now() - killedAt));
         const backAt = now();
-        await Promise.all([...redisPorts.map((port) => c.restart(port)), ...services.map((r) => d.start(r))]);
+        // Its NATS node resolves once routed to the other two again.
+        await Promise.all([
+          n.restart(host),
+          ...redisPorts.map((port) => c.restart(port)),
+          ...services.map((r) => d.start(r)),
+        ]);
         for (const r of services)
           if (r.service !== "worker") await d.balancer.waitFor(r.service, r.index, "UP");
         await Promise.all(redisPorts.map((port) => c.waitForReplicaLink(port)));
@@ -147,6 +198,7 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         losses.push({
           host,
           killedAt,
+          natsClients,
           detectedMs: Math.round(detectedAt - killedAt),
           hostReadyMs,
           ...(failBackMs === undefined ? {} : { failBackMs }),
@@ -176,6 +228,14 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       const fromBalancer = (s: Sent) =>
         s.answer.error !== undefined ||
         ([502, 503, 504].includes(s.answer.status) && !s.answer.text.startsWith("{"));
+      // Each 503 is a loss's: sent within the bounds of its kill (UNAVAILABLE_*); none otherwise.
+      const unavailable = sent.filter((s) => outcomeOf(d, s) === "503");
+      const msAfterKill = (s: Sent, killedAt: number) => Math.round(s.answer.startedAt - killedAt);
+      const inWindow = (s: Sent, killedAt: number) =>
+        msAfterKill(s, killedAt) > -UNAVAILABLE_BEFORE_MS && msAfterKill(s, killedAt) < UNAVAILABLE_AFTER_MS;
+      const ofLoss = ({ killedAt }: { killedAt: number }) =>
+        unavailable.filter((s) => inWindow(s, killedAt)).map((s) => msAfterKill(s, killedAt));
+      const unavailableElsewhere = unavailable.filter((s) => !losses.some((l) => inWindow(s, l.killedAt)));
       const offSpec = sent.filter((s) => ["other", "transport"].includes(outcomeOf(d, s)));
       const offSpecLater = offSpec.filter((s) => !(inDetectionWindow(s) && fromBalancer(s)));
       const slowest = Math.round(Math.max(...sent.map((s) => s.answer.endedAt - s.answer.startedAt)));
@@ -186,8 +246,12 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         stored = await d.reportsStored();
       const verdicts = sent.filter((s) => s.kind === "classify" && outcomeOf(d, s) === "good").length;
       report("host lost", {
-        losses: losses.map(({ killedAt: _, ...l }) => l),
+        losses: losses.map(({ killedAt, ...l }) => ({
+          ...l,
+          unavailableSentMsAfterKill: ofLoss({ killedAt }),
+        })),
         counts: tally(d, sent),
+        unavailableOutsideWindows: unavailableElsewhere.length,
         verifyAnswers: check.answers,
         acceptedTwice: check.acceptedTwice,
         lostInDetectionWindow: tally(
@@ -202,6 +266,11 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       expect(
         offSpecLater.map(
           (s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`,
+        ),
+      ).toEqual([]);
+      expect(
+        unavailableElsewhere.map(
+          (s) => `503 sent ${msAfterKill(s, losses[0]!.killedAt)} ms after the first kill`,
         ),
       ).toEqual([]);
       expect(slowest).toBeLessThan(CALLER_TIMEOUT_MS);

@@ -254,6 +254,8 @@ export const now = () => performance.now();
  * (tsx relays SIGTERM, but SIGKILL and SIGSTOP must reach the service itself).
  */
 export const nodeProcessOf = (child: ChildProcess): number => {
+  // Node itself is the service; processes it starts are not (on main, pgrep found two under one).
+  if (child.spawnfile === process.execPath) return child.pid!;
   let found: string[];
   try {
     found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
