@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
-import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
 import { FeedbackStore } from "@sift/feedback";
 import { Keystore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, systemClock } from "@sift/runtime";
@@ -16,7 +15,7 @@ import {
   type BalancedService,
   type ServiceName,
 } from "../../src/index.ts";
-import { classifyBody, CONTENTS, type LoadTarget } from "../faults/harness.ts";
+import { CONTENTS, seedLoad, type LoadTarget } from "../faults/harness.ts";
 
 /** The services a deployment runs replicas of, in the order a rollout replaces them. */
 export const REPLICATED = ["worker", "verify", "classify", "gateway"] as const;
@@ -128,24 +127,11 @@ export const startDeployment = async (options: {
     const feedbackKey = (await keys.createConfig(reporting.id, "classify"))!.secretKey;
     const feedback = new FeedbackStore({ redis });
 
-    const solutions: string[] = [];
-    const body = JSON.stringify({ siteKey: challenge.config.siteKey });
-    while (solutions.length < (options.solutions ?? 600)) {
-      const batch = await Promise.all(
-        Array.from({ length: 20 }, async () => {
-          const issued = await poster.post("/challenge", body);
-          if (issued.status !== 200) throw new Error(`challenge: ${issued.status} ${issued.text}`);
-          return solveChallenge(JSON.parse(issued.text) as IssuedChallenge);
-        }),
-      );
-      solutions.push(...batch);
-    }
-    const baseline: number[] = [];
-    for (let i = 0; i < CONTENTS.length; i++) {
-      const a = await poster.post("/classify", classifyBody(i), { authorization: `Bearer ${classifyKey}` });
-      if (a.status !== 200) throw new Error(`baseline classify: ${a.status} ${a.text}`);
-      baseline.push((JSON.parse(a.text) as { score: number }).score);
-    }
+    const { solutions, baseline } = await seedLoad(poster, {
+      siteKey: challenge.config.siteKey!,
+      classifyKey,
+      solutions: options.solutions ?? 600,
+    });
     return {
       balancer,
       replicas,

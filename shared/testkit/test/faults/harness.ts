@@ -19,6 +19,38 @@ import {
 } from "../../src/index.ts";
 
 /**
+ * What a row's load starts from, through the deployment's own gateway: `solutions` challenges
+ * issued and solved with the real solver (twenty at a time), and each test content's score
+ * before the fault (every later verdict must equal it).
+ */
+export const seedLoad = async (
+  poster: Poster,
+  keys: { siteKey: string; classifyKey: string; solutions: number },
+): Promise<{ solutions: string[]; baseline: number[] }> => {
+  const solutions: string[] = [];
+  const body = JSON.stringify({ siteKey: keys.siteKey });
+  while (solutions.length < keys.solutions) {
+    const batch = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const issued = await poster.post("/challenge", body);
+        if (issued.status !== 200) throw new Error(`challenge: ${issued.status} ${issued.text}`);
+        return solveChallenge(JSON.parse(issued.text) as IssuedChallenge);
+      }),
+    );
+    solutions.push(...batch);
+  }
+  const baseline: number[] = [];
+  for (let i = 0; i < CONTENTS.length; i++) {
+    const a = await poster.post("/classify", classifyBody(i), {
+      authorization: `Bearer ${keys.classifyKey}`,
+    });
+    if (a.status !== 200) throw new Error(`baseline classify: ${a.status} ${a.text}`);
+    baseline.push((JSON.parse(a.text) as { score: number }).score);
+  }
+  return { solutions, baseline };
+};
+
+/**
  * What the load and the checks need of a deployment, whatever its shape (one process per
  * service here, replicas behind a balancer in the cluster rows): where to send, the keys, the
  * pre-solved challenges, each test content's score before the fault (every later verdict must
@@ -110,24 +142,11 @@ export const startFaultStack = async (
   const challenge = (await keys.createConfig(workspace.id, "challenge"))!;
   // The smallest difficulty: the solver is the real one, and a row needs hundreds of solutions.
   await keys.updateConfig(challenge.config.id, { difficulty: 1 });
-  const solutions: string[] = [];
-  const body = JSON.stringify({ siteKey: challenge.config.siteKey });
-  while (solutions.length < (options.solutions ?? 700)) {
-    const batch = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const issued = await poster.post("/challenge", body);
-        if (issued.status !== 200) throw new Error(`challenge: ${issued.status} ${issued.text}`);
-        return solveChallenge(JSON.parse(issued.text) as IssuedChallenge);
-      }),
-    );
-    solutions.push(...batch);
-  }
-  const baseline: number[] = [];
-  for (let i = 0; i < CONTENTS.length; i++) {
-    const a = await poster.post("/classify", classifyBody(i), { authorization: `Bearer ${classifyKey}` });
-    if (a.status !== 200) throw new Error(`baseline classify: ${a.status} ${a.text}`);
-    baseline.push((JSON.parse(a.text) as { score: number }).score);
-  }
+  const { solutions, baseline } = await seedLoad(poster, {
+    siteKey: challenge.config.siteKey!,
+    classifyKey,
+    solutions: options.solutions ?? 700,
+  });
 
   const restart = async (name: ServiceName) => {
     const child = spawnService(name, stack.env[name], { quiet: true, output });
