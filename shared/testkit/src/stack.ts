@@ -60,6 +60,11 @@ export interface StackOptions {
   gatewayLimits?: HttpLimits;
   /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
   trustProxy?: number;
+  /**
+   * The request paths' Redis command time-out (REDIS_COMMAND_TIMEOUT_MS; main.ts's default is
+   * 1,000 ms, none here unless given): rows that freeze a Redis master set it, as deployed.
+   */
+  redisCommandTimeoutMs?: number;
   /** The gateway's key cache life (main.ts's default, 5 s; 0: no cache). */
   keyCacheMs?: number;
   /** The model names classify accepts (default MODEL_NAMES; a test adds an unshipped one). */
@@ -103,10 +108,12 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const logger = silentLogger();
   const internalSecret = "test-internal-secret-0123456789abcdef";
   const signer = new IdentitySigner(internalSecret);
-  const redis = createRedis(
-    { url: options.redisUrl, clusterNodes: options.redisClusterNodes },
-    "sift-test-stack",
-  );
+  const redisTarget = {
+    url: options.redisUrl,
+    clusterNodes: options.redisClusterNodes,
+    commandTimeoutMs: options.redisCommandTimeoutMs,
+  };
+  const redis = createRedis(redisTarget, "sift-test-stack");
   await redisReady(redis);
   const nats = await connectNats(options.natsUrl, "sift-test-stack", {
     inOrder: options.natsInOrder ?? false,
@@ -128,7 +135,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const logKeys = options.logKeys ?? new LogKeyRing([{ id: "k1", key: randomBytes(32) }]);
   const verifyRecorder = verdictRecorder({ redis, clock, logger, logKeys });
   const waitConnections = Array.from({ length: (options.spendConnections ?? 1) - 1 }, () =>
-    createRedis({ url: options.redisUrl, clusterNodes: options.redisClusterNodes }, "sift-test-stack-spend"),
+    createRedis(redisTarget, "sift-test-stack-spend"),
   );
   const verify = await serve(
     createVerifyService({

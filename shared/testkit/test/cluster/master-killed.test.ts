@@ -17,15 +17,20 @@ import {
   type TestServer,
 } from "@sift/testkit";
 import { checkHistory, isAccepted, verifyRecorded, type VerifyEvent, stopAll } from "./history.ts";
+import { startMixedLoad, type MixedLoad } from "./mixed-load.ts";
 
 /**
- * Issue 29's row 1: under steady verify load (fresh solutions, each verified and then replayed),
+ * Issue 29's row 1: under steady mixed load (verify: fresh solutions, each verified and then
+ * replayed; classify with a real key and a model worker on the cluster; reports, mixed-load.ts),
  * each Redis master in turn is SIGKILLed, its replica promoted and the old master restarted as a
- * replica; after each failover every solution accepted since the one before is replayed. The history must show
- * no solution accepted twice, only the spec's answers and no hang. Learned state and keys written
- * before the first kill (a report, a list entry and a strictness for workspaces on every shard,
- * each with its classify key) must read back the same after the last. Short form: each of the
- * three masters once; SIFT_CLUSTER_LONG=1: 20 failovers.
+ * replica; after each failover every solution accepted since the one before is replayed. The
+ * history must show no solution accepted twice, only the spec's answers (classify and reports
+ * may answer 500 `Internal server error` or classify 503 during a failover) and no hang; usage
+ * counted at most once per classify 200 or 500 (a failover may lose counts: the 200s not
+ * counted are printed). Learned state and keys written before the first kill (a report, a list
+ * entry and a strictness for workspaces on every shard, each with its classify key) must read
+ * back the same after the last. Short form: each of the three masters once; SIFT_CLUSTER_LONG=1:
+ * 20 failovers.
  */
 const FAILOVERS = process.env["SIFT_CLUSTER_LONG"] === "1" ? 20 : 3;
 /**
@@ -38,9 +43,14 @@ const RECOVERED_RUN = 30;
 let cluster: ReplicatedRedisCluster;
 let nats: TestServer;
 let stack: Stack;
-afterAll(() => stopAll([stack, nats, cluster].filter((r) => r !== undefined)));
+let mixed: MixedLoad | undefined;
+afterAll(async () => {
+  // The worker and the callers first: they hold connections to the stack and the cluster.
+  await stopAll([mixed].filter((r) => r !== undefined));
+  await stopAll([stack, nats, cluster].filter((r) => r !== undefined));
+});
 
-describe("Redis masters killed one after another under verify load", () => {
+describe("Redis masters killed one after another under mixed load", () => {
   it(
     "accepts no solution twice, answers only the spec's messages and recovers after each failover",
     { timeout: 60_000 + FAILOVERS * 30_000 },
@@ -50,6 +60,8 @@ describe("Redis masters killed one after another under verify load", () => {
       stack = await startStack({
         redisUrl: "redis://127.0.0.1:1",
         redisClusterNodes: cluster.nodes,
+        // As deployed (REDIS_COMMAND_TIMEOUT_MS): a command to a dead or frozen master fails its call.
+        redisCommandTimeoutMs: 1_000,
         natsUrl: nats.url,
         // Keys are read from Redis on each call, so a failed master's key record shows.
         keyCacheMs: 0,
@@ -84,6 +96,7 @@ describe("Redis masters killed one after another under verify load", () => {
       const learnedBefore: StateSnapshot[] = await Promise.all(
         learned.map((o) => feedback.snapshot(o.workspaceId)),
       );
+      mixed = await startMixedLoad(stack, nats.url, cluster.nodes);
       const history: VerifyEvent[] = [];
       const verify = (solution: string) => verifyRecorded(history, stack.gatewayUrl, key.secretKey, solution);
       let running = true;
@@ -143,13 +156,20 @@ describe("Redis masters killed one after another under verify load", () => {
       running = false;
       await load;
       const check = checkHistory(history);
+      const judged = await mixed.judge();
       console.warn(
-        `${FAILOVERS} failovers: answers ${JSON.stringify(check.answers)}; per failover (promoted / ${RECOVERED_RUN} good answers in a row / old master replicating, ms after the kill): ${recoveries.map((r) => `${r.promotedMs}/${r.recoveredMs}/${r.rejoinedMs}`).join(", ")}`,
+        `${FAILOVERS} failovers: verify answers ${JSON.stringify(check.answers)}; classify and reports ${JSON.stringify(judged.counts)}; usage counted ${judged.counted} for ${judged.verdicts} classify 200s (${judged.verdicts - judged.counted} not counted); per failover (promoted / ${RECOVERED_RUN} good answers in a row / old master replicating, ms after the kill): ${recoveries.map((r) => `${r.promotedMs}/${r.recoveredMs}/${r.rejoinedMs}`).join(", ")}`,
       );
       expect(check.offSpec).toEqual([]);
       expect(check.hangs).toBe(0);
       expect(check.acceptedTwice).toBe(0);
       expect(check.answers["ok"]).toBeGreaterThan(FAILOVERS * 5);
+      expect(judged.offSpec.slice(0, 5)).toEqual([]);
+      expect(judged.hangs).toEqual([]);
+      // A call counted at most once (a 500's admit may have run): a failover may lose counts, never add one.
+      expect(judged.counted).toBeLessThanOrEqual(judged.countable);
+      expect(judged.counts["classify good"]).toBeGreaterThan(FAILOVERS * 10);
+      expect(judged.counts["feedback good"]).toBeGreaterThan(FAILOVERS * 2);
       // Learned state and keys survived every failover.
       for (const [i, owner] of learned.entries()) {
         const after = await feedback.snapshot(owner.workspaceId);
