@@ -13,6 +13,31 @@ export interface VerifyEvent {
 /** The caller's own time-out: an answer slower than this is a hang, which the history forbids. */
 export const CALLER_TIMEOUT_MS = 5_000;
 
+/**
+ * A POST as a caller with CALLER_TIMEOUT_MS makes it: the status and JSON body, or "no answer"
+ * when the connection failed or nothing came back in time. Every cluster row's calls go here.
+ */
+export const postAsCaller = async (
+  url: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number | "no answer"; body: unknown }> => {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const reply = await Promise.race([
+      post(url, body, headers),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("hang")), CALLER_TIMEOUT_MS);
+      }),
+    ]);
+    return { status: reply.status, body: reply.json };
+  } catch {
+    return { status: "no answer", body: undefined };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 /** Verifies one solution through the gateway and records the answer, whatever it is. */
 export const verifyRecorded = async (
   history: VerifyEvent[],
@@ -21,16 +46,8 @@ export const verifyRecorded = async (
   solution: string,
 ): Promise<VerifyEvent> => {
   const at = Date.now();
-  let event: VerifyEvent;
-  try {
-    const reply = await Promise.race([
-      post(`${gatewayUrl}/verify`, { secretKey, solution }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("hang")), CALLER_TIMEOUT_MS)),
-    ]);
-    event = { solution, at, ms: Date.now() - at, status: reply.status, body: reply.json };
-  } catch {
-    event = { solution, at, ms: Date.now() - at, status: "no answer", body: undefined };
-  }
+  const answer = await postAsCaller(`${gatewayUrl}/verify`, { secretKey, solution });
+  const event = { solution, at, ms: Date.now() - at, ...answer };
   history.push(event);
   return event;
 };

@@ -1,7 +1,7 @@
 import { SPAM_STANDARD } from "@sift/contracts";
 import { post, startModelWorker, type RunningModelWorker, type Stack } from "@sift/testkit";
 import { CONTENTS } from "../faults/harness.ts";
-import { CALLER_TIMEOUT_MS } from "./history.ts";
+import { CALLER_TIMEOUT_MS, postAsCaller } from "./history.ts";
 import { redisOutcome, type Event, type Kind } from "./mixed-history.ts";
 
 /**
@@ -69,16 +69,8 @@ export const startMixedLoad = async (
     key: string,
   ) => {
     const at = Date.now();
-    let event: Event;
-    try {
-      const reply = await Promise.race([
-        post(`${gatewayUrl}${path}`, body, auth(key)),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("hang")), CALLER_TIMEOUT_MS)),
-      ]);
-      event = { kind, stack: 0, content, at, end: Date.now(), status: reply.status, body: reply.json };
-    } catch {
-      event = { kind, stack: 0, content, at, end: Date.now(), status: "no answer", body: undefined };
-    }
+    const answer = await postAsCaller(`${gatewayUrl}${path}`, body, auth(key));
+    const event: Event = { kind, stack: 0, content, at, end: Date.now(), ...answer };
     history.push(event);
     return event;
   };

@@ -14,7 +14,7 @@ import {
   type TestServer,
 } from "@sift/testkit";
 import { CONTENTS } from "../faults/harness.ts";
-import { CALLER_TIMEOUT_MS } from "./history.ts";
+import { CALLER_TIMEOUT_MS, postAsCaller } from "./history.ts";
 import { outcome, recoveredAt, type Event, type Kind } from "./mixed-history.ts";
 
 /**
@@ -126,16 +126,8 @@ describe("a NATS node killed under classify, verify and report load", () => {
         key: string,
       ): Promise<Event> => {
         const at = Date.now();
-        let event: Event;
-        try {
-          const reply = await Promise.race([
-            post(`${stacks[stack]!.gatewayUrl}${path}`, body, auth(key)),
-            new Promise<never>((_, reject) => setTimeout(() => reject(new Error("hang")), CALLER_TIMEOUT_MS)),
-          ]);
-          event = { kind, stack, content, at, end: Date.now(), status: reply.status, body: reply.json };
-        } catch {
-          event = { kind, stack, content, at, end: Date.now(), status: "no answer", body: undefined };
-        }
+        const answer = await postAsCaller(`${stacks[stack]!.gatewayUrl}${path}`, body, auth(key));
+        const event: Event = { kind, stack, content, at, end: Date.now(), ...answer };
         history.push(event);
         return event;
       };
