@@ -11,7 +11,7 @@ import { Counter, Histogram, type Context, type Logger, type Registry, type Trac
 import type { Scorer } from "./clients/scorer.ts";
 import type { WorkspaceStates } from "./clients/workspace-states.ts";
 import { MicroBatcher } from "./domain/batcher.ts";
-import { handleInference } from "./handlers/inference.ts";
+import { createRowIndex, handleInference } from "./handlers/inference.ts";
 import { tracedProcess, tracedRun, type ProcessMessage, type RunBatch } from "./tracing.ts";
 
 export interface WorkerDeps {
@@ -110,6 +110,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
     const handlerDeps = {
       score: (features: Features[], trace?: Context) => batcher.submit(features, trace),
       scoreSingles: (ids: Int32Array, vals: Float32Array) => scorer.scoreSingles(ids, vals),
+      rows: createRowIndex(),
       model: scorer.model,
       version: scorer.version,
       strictness: scorer.strictness,

@@ -3,7 +3,7 @@ import { SPAM_STANDARD } from "@sift/contracts";
 import { featurize } from "@sift/model";
 import { silentLogger } from "@sift/runtime";
 import { loadOnnxScorer, type Scorer } from "../src/clients/scorer.ts";
-import { handleInference } from "../src/handlers/inference.ts";
+import { createRowIndex, handleInference } from "../src/handlers/inference.ts";
 import { submission } from "./helpers.ts";
 
 /** The inference handler on the real ONNX scorer, without NATS in between. */
@@ -26,6 +26,7 @@ describe("the inference handler", () => {
       score: async (features: ReturnType<typeof featurize>[]) => [...(await scorer.score(features))],
       model: scorer.model,
       version: scorer.version,
+      rows: createRowIndex(),
       logger: silentLogger(),
     };
     const reply = await handleInference(request(SPAM_STANDARD), deps, ["r1"]);
@@ -42,6 +43,7 @@ describe("the inference handler", () => {
       // A worker that loaded some other model (Sift ships one today; more are coming).
       model: "spam-other",
       version: "0",
+      rows: createRowIndex(),
       logger: silentLogger(),
     };
     const reply = await handleInference(request(SPAM_STANDARD), deps, ["r2"]);

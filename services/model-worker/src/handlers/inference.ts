@@ -21,6 +21,8 @@ export interface InferenceDeps {
    * their own. Absent: they go through `score` as Features rows (the same scores).
    */
   scoreSingles?: (ids: Int32Array, vals: Float32Array) => Promise<ArrayLike<number>>;
+  /** The explain path's feature → row table (createRowIndex), kept for the worker's life. */
+  rows: RowIndex;
   /** The model this handler serves: a request for another is refused, never answered with it. */
   model: string;
   version: string;
@@ -111,12 +113,16 @@ const singlesByRows = async (
     ),
   );
 
+/** Feature id → its row in the explain batch (createRowIndex). */
+export type RowIndex = ReturnType<typeof createRowIndex>;
+
 /**
  * Feature id → its row in the explain batch, for one submission at a time: a slot counts only
  * when its stamp is the current one, so nothing is cleared between submissions (a Map per
- * submission cost more than the rest of the bookkeeping). Used synchronously only.
+ * submission cost more than the rest of the bookkeeping). One per worker (its `InferenceDeps`),
+ * made when the worker is built, not when this module loads; used synchronously only.
  */
-const rowsOf = (() => {
+export const createRowIndex = () => {
   const rows = new Int32Array(BUCKETS);
   const stamps = new Uint32Array(BUCKETS);
   let stamp = 0;
@@ -134,7 +140,7 @@ const rowsOf = (() => {
     },
     get: (id: number, at: number): number => (stamps[id] === at ? rows[id]! : -1),
   };
-})();
+};
 
 /** An empty submission: its score is the model's bias alone, the baseline each feature moves. */
 const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
@@ -150,7 +156,7 @@ const explainSignals = async (
   submissions: readonly (readonly NormalizedField[])[],
   features: readonly Features[],
   traces: readonly (readonly FieldTrace[])[],
-  deps: Pick<InferenceDeps, "score" | "scoreSingles">,
+  deps: Pick<InferenceDeps, "score" | "scoreSingles" | "rows">,
 ): Promise<Reason[][]> => {
   // Row 0 is the empty row (the padding id at 0), then one row per feature of each submission.
   const total = features.reduce((n, f) => n + f.ids.length, 1);
@@ -165,16 +171,16 @@ const explainSignals = async (
     const f = features[i]!;
     ids.set(f.ids, next);
     vals.set(f.vals, next);
-    const stamp = rowsOf.next();
-    for (let k = 0; k < f.ids.length; k++) rowsOf.set(f.ids[k]!, next + k, stamp);
+    const stamp = deps.rows.next();
+    for (let k = 0; k < f.ids.length; k++) deps.rows.set(f.ids[k]!, next + k, stamp);
     next += f.ids.length;
     const pieces = attributions(fields, traces[i]);
     // Each piece's features as rows, distinct and in first-seen order (the order of its sum);
-    // resolved now, before the model run's await, while `rowsOf` holds this submission's rows.
+    // resolved now, before the model run's await, while `deps.rows` holds this submission's rows.
     const owned = pieces.map((piece, p) => {
       const at: number[] = [];
       for (const id of piece.ids) {
-        const r = rowsOf.get(id, stamp);
+        const r = deps.rows.get(id, stamp);
         if (r === -1 || taken[r] === p) continue;
         taken[r] = p;
         at.push(r);
