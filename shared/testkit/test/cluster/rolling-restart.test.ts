@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { haproxyBinary, startServer, type TestServer } from "../../src/index.ts";
 import { commonChecks, expectCommonChecks, outcomeOf, tally } from "../faults/checks.ts";
-import { nodeProcessOf, now, report, sleep, startLoad } from "../faults/harness.ts";
+import { now, report, signalAndWait, sleep, startLoad } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
 import { REPLICATED, startDeployment, type Deployment, type Replica } from "./deployment.ts";
 
@@ -33,16 +33,12 @@ afterAll(async () => {
 
 /**
  * SIGTERM, exit, a new process on the same port, and back in the balancer: the step's figures.
- * The signal goes to the service's node process (spawnService runs node with tsx's loader, no
- * tsx command in front: that one relays a SIGTERM and SIGKILLs a child that does not acknowledge
- * it within 30 ms, which a service on the loaded two-core machine did not: exit 143 in 0.4 s, a
- * verify in flight lost; production runs node itself).
+ * The signal reaches the service itself (signalAndWait: no `tsx` command in front, which SIGKILLed
+ * a child that missed its 30 ms acknowledgement here once: exit 143 in 0.4 s, a verify lost).
  */
 const replace = async (d: Deployment, replica: Replica) => {
   const started = now();
-  const exited = new Promise<number | null>((resolve) => replica.child.once("exit", resolve));
-  process.kill(nodeProcessOf(replica.child), "SIGTERM");
-  const exit = { code: await exited, ms: now() - started };
+  const exit = await signalAndWait(replica.child, "SIGTERM");
   await d.start(replica);
   const readyMs = now() - started;
   const balanced = replica.service !== "worker";

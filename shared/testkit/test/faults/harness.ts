@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { solveChallenge, type IssuedChallenge } from "@sift/challenge";
@@ -268,28 +268,11 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const now = () => performance.now();
 
 /**
- * The service's own node process: spawnService runs it as node itself (tsx's loader imported),
- * so the child it returns; a process started through the `tsx` command is its child instead
- * (tsx relays SIGTERM, but SIGKILL and SIGSTOP must reach the service itself).
+ * Sends `signal` to a service process and resolves with the exit code and how long the exit took
+ * (ms). spawnService runs node itself (tsx's loader imported), so the signal reaches the service,
+ * as in a container: no `tsx` command in front to relay it (which SIGKILLed a child that missed
+ * its 30 ms acknowledgement on the loaded machine).
  */
-export const nodeProcessOf = (child: ChildProcess): number => {
-  // Node itself is the service; processes it starts are not (on main, pgrep found two under one).
-  if (child.spawnfile === process.execPath) return child.pid!;
-  let found: string[];
-  try {
-    found = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" })
-      .trim()
-      .split("\n");
-  } catch {
-    // pgrep exits 1 when the process has no child.
-    return child.pid!;
-  }
-  if (found.length !== 1 || !found[0])
-    throw new Error(`expected one node process under ${child.pid}: ${found.join(",")}`);
-  return Number(found[0]);
-};
-
-/** Sends `signal` to the service's node process and resolves with the exit code and how long the exit took (ms). */
 export const signalAndWait = (
   child: ChildProcess,
   signal: NodeJS.Signals,
@@ -297,7 +280,7 @@ export const signalAndWait = (
   new Promise((resolve) => {
     const started = performance.now();
     child.once("exit", (code) => resolve({ code, ms: performance.now() - started }));
-    process.kill(nodeProcessOf(child), signal);
+    child.kill(signal);
   });
 
 /** One line per row, as docs/reliability.md quotes it. */

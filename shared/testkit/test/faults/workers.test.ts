@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { freePort, spawnService, stopChild, waitForHttp } from "../../src/index.ts";
-import { nodeProcessOf, now, report, sleep, startFaultStack, startLoad } from "./harness.ts";
+import { now, report, sleep, startFaultStack, startLoad } from "./harness.ts";
 import { commonChecks, expectCommonChecks, outcomeOf, recovery, tally } from "./checks.ts";
 
 /** classify's model time-out in these rows (SIFT_INFERENCE_TIMEOUT_MS). */
@@ -24,7 +24,7 @@ describe("faults under load: model workers", () => {
       await sleep(1_500);
       const faultAt = now();
       const inFlight = load.inFlight("classify");
-      process.kill(nodeProcessOf(fs.stack.children.get("worker")!), "SIGKILL");
+      fs.stack.children.get("worker")!.kill("SIGKILL");
       await sleep(3_000);
       const sent = await load.stop();
       await stopChild(second);
@@ -60,13 +60,13 @@ describe("faults under load: model workers", () => {
     try {
       const load = startLoad(fs);
       await sleep(1_500);
-      const worker = nodeProcessOf(fs.stack.children.get("worker")!);
+      const worker = fs.stack.children.get("worker")!;
       // Stopped, the worker takes requests off NATS and answers none until it goes on, then
       // answers them all, long after classify gave up on them.
-      process.kill(worker, "SIGSTOP");
+      worker.kill("SIGSTOP");
       const stallStart = now();
       await sleep(3_000);
-      process.kill(worker, "SIGCONT");
+      worker.kill("SIGCONT");
       const faultEnd = now();
       await sleep(2_500);
       const sent = await load.stop();
