@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from "express";
+import { Counter } from "prom-client";
 import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
 import type { Keystore, RateLimiter, RefusalCounter } from "@sift/keystore";
 import {
@@ -68,6 +69,14 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
   healthRoutes(app, { checks: deps.readiness });
 
   const endpoints = deps.endpoints ?? ENDPOINTS;
+  const resent = deps.metrics
+    ? new Counter({
+        name: "sift_gateway_resent_total",
+        help: "Requests sent to their service a second time after the first hop failed unanswered",
+        labelNames: ["service"],
+        registers: [deps.metrics],
+      })
+    : undefined;
   const access = accessRoutes(deps);
   const serviceUrl: Record<Service, string | undefined> = {
     classify: deps.config.classifyUrl,
@@ -89,6 +98,8 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
         ...deps,
         unreachable: endpoint.upstreamDown,
         cookies: endpoint.access === "session",
+        resend: endpoint.access !== "session",
+        onResend: () => resent?.inc({ service: endpoint.service }),
       }),
     );
   }

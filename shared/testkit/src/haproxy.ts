@@ -33,6 +33,13 @@ export interface Balancer {
   state(service: BalancedService, index: number): Promise<ServerState>;
   /** Resolves with the ms until that server's state is `want` (UP: its /readyz passed `rise` times). */
   waitFor(service: BalancedService, index: number, want: "UP" | "DOWN", timeoutMs?: number): Promise<number>;
+  /**
+   * What HAProxy resent, per service, since it started (a request whose connection failed to
+   * open, or was closed with no answer): `retried` to the same replica (`wretr`) and
+   * `redispatched` to another (`wredis`; `option redispatch 1` sends every resend elsewhere when
+   * another replica is up), from each backend's totals in `show stat`.
+   */
+  resent(): Promise<Record<BalancedService, { retried: number; redispatched: number }>>;
   stop(): Promise<void>;
 }
 
@@ -77,13 +84,23 @@ export const startBalancer = async (
     await stop();
     throw new Error(`haproxy did not start: ${output.join("")}`, { cause: err });
   }
-  const state = async (service: BalancedService, index: number) => {
+  // `show stat` is CSV, one row per proxy and server: name, server name, …, `wretr` in the 16th
+  // column, `wredis` in the 17th, status in the 18th.
+  const statRow = async (proxy: string, server: string) => {
     const csv = await adminCommand(socket, "show stat");
-    const server = `${service}-${index + 1}`;
-    // `show stat` is CSV: proxy name, server name, …, status in the 18th column.
-    const row = csv.split("\n").find((line) => line.startsWith(`${service},${server},`));
-    if (!row) throw new Error(`no server ${server} in haproxy's stats`);
-    return row.split(",")[17]!;
+    const row = csv.split("\n").find((line) => line.startsWith(`${proxy},${server},`));
+    if (!row) throw new Error(`no ${proxy}/${server} in haproxy's stats`);
+    return row.split(",");
+  };
+  const state = async (service: BalancedService, index: number) =>
+    (await statRow(service, `${service}-${index + 1}`))[17]!;
+  const resent = async () => {
+    const totals = {} as Record<BalancedService, { retried: number; redispatched: number }>;
+    for (const service of BALANCED) {
+      const row = await statRow(service, "BACKEND");
+      totals[service] = { retried: Number(row[15]), redispatched: Number(row[16]) };
+    }
+    return totals;
   };
   return {
     urls: {
@@ -92,6 +109,7 @@ export const startBalancer = async (
       classify: `http://127.0.0.1:${frontends.classify}`,
     },
     state,
+    resent,
     waitFor: async (service, index, want, timeoutMs = 30_000) => {
       const started = Date.now();
       for (;;) {

@@ -12,3 +12,4 @@ export * from "./redis-replicas.ts";
 export * from "./nats-cluster.ts";
 export * from "./haproxy.ts";
 export * from "./topology.ts";
+export * from "./lossy-front.ts";

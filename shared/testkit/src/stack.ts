@@ -65,6 +65,11 @@ export interface StackOptions {
    * 1,000 ms, none here unless given): rows that freeze a Redis master set it, as deployed.
    */
   redisCommandTimeoutMs?: number;
+  /**
+   * The address the gateway is given for verify and classify, from the services' own (a test
+   * puts a front in between: startLossyFront). Default: the services' own.
+   */
+  hopTo?: (service: "verify" | "classify", url: string) => Promise<string>;
   /** The gateway's key cache life (main.ts's default, 5 s; 0: no cache). */
   keyCacheMs?: number;
   /** The model names classify accepts (default MODEL_NAMES; a test adds an unshipped one). */
@@ -203,8 +208,8 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     createGatewayService({
       keyCache,
       config: {
-        verifyUrl: verify.url,
-        classifyUrl: classify.url,
+        verifyUrl: options.hopTo ? await options.hopTo("verify", verify.url) : verify.url,
+        classifyUrl: options.hopTo ? await options.hopTo("classify", classify.url) : classify.url,
         consoleUrl: consoleApp.url,
         challengeRate: options.challengeRate ?? 1_000,
         challengeBurst: options.challengeBurst ?? 1_000,

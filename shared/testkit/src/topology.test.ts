@@ -12,7 +12,7 @@ import { DEPLOYMENT_TOPOLOGY } from "./topology.ts";
  */
 interface Manifest {
   kind: string;
-  metadata: { name: string };
+  metadata: { name: string; annotations?: Record<string, string> };
   spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are checked field by field
   data?: Record<string, string>;
 }
@@ -105,6 +105,21 @@ describe("the Kubernetes manifests against the tested topology", () => {
       );
     },
   );
+
+  it("send a request lost with its gateway again at the edge, as the tested balancer does", () => {
+    // The rows' HAProxy: a request whose replica closed the connection unanswered goes to another.
+    expect(read("infra/haproxy/haproxy.cfg")).toMatch(/^\s*retry-on conn-failure empty-response$/m);
+    expect(read("infra/haproxy/haproxy.cfg")).toMatch(/^\s*option redispatch 1$/m);
+    // The manifests' ingress: nginx resends on a failed or reset hop, POSTs included, once more.
+    const ingress = find("Ingress", DEPLOYMENTS.gateway);
+    const annotations = ingress.metadata.annotations ?? {};
+    const resendOn = annotations["nginx.ingress.kubernetes.io/proxy-next-upstream"]!.split(" ");
+    expect(resendOn).toEqual(expect.arrayContaining(["error", "non_idempotent"]));
+    expect(
+      Number(annotations["nginx.ingress.kubernetes.io/proxy-next-upstream-tries"]),
+    ).toBeGreaterThanOrEqual(2);
+    expect(ingress.spec.rules[0].http.paths[0].backend.service.name).toBe(DEPLOYMENTS.gateway);
+  });
 
   it("say how to run Redis with the tested masters and replicas", () => {
     const { redisMasters, redisReplicasPerMaster } = DEPLOYMENT_TOPOLOGY;

@@ -31,8 +31,21 @@ export const forwardedBody = (req: Request, method: Method): Buffer | undefined 
   carriesBody(method) ? rawBody(req) : undefined;
 
 /**
+ * How a hop to a service failed without a byte of answer: the connection was refused (nothing
+ * was sent), or closed or reset under the request (the replica died with it in flight, or closed
+ * an idle kept-alive connection as the request went out on it).
+ */
+const UNANSWERED = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
+
+/**
  * Forwards to a service with the caller's identity signed in headers and the body the gateway
- * already read (and limited). A keep-alive agent per target: http-proxy opens a connection per
+ * already read (and limited). With `resend`, a request whose hop failed unanswered (UNANSWERED;
+ * never one that timed out, nor once an answer began) is sent once more, which a Kubernetes
+ * Service's next connection gives to another replica: a replica lost with a request in flight
+ * costs its caller nothing but the time. The API endpoints are safe to send twice: a verify whose
+ * first copy spent the solution answers `Spent challenge` to the second, never `ok: true` twice;
+ * a classify's or report's first copy may have been counted or stored before its replica died
+ * (docs/deployment.md bounds what that adds). The console's forms are not resent. A keep-alive agent per target: http-proxy opens a connection per
  * request otherwise, which halves throughput (DESIGN.md's measurements). When the service cannot
  * be reached the caller gets `unreachable`, in the endpoint's error format. With tracing on, the
  * hop is a CLIENT span (traceForward) whose context goes on in `traceparent`; a caller's own
@@ -46,10 +59,16 @@ export const forwardTo = (
     logger: Logger;
     unreachable: ErrorKind;
     cookies: boolean;
+    resend: boolean;
+    /** Called for each request sent a second time (a metric). */
+    onResend?: () => void;
     tracing?: Tracing | undefined;
   },
 ): RequestHandler[] => {
   const { tracing } = deps;
+  /** Requests sent a second time, and those whose hop timed out (never sent again). */
+  const resent = new WeakSet<Request>();
+  const timedOut = new WeakSet<Request>();
   const proxy = createProxyMiddleware<Request, Response>({
     target,
     agent: new Agent({ keepAlive: true, maxSockets: 512 }),
@@ -62,7 +81,8 @@ export const forwardTo = (
     // Above the classify service's own model time-out, so it answers 503 before we give up.
     proxyTimeout: 15_000,
     on: {
-      proxyReq: (proxyReq, _req, res) => {
+      proxyReq: (proxyReq, req, res) => {
+        if (deps.resend) proxyReq.once("timeout", () => timedOut.add(req));
         const { forward, traceContext } = requestContext(res);
         proxyReq.removeHeader("authorization");
         proxyReq.removeHeader("x-api-key");
@@ -84,10 +104,23 @@ export const forwardTo = (
         proxyReq.setHeader("content-length", forward.raw.length);
         proxyReq.write(forward.raw);
       },
-      error: (err, _req, res) => {
+      error: (err, req, res) => {
         const requestId = "locals" in res ? requestContext(res as Response).requestId : undefined;
+        const unanswered = "headersSent" in res && !res.headersSent;
+        const code = (err as NodeJS.ErrnoException).code ?? "";
+        if (deps.resend && unanswered && UNANSWERED.has(code) && !resent.has(req) && !timedOut.has(req)) {
+          resent.add(req);
+          deps.onResend?.();
+          deps.logger.warn(
+            { err: err.message, target, requestId },
+            "service hop failed unanswered: sent again",
+          );
+          // The body goes out again from what boundedBody read (proxyReq above); the caller's
+          // stream, read to its end already, only ends the new hop's.
+          return void proxy(req, res as Response, () => sendError(res as Response, deps.unreachable));
+        }
         deps.logger.error({ err: err.message, target, requestId }, "service unreachable");
-        if ("headersSent" in res && !res.headersSent) sendError(res as Response, deps.unreachable);
+        if (unanswered) sendError(res as Response, deps.unreachable);
         else if ("destroy" in res) res.destroy();
       },
     },

@@ -29,10 +29,12 @@ import { startDeployment, type Deployment } from "./deployment.ts";
  * replayed at the end); every answer in the spec's words (verdicts, 500 / `Internal server error`
  * for Redis, 503 for the model), none slower than the caller's time-out; every 503 sent within
  * a bounded window around the kill (UNAVAILABLE_*); and the recovery: first good answer, and 30
- * good answers in a row, after the kill. The one exception: a request in flight on the lost
- * host, or sent through the balancer between the kill and the moment its health checks take the
- * lost replicas out (0.5-1 s), may find its connection closed or get HAProxy's own 502; the row
- * counts those apart and prints them.
+ * good answers in a row, after the kill. That holds for the requests in flight on the lost host
+ * too, and for those sent before the balancer's checks take its replicas out (0.1-0.8 s):
+ * HAProxy resends a request whose replica closed the connection unanswered to another replica
+ * (`retry-on conn-failure empty-response` in infra/haproxy/haproxy.cfg), and the row prints how
+ * many it resent. Without that rule the same kill gave 2-7 closed connections or HAProxy 502
+ * pages a run.
  *
  * Short form: host 0 (a gateway, verify, classify and worker, master 0 and shard 1's replica,
  * NATS node 0);
@@ -168,8 +170,7 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
           ),
         ]);
         // Until the balancer's checks take the lost replicas out, a request can still be sent on a
-        // connection HAProxy held open to a lost gateway: HAProxy then closes the caller's
-        // connection without an answer (its http-reuse rule, so that the caller may retry).
+        // connection HAProxy held open to a lost replica: HAProxy resends it to another.
         await Promise.all(
           services
             .filter((r) => r.service !== "worker")
@@ -222,12 +223,6 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       for (const s of sent.filter((s) => s.kind === "verify" && outcomeOf(d, s) === "good"))
         await verifyRecorded(history, d.balancer.urls.gateway, d.challengeSecret, s.solution!);
       const check = checkHistory(history);
-      // Sent before the balancer had taken the lost replicas out, and answered after the kill.
-      const inDetectionWindow = (s: Sent) =>
-        losses.some((l) => s.answer.startedAt <= l.killedAt + l.detectedMs && s.answer.endedAt >= l.killedAt);
-      const fromBalancer = (s: Sent) =>
-        s.answer.error !== undefined ||
-        ([502, 503, 504].includes(s.answer.status) && !s.answer.text.startsWith("{"));
       // Each 503 is a loss's: sent within the bounds of its kill (UNAVAILABLE_*); none otherwise.
       const unavailable = sent.filter((s) => outcomeOf(d, s) === "503");
       const msAfterKill = (s: Sent, killedAt: number) => Math.round(s.answer.startedAt - killedAt);
@@ -237,7 +232,6 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         unavailable.filter((s) => inWindow(s, killedAt)).map((s) => msAfterKill(s, killedAt));
       const unavailableElsewhere = unavailable.filter((s) => !losses.some((l) => inWindow(s, l.killedAt)));
       const offSpec = sent.filter((s) => ["other", "transport"].includes(outcomeOf(d, s)));
-      const offSpecLater = offSpec.filter((s) => !(inDetectionWindow(s) && fromBalancer(s)));
       const slowest = Math.round(Math.max(...sent.map((s) => s.answer.endedAt - s.answer.startedAt)));
       const goodReports = sent.filter((s) => s.kind === "feedback" && outcomeOf(d, s) === "good");
       const reportsBefore = goodReports.filter((s) => s.answer.endedAt < losses[0]!.killedAt - 1_000).length;
@@ -245,6 +239,8 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       for (const until = now() + 15_000; stored < reportsBefore && now() < until; await sleep(200))
         stored = await d.reportsStored();
       const verdicts = sent.filter((s) => s.kind === "classify" && outcomeOf(d, s) === "good").length;
+      const counted = (await d.usage()) - d.countedBefore;
+      const resent = await d.balancer.resent();
       report("host lost", {
         losses: losses.map(({ killedAt, ...l }) => ({
           ...l,
@@ -254,19 +250,14 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         unavailableOutsideWindows: unavailableElsewhere.length,
         verifyAnswers: check.answers,
         acceptedTwice: check.acceptedTwice,
-        lostInDetectionWindow: tally(
-          d,
-          offSpec.filter((s) => !offSpecLater.includes(s)),
-        ),
+        resentByBalancer: resent,
         slowestMs: slowest,
         reports: { answeredOk: goodReports.length, answeredOkBeforeKill: reportsBefore, stored },
-        usage: { verdicts, counted: (await d.usage()) - d.countedBefore },
+        usage: { verdicts, counted },
       });
       expect(check.acceptedTwice).toBe(0);
       expect(
-        offSpecLater.map(
-          (s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`,
-        ),
+        offSpec.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`),
       ).toEqual([]);
       expect(
         unavailableElsewhere.map(
@@ -274,6 +265,12 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         ),
       ).toEqual([]);
       expect(slowest).toBeLessThan(CALLER_TIMEOUT_MS);
+      // Usage: each verdict once, plus at most one count per classify that got a 500 (its usage
+      // script ran, then its master went) or was sent twice (its first copy counted, then its
+      // replica went: docs/deployment.md); a failover may lose counts, so no lower bound.
+      const classify500 = sent.filter((s) => s.kind === "classify" && outcomeOf(d, s) === "500").length;
+      const resentTotal = Object.values(resent).reduce((n, r) => n + r.retried + r.redispatched, 0);
+      expect(counted).toBeLessThanOrEqual(verdicts + classify500 + resentTotal);
       for (const loss of losses) expect(Number.isNaN(loss.runMs)).toBe(false);
       // Learned state: every report answered well before the loss is still held.
       expect(stored).toBeGreaterThanOrEqual(reportsBefore);

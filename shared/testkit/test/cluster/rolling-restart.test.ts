@@ -96,6 +96,8 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
         ),
         counts: tally(d, sent),
         slowestMs: slowest,
+        // The drain, not HAProxy's resend of an unanswered request, should be what loses nothing.
+        resentByBalancer: await d.balancer.resent(),
         reports: { answeredOk: feedbackGood, stored },
         usage: checks.usage,
         verdicts: checks.verdicts,

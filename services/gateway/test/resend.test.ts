@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
+import {
+  createKey,
+  post,
+  solveChallenge,
+  startLossyFront,
+  startModelWorker,
+  startServer,
+  startStack,
+  type LossyFront,
+  type RunningModelWorker,
+  type Stack,
+  type TestServer,
+} from "@sift/testkit";
+
+/**
+ * The gateway's hop to verify and classify when a replica is lost with a request in flight: the
+ * connection reset under the request (a front between the gateway and each service loses the
+ * connections it is told to, as a killed replica does). The gateway sends the request once more
+ * and the caller gets the service's answer, never a reset; a verify whose first copy was spent
+ * answers `Spent challenge` to the second, so no solution is accepted twice; a second loss in a
+ * row gets the endpoint's own error.
+ */
+let nats: TestServer;
+let stack: Stack;
+let worker: RunningModelWorker;
+const fronts = {} as Record<"verify" | "classify", LossyFront>;
+beforeAll(async () => {
+  nats = await startServer("nats");
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    natsUrl: nats.url,
+    hopTo: async (service, url) => (fronts[service] = await startLossyFront(url)).url,
+  });
+  worker = await startModelWorker(nats.url);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await stack?.stop();
+  await Promise.all(Object.values(fronts).map((f) => f.stop()));
+  await nats?.stop();
+});
+
+const verify = (secretKey: string, solution: string) =>
+  post(`${stack.gatewayUrl}/verify`, { secretKey, solution });
+
+describe("a hop lost with the request in flight", () => {
+  it("is sent again when verify's replica is lost before acting: the solution is accepted once", async () => {
+    const { secretKey, siteKey } = await createKey(stack.keystore, { kind: "challenge" });
+    const solution = await solveChallenge(stack.gatewayUrl, siteKey!);
+    const before = fronts.verify.requests();
+    fronts.verify.lose("before");
+    const first = await verify(secretKey, solution);
+    expect([first.status, first.json]).toEqual([200, { ok: true }]);
+    // The lost copy and the one that answered.
+    expect(fronts.verify.requests() - before).toBe(2);
+    const replay = await verify(secretKey, solution);
+    expect([replay.status, replay.json]).toEqual([200, { ok: false, message: VerifyMessage.spent }]);
+    const counted = await stack.metrics.gateway.getSingleMetric("sift_gateway_resent_total")!.get();
+    expect(counted.values.find((v) => v.labels["service"] === "verify")?.value).toBe(1);
+  });
+
+  it("answers `Spent challenge` when the lost replica had spent the solution: never `ok: true` twice", async () => {
+    const { secretKey, siteKey } = await createKey(stack.keystore, { kind: "challenge" });
+    const solution = await solveChallenge(stack.gatewayUrl, siteKey!);
+    fronts.verify.lose("after");
+    const reply = await verify(secretKey, solution);
+    expect([reply.status, reply.json]).toEqual([200, { ok: false, message: VerifyMessage.spent }]);
+  });
+
+  it("answers classify's verdict; a verdict lost after its count is counted once more", async () => {
+    const key = await createKey(stack.keystore, { kind: "classify", plan: "paid", allowance: 1_000 });
+    const workspace = (await stack.keystore.getWorkspace(key.workspaceId))!;
+    const classify = () =>
+      post(
+        `${stack.gatewayUrl}/classify`,
+        { content: "Is the shop open on Sunday?", model: SPAM_STANDARD },
+        { authorization: `Bearer ${key.secretKey}` },
+      );
+    const plain = await classify();
+    expect(plain.status).toBe(200);
+    fronts.classify.lose("before");
+    const afterEarlyLoss = await classify();
+    expect([afterEarlyLoss.status, afterEarlyLoss.json]).toEqual([200, plain.json]);
+    expect((await stack.usage.status(workspace)).used30d).toBe(2);
+    fronts.classify.lose("after");
+    const afterLateLoss = await classify();
+    expect([afterLateLoss.status, afterLateLoss.json]).toEqual([200, plain.json]);
+    // Three answered; the lost copy's count stands (docs/deployment.md: at most one per loss).
+    expect((await stack.usage.status(workspace)).used30d).toBe(4);
+  });
+
+  it("gives the endpoint's own error after a second loss in a row, not a reset", async () => {
+    const { secretKey, siteKey } = await createKey(stack.keystore, { kind: "challenge" });
+    const solution = await solveChallenge(stack.gatewayUrl, siteKey!);
+    const before = fronts.verify.requests();
+    fronts.verify.lose("before", "before");
+    const reply = await verify(secretKey, solution);
+    // Verify answers 200 for every outcome (spec 4.2).
+    expect([reply.status, reply.json]).toEqual([200, { ok: false, message: VerifyMessage.internal }]);
+    expect(fronts.verify.requests() - before).toBe(2);
+    // Neither copy reached verify: the solution is still good.
+    const again = await verify(secretKey, solution);
+    expect([again.status, again.json]).toEqual([200, { ok: true }]);
+  });
+});
