@@ -91,6 +91,26 @@ describe("a hop lost with the request in flight", () => {
     expect((await stack.usage.status(workspace)).used30d).toBe(4);
   });
 
+  it("counts a verdict whose caller went while the model worked only once, by its second copy", async () => {
+    const key = await createKey(stack.keystore, { kind: "classify", plan: "paid", allowance: 1_000 });
+    const workspace = (await stack.keystore.getWorkspace(key.workspaceId))!;
+    const gone = async () =>
+      (await stack.metrics.classify.getSingleMetric("sift_classify_refusals_total")!.get()).values.find(
+        (v) => v.labels["reason"] === "caller_gone",
+      )?.value ?? 0;
+    const goneBefore = await gone();
+    fronts.classify.lose("midway");
+    const reply = await post(
+      `${stack.gatewayUrl}/classify`,
+      { content: "Is the shop open on Sunday?", model: SPAM_STANDARD },
+      { authorization: `Bearer ${key.secretKey}` },
+    );
+    expect(reply.status).toBe(200);
+    // The first copy was admitted, then given back once its caller had gone.
+    expect(await gone()).toBe(goneBefore + 1);
+    expect((await stack.usage.status(workspace)).used30d).toBe(1);
+  });
+
   it("gives the endpoint's own error after a second loss in a row, not a reset", async () => {
     const { secretKey, siteKey } = await createKey(stack.keystore, { kind: "challenge" });
     const solution = await solveChallenge(stack.gatewayUrl, siteKey!);

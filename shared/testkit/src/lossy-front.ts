@@ -1,13 +1,14 @@
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 
 /**
- * How the next connection through a LossyFront is lost, as a replica lost with a request in
- * flight loses it: `before` reads the request and resets the connection without passing it on
- * (the replica died before acting on it); `after` passes the request on, lets the service act on
- * it, then resets the caller's connection instead of passing the answer back (the replica died
- * as it answered).
+ * How a request through a LossyFront is lost, as a replica lost with it in flight loses it:
+ * `before` reads the request and resets the connection without passing it on (the replica died
+ * before acting on it); `after` passes the request on, lets the service act on it, then resets
+ * the caller's connection instead of passing the answer back (the replica died as it answered);
+ * `midway` passes the request on and at once closes both sides, as the service sees a caller
+ * that goes while it works (a gateway lost with the call in flight).
  */
-export type Loss = "before" | "after";
+export type Loss = "before" | "after" | "midway";
 
 export interface LossyFront {
   /** The address to use instead of the service's. */
@@ -42,7 +43,10 @@ export const startLossyFront = async (target: string): Promise<LossyFront> => {
       requests++;
       const loss = armed.shift();
       if (loss === "before") lost();
-      else {
+      else if (loss === "midway") {
+        service.write(chunk);
+        setImmediate(lost);
+      } else {
         // `after`: the service acts on it and answers; the caller gets a reset instead.
         if (loss === "after") losing = true;
         service.write(chunk);

@@ -110,6 +110,17 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       deps.logger.warn({ requestId: identity.requestId, model: input.model, reason }, "model unavailable");
       return sendError(res, "unavailable");
     }
+    if (res.destroyed) {
+      // The caller went while the model worked (a gateway lost with the call in flight): nobody
+      // gets this verdict, so it is not counted; the balancer's second copy, if any, will be.
+      await deps.usage
+        .release(admission.reservation, workspace.allowance)
+        .catch((err: unknown) =>
+          logFailure(deps.logger, err, { requestId: identity.requestId }, "usage release failed"),
+        );
+      refusals.inc({ reason: "caller_gone" });
+      return;
+    }
     const verdict: ClassifyResponse = {
       label: labelFor(result.score),
       score: result.score,
