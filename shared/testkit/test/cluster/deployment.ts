@@ -57,6 +57,8 @@ export const startDeployment = async (options: {
   natsUrl: string;
   hosts?: number;
   solutions?: number;
+  /** Each service's extra environment, over the deployment's own (e.g. classify's model time-out). */
+  env?: Partial<Record<ReplicatedService, Record<string, string>>>;
 }): Promise<Deployment> => {
   const hosts = options.hosts ?? 3;
   const logs: Deployment["logs"] = [];
@@ -74,7 +76,11 @@ export const startDeployment = async (options: {
     SIFT_INTERNAL_SECRET: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "info",
   };
-  const envOf = async (service: ReplicatedService, port: number): Promise<Record<string, string>> => {
+  const envOf = async (service: ReplicatedService, port: number): Promise<Record<string, string>> => ({
+    ...(await ownEnvOf(service, port)),
+    ...options.env?.[service],
+  });
+  const ownEnvOf = async (service: ReplicatedService, port: number): Promise<Record<string, string>> => {
     if (service === "worker") return { ...common, MODEL_WORKER_PORT: String(port) };
     if (service === "verify") return { ...common, VERIFY_PORT: String(port) };
     if (service === "classify") return { ...common, CLASSIFY_PORT: String(port) };

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   DEPLOYMENT_TOPOLOGY,
@@ -13,6 +12,7 @@ import { outcomeOf, tally } from "../faults/checks.ts";
 import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
+import { natsClientsOn } from "./nats-clients.ts";
 
 /**
  * Issue 29's row 5: a whole machine lost. The processes are grouped as three "hosts" (no
@@ -71,29 +71,6 @@ const redisOfHost = (c: ReplicatedRedisCluster, host: number): number[] => {
   const masters = c.members.filter((m) => m.replicaOf === undefined);
   const replicas = c.members.filter((m) => m.replicaOf !== undefined);
   return [masters[host]!.port, replicas[(host + 1) % masters.length]!.port];
-};
-
-/**
- * The clients attached to NATS node i (its monitoring `connz`), counted by connection name, apart
- * for those of other hosts' processes (`lostPids` are the lost host's): those must reconnect. A
- * client is told by its process, found from its socket's local port (`ss`).
- */
-const natsClientsOn = async (n: TestNatsCluster, i: number, lostPids: readonly number[]) => {
-  const reply = await fetch(`http://127.0.0.1:${n.nodes[i]!.monitor}/connz`);
-  const { connections = [] } = (await reply.json()) as {
-    connections?: Array<{ name?: string; port: number }>;
-  };
-  const counts = { sameHost: {} as Record<string, number>, otherHosts: {} as Record<string, number> };
-  for (const { name = "unnamed", port } of connections) {
-    const sockets = execFileSync("ss", ["-Htnp", "state", "established", `( sport = :${port} )`], {
-      encoding: "utf8",
-    });
-    const pid = Number(/pid=(\d+)/.exec(sockets)?.[1]);
-    const where = lostPids.includes(pid) ? counts.sameHost : counts.otherHosts;
-    const key = Number.isNaN(pid) ? `${name} (process not found)` : name;
-    where[key] = (where[key] ?? 0) + 1;
-  }
-  return counts;
 };
 
 /** The first good answer and the end of the first run of RECOVERED_RUN good ones after `from`. */

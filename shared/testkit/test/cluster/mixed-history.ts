@@ -1,8 +1,8 @@
 import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
 
 /**
- * A mixed-load history (classify, verify, reports through the gateway) and how the NATS row
- * and the Redis rows judge each answer against the spec.
+ * A mixed-load history (classify, verify, reports through the gateway) and how the Redis rows
+ * judge each answer against the spec.
  */
 export type Kind = "classify" | "verify" | "feedback";
 export interface Event {
@@ -53,25 +53,3 @@ export const redisOutcome = (
   e.kind !== "verify" && e.status === 500 && JSON.stringify(e.body) === INTERNAL_500
     ? "500"
     : outcome(e, baseline);
-
-/**
- * When stack `stack`'s classify had `length` good answers in a row among those sent after `since`
- * (by the time each ended), or undefined if not yet.
- */
-export const recoveredAt = (
-  history: readonly Event[],
-  stack: number,
-  since: number,
-  baseline: readonly number[],
-  length: number,
-): number | undefined => {
-  const after = history
-    .filter((e) => e.stack === stack && e.kind === "classify" && e.at >= since)
-    .sort((a, b) => a.end - b.end);
-  let run = 0;
-  for (const e of after) {
-    run = outcome(e, baseline) === "good" ? run + 1 : 0;
-    if (run === length) return e.end;
-  }
-  return undefined;
-};

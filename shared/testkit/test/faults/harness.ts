@@ -194,21 +194,27 @@ export interface Sent {
  * Steady mixed load: `classify` senders posting the test contents with the real key, `verify`
  * senders each spending a fresh pre-solved solution and `feedback` senders reporting a test
  * content as spam or clean (with `feedbackKey`), every sender one request at a time with a
- * short pause, until stopped. `inFlight(kind)` is how many are outstanding right now.
+ * short pause (`pauseMs`, one for all or one per kind), until stopped. `inFlight(kind)` is how
+ * many are outstanding right now.
  */
 export const startLoad = (
   fs: LoadTarget,
-  options: { classify?: number; verify?: number; feedback?: number; pauseMs?: number } = {},
+  options: {
+    classify?: number;
+    verify?: number;
+    feedback?: number;
+    pauseMs?: number | Partial<Record<Kind, number>>;
+  } = {},
 ) => {
   const sent: Sent[] = [];
   let running = true;
   const outstanding = { classify: 0, verify: 0, feedback: 0 };
   let n = 0;
   // A failed answer gets a longer pause, as a caller backs off; a row outlasts its solutions otherwise.
-  const pause = (a: Answer) =>
-    new Promise((r) =>
-      setTimeout(r, a.status === 200 && !a.text.includes("false") ? (options.pauseMs ?? 10) : 50),
-    );
+  const pauseOf = (kind: Kind) =>
+    (typeof options.pauseMs === "number" ? options.pauseMs : options.pauseMs?.[kind]) ?? 10;
+  const pause = (a: Answer, kind: Kind) =>
+    new Promise((r) => setTimeout(r, a.status === 200 && !a.text.includes("false") ? pauseOf(kind) : 50));
   const classifySender = async () => {
     while (running) {
       const content = n++ % CONTENTS.length;
@@ -218,7 +224,7 @@ export const startLoad = (
       });
       outstanding.classify--;
       sent.push({ kind: "classify", answer, content });
-      await pause(answer);
+      await pause(answer, "classify");
     }
   };
   const verifySender = async () => {
@@ -233,7 +239,7 @@ export const startLoad = (
       );
       outstanding.verify--;
       sent.push({ kind: "verify", answer, content: -1, solution });
-      await pause(answer);
+      await pause(answer, "verify");
     }
   };
   let reports = 0;
@@ -245,7 +251,7 @@ export const startLoad = (
       const answer = await fs.poster.post("/feedback", body, { authorization: `Bearer ${fs.feedbackKey}` });
       outstanding.feedback--;
       sent.push({ kind: "feedback", answer, content });
-      await pause(answer);
+      await pause(answer, "feedback");
     }
   };
   const senders = [
