@@ -27,6 +27,13 @@ export interface TestNatsCluster {
   indexOf(port: number | undefined): number;
   /** SIGKILLs node `i` and resolves once it has exited. */
   kill(i: number): Promise<void>;
+  /**
+   * Freezes node `i` (SIGSTOP): its connections stay open and nothing on them is answered, as
+   * when its machine drops off the network.
+   */
+  freeze(i: number): void;
+  /** Thaws node `i` (SIGCONT), resolved once it is routed to every other node again. */
+  thaw(i: number): Promise<void>;
   /** Starts node `i` again on its ports and store, resolved once routed to every other node. */
   restart(i: number): Promise<void>;
   /** Resolves once every running node has a route to every other running node. */
@@ -133,6 +140,11 @@ export const startNatsCluster = async (size = 3): Promise<TestNatsCluster> => {
     urls: (first = 0) => nodes.map((_n, i) => nodes[(first + i) % nodes.length]!.url).join(","),
     indexOf: (port) => nodes.findIndex((n) => n.client === port),
     kill,
+    freeze: (i) => void children[i]?.kill("SIGSTOP"),
+    thaw: async (i) => {
+      children[i]?.kill("SIGCONT");
+      await waitForRoutes();
+    },
     restart: async (i) => {
       await kill(i);
       spawnNode(i);
