@@ -2,7 +2,7 @@ import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
 
 /**
  * A mixed-load history (classify, verify, reports through the gateway) and how the NATS row
- * and the Redis rows judge each answer against the spec.
+ * judges each answer against the spec.
  */
 export type Kind = "classify" | "verify" | "feedback";
 export interface Event {
@@ -39,20 +39,6 @@ export const outcome = (
     ? "verify refused"
     : "other";
 };
-
-const INTERNAL_500 = JSON.stringify({ ok: false, message: ClassifyMessage.internal });
-
-/**
- * One answer in a Redis row (a master killed or frozen): as `outcome`, and a classify or report
- * may also get the spec's 500 `Internal server error` while its key's or usage's master fails over.
- */
-export const redisOutcome = (
-  e: Event,
-  baseline: readonly number[],
-): "good" | "503" | "500" | "verify refused" | "other" =>
-  e.kind !== "verify" && e.status === 500 && JSON.stringify(e.body) === INTERNAL_500
-    ? "500"
-    : outcome(e, baseline);
 
 /**
  * When stack `stack`'s classify had `length` good answers in a row among those sent after `since`
