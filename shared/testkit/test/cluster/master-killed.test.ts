@@ -47,7 +47,9 @@ const RECOVERED_RUN = 30;
 const haproxy = haproxyBinary();
 
 let row: RedisRow | undefined;
+let redis: ReturnType<typeof createRedis> | undefined;
 afterAll(async () => {
+  redis?.disconnect();
   await row?.stop();
 });
 
@@ -62,7 +64,7 @@ describe.skipIf(!haproxy)("Redis masters killed one after another under mixed lo
       // average 7-11); the rest is margin for a quieter machine.
       row = await startRedisRow({ solutions: 500 + FAILOVERS * 400 });
       const { cluster, deployment: d } = row;
-      const redis = createRedis({ url: "redis://127.0.0.1:1", clusterNodes: cluster.nodes }, "sift-test");
+      redis = createRedis({ url: "redis://127.0.0.1:1", clusterNodes: cluster.nodes }, "sift-test");
       await redisReady(redis, 10_000);
       const keystore = new Keystore({ redis, clock: systemClock });
       // Learned state on every shard: twelve workspaces' {fb:…} tags hash to slots of all three.
@@ -156,17 +158,13 @@ describe.skipIf(!haproxy)("Redis masters killed one after another under mixed lo
       expect(judged.verdicts).toBeGreaterThan(FAILOVERS * 10);
       expect(judged.counts["feedback good"]).toBeGreaterThan(FAILOVERS * 2);
       // Learned state and keys survived every failover.
-      try {
-        for (const [i, owner] of learned.entries()) {
-          const after = await feedback.snapshot(owner.workspaceId);
-          expect(after).toEqual(learnedBefore[i]);
-          expect(after.version).toBeGreaterThan(0);
-          expect(after.lists).toHaveLength(1);
-          expect(after.strictness).toBe("strict");
-          expect((await keystore.resolve(owner.secretKey))?.workspaceId).toBe(owner.workspaceId);
-        }
-      } finally {
-        redis.disconnect();
+      for (const [i, owner] of learned.entries()) {
+        const after = await feedback.snapshot(owner.workspaceId);
+        expect(after).toEqual(learnedBefore[i]);
+        expect(after.version).toBeGreaterThan(0);
+        expect(after.lists).toHaveLength(1);
+        expect(after.strictness).toBe("strict");
+        expect((await keystore.resolve(owner.secretKey))?.workspaceId).toBe(owner.workspaceId);
       }
     },
   );
