@@ -114,7 +114,7 @@ export const startDeployment = async (options: {
   try {
     for (const service of REPLICATED)
       for (const [index, port] of ports[service].entries()) {
-        const env = await envOf(service, port);
+        const env = { ...(await envOf(service, port)), ...options.env?.[service] };
         replicas.push({ service, index, port, host: index % hosts, env, child: spawn(service, env) });
       }
     await Promise.all(replicas.map((r) => waitForHttp(`http://127.0.0.1:${r.port}/readyz`, 60_000)));
