@@ -55,7 +55,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
   });
   const refusals = new Counter({
     name: "sift_classify_refusals_total",
-    help: "Calls answered without a verdict, by reason (invalid_request, quota_exceeded, or an InferenceFailure)",
+    help: "Calls answered without a verdict, by reason (invalid_request, quota_exceeded, caller_gone, or an InferenceFailure)",
     labelNames: ["reason"],
     registers,
   });

@@ -39,18 +39,22 @@ const UNANSWERED = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
 
 /**
  * Forwards to a service with the caller's identity signed in headers and the body the gateway
- * already read (and limited). With `resend`, a request whose hop failed unanswered (UNANSWERED;
- * never one that timed out, nor once an answer began) is sent once more, which a Kubernetes
- * Service's next connection gives to another replica: a replica lost with a request in flight
- * costs its caller nothing but the time. The API endpoints are safe to send twice: a verify whose
- * first copy spent the solution answers `Spent challenge` to the second, never `ok: true` twice;
- * a classify's or report's first copy may have been counted or stored before its replica died
- * (docs/deployment.md bounds what that adds). The console's forms are not resent. A keep-alive agent per target: http-proxy opens a connection per
- * request otherwise, which halves throughput (DESIGN.md's measurements). When the service cannot
- * be reached the caller gets `unreachable`, in the endpoint's error format. With tracing on, the
- * hop is a CLIENT span (traceForward) whose context goes on in `traceparent`; a caller's own
- * trace headers never reach a service, which trusts only the gateway's. `cookies`: the Cookie
- * header goes on (the console's sessions); no API service reads one, so theirs is dropped.
+ * already read (and limited). A keep-alive agent per target: http-proxy opens a connection per
+ * request otherwise, which halves throughput (DESIGN.md's measurements).
+ *
+ * With `resend`, a request whose hop failed unanswered (UNANSWERED; never one that timed out,
+ * nor once an answer began) is sent once more, which a Kubernetes Service's next connection
+ * gives to another replica: a replica lost with a request in flight costs its caller nothing but
+ * the time. The API endpoints are safe to send twice: a verify whose first copy spent the
+ * solution answers `Spent challenge` to the second, never `ok: true` twice; a classify's or
+ * report's first copy may have been counted or stored before its replica died
+ * (docs/deployment.md bounds what that adds). The console's forms are not resent.
+ *
+ * When the service cannot be reached the caller gets `unreachable`, in the endpoint's error
+ * format. With tracing on, the hop is a CLIENT span (traceForward) whose context goes on in
+ * `traceparent`; a caller's own trace headers never reach a service, which trusts only the
+ * gateway's. `cookies`: the Cookie header goes on (the console's sessions); no API service reads
+ * one, so theirs is dropped.
  */
 export const forwardTo = (
   target: string,

@@ -8,7 +8,7 @@ import {
   type ReplicatedRedisCluster,
   type TestNatsCluster,
 } from "../../src/index.ts";
-import { outcomeOf, tally } from "../faults/checks.ts";
+import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
 import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
@@ -71,27 +71,6 @@ const redisOfHost = (c: ReplicatedRedisCluster, host: number): number[] => {
   const masters = c.members.filter((m) => m.replicaOf === undefined);
   const replicas = c.members.filter((m) => m.replicaOf !== undefined);
   return [masters[host]!.port, replicas[(host + 1) % masters.length]!.port];
-};
-
-/** The first good answer and the end of the first run of RECOVERED_RUN good ones after `from`. */
-const recoveryAfter = (d: Deployment, sent: readonly Sent[], from: number) => {
-  const after = sent
-    .filter((s) => s.answer.startedAt >= from)
-    .sort((a, b) => a.answer.endedAt - b.answer.endedAt);
-  const firstGood = after.find((s) => outcomeOf(d, s) === "good");
-  let run = 0;
-  let runAt = Number.NaN;
-  for (const s of after) {
-    run = outcomeOf(d, s) === "good" ? run + 1 : 0;
-    if (run === RECOVERED_RUN) {
-      runAt = s.answer.endedAt;
-      break;
-    }
-  }
-  return {
-    firstGoodMs: Math.round((firstGood?.answer.endedAt ?? Number.NaN) - from),
-    runMs: Math.round(runAt - from),
-  };
 };
 
 describe.skipIf(!haproxy)("a whole host lost under load", () => {
@@ -172,7 +151,8 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
         const failBackMs = LONG ? await c.failBack(redisPorts[0]!) : undefined;
         // Recovered: RECOVERED_RUN good answers in a row (or the row fails after 30 s).
         const giveUp = now() + 30_000;
-        while (Number.isNaN(recoveryAfter(d, load.sent, killedAt).runMs) && now() < giveUp) await sleep(200);
+        while (Number.isNaN(recoveryOf(d, load.sent, killedAt, RECOVERED_RUN).runMs) && now() < giveUp)
+          await sleep(200);
         losses.push({
           host,
           killedAt,
@@ -180,7 +160,7 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
           detectedMs: Math.round(detectedAt - killedAt),
           hostReadyMs,
           ...(failBackMs === undefined ? {} : { failBackMs }),
-          ...recoveryAfter(d, load.sent, killedAt),
+          ...recoveryOf(d, load.sent, killedAt, RECOVERED_RUN),
         });
         console.warn(`host ${host} lost: ${JSON.stringify(losses.at(-1))}`);
       }

@@ -8,7 +8,7 @@ import {
   type TestNatsCluster,
   type TestServer,
 } from "../../src/index.ts";
-import { outcomeOf, tally } from "../faults/checks.ts";
+import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
 import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
@@ -97,27 +97,6 @@ afterEach(async () => {
   [deployment, nats, redis] = [undefined, undefined, undefined];
 });
 
-/** The first good classify answer and the end of the first run of RECOVERED_RUN, sent after `from`. */
-const recoveryAfter = (d: Deployment, sent: readonly Sent[], from: number) => {
-  const after = sent
-    .filter((s) => s.kind === "classify" && s.answer.startedAt >= from)
-    .sort((a, b) => a.answer.endedAt - b.answer.endedAt);
-  const firstGood = after.find((s) => outcomeOf(d, s) === "good");
-  let run = 0;
-  let runAt = Number.NaN;
-  for (const s of after) {
-    run = outcomeOf(d, s) === "good" ? run + 1 : 0;
-    if (run === RECOVERED_RUN) {
-      runAt = s.answer.endedAt;
-      break;
-    }
-  }
-  return {
-    firstGoodMs: Math.round((firstGood?.answer.endedAt ?? Number.NaN) - from),
-    runMs: Math.round(runAt - from),
-  };
-};
-
 /** The row for one kind of fault, done `times` times (FAULTS). */
 const natsNodeRow = async (fault: Fault) => {
   const { times: KILLS, act, undo, holdMs, unavailableAfterMs } = FAULTS[fault];
@@ -201,7 +180,7 @@ const natsNodeRow = async (fault: Fault) => {
     }
     // Recovered: RECOVERED_RUN good classify answers in a row (or the row fails after 30 s).
     for (const giveUp = now() + 30_000; now() < giveUp; await sleep(50))
-      if (!Number.isNaN(recoveryAfter(d, load.sent, killedAt).runMs)) break;
+      if (!Number.isNaN(recoveryOf(d, load.sent, killedAt, RECOVERED_RUN, "classify").runMs)) break;
     if (holdMs === undefined) {
       await sleep(500);
       await undo(n, victim);
@@ -213,7 +192,7 @@ const natsNodeRow = async (fault: Fault) => {
       held,
       killedAt,
       reattachedMs,
-      ...recoveryAfter(d, load.sent, killedAt),
+      ...recoveryOf(d, load.sent, killedAt, RECOVERED_RUN, "classify"),
       restartedMs: undoneMs,
     });
     console.warn(

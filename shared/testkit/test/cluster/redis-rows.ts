@@ -5,8 +5,8 @@ import {
   type ReplicatedRedisCluster,
   type TestNatsCluster,
 } from "../../src/index.ts";
-import { outcomeOf, tally } from "../faults/checks.ts";
-import { now, sleep, startLoad, type Kind, type Sent } from "../faults/harness.ts";
+import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
+import { now, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
 import { CALLER_TIMEOUT_MS, checkHistory, isAccepted, verifyRecorded, type VerifyEvent } from "./history.ts";
 
@@ -101,30 +101,6 @@ export const replayAccepted = async (
 };
 
 /**
- * The first good answer of `kind` and the end of its first run of `run` good ones in a row among
- * those sent after `from` (ms after it; NaN while none).
- */
-export const recoveryOf = (d: Deployment, sent: readonly Sent[], kind: Kind, from: number, run: number) => {
-  const after = sent
-    .filter((s) => s.kind === kind && s.answer.startedAt >= from)
-    .sort((a, b) => a.answer.endedAt - b.answer.endedAt);
-  const firstGood = after.find((s) => outcomeOf(d, s) === "good");
-  let good = 0;
-  let runAt = Number.NaN;
-  for (const s of after) {
-    good = outcomeOf(d, s) === "good" ? good + 1 : 0;
-    if (good === run) {
-      runAt = s.answer.endedAt;
-      break;
-    }
-  }
-  return {
-    firstGoodMs: Math.round((firstGood?.answer.endedAt ?? Number.NaN) - from),
-    runMs: Math.round(runAt - from),
-  };
-};
-
-/**
  * Waits until both verify and classify have had `run` good answers in a row sent after `from`,
  * or throws after 30 s; returns each one's recovery.
  */
@@ -137,8 +113,8 @@ export const waitForRecovery = async (
 ) => {
   const giveUpAt = now() + 30_000;
   for (;;) {
-    const verify = recoveryOf(d, sent, "verify", from, run);
-    const classify = recoveryOf(d, sent, "classify", from, run);
+    const verify = recoveryOf(d, sent, from, run, "verify");
+    const classify = recoveryOf(d, sent, from, run, "classify");
     if (!Number.isNaN(verify.runMs) && !Number.isNaN(classify.runMs)) return { verify, classify };
     if (now() > giveUpAt)
       throw new Error(

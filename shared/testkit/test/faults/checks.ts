@@ -100,3 +100,34 @@ export const recovery = (fs: LoadTarget, sent: Sent[], faultEnd: number) => {
   };
   return { classify: first("classify"), verify: first("verify") };
 };
+
+/**
+ * Recovery after a fault at `from`: the first good answer (of `kind`, or of any kind) among those
+ * sent after it, and the end of the first run of `run` good ones in a row, by the time each
+ * ended (ms after `from`; NaN while none).
+ */
+export const recoveryOf = (
+  fs: LoadTarget,
+  sent: readonly Sent[],
+  from: number,
+  run: number,
+  kind?: Kind,
+): { firstGoodMs: number; runMs: number } => {
+  const after = sent
+    .filter((s) => (kind === undefined || s.kind === kind) && s.answer.startedAt >= from)
+    .sort((a, b) => a.answer.endedAt - b.answer.endedAt);
+  const firstGood = after.find((s) => outcomeOf(fs, s) === "good");
+  let good = 0;
+  let runAt = Number.NaN;
+  for (const s of after) {
+    good = outcomeOf(fs, s) === "good" ? good + 1 : 0;
+    if (good === run) {
+      runAt = s.answer.endedAt;
+      break;
+    }
+  }
+  return {
+    firstGoodMs: Math.round((firstGood?.answer.endedAt ?? Number.NaN) - from),
+    runMs: Math.round(runAt - from),
+  };
+};
