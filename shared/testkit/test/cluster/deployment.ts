@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { FeedbackStore } from "@sift/feedback";
 import { Keystore, RedisUsageMeter } from "@sift/keystore";
-import { createRedis, systemClock } from "@sift/runtime";
+import { createRedis, systemClock, type RedisClient } from "@sift/runtime";
 import {
   DEPLOYMENT_TOPOLOGY,
   createPoster,
@@ -35,6 +35,8 @@ export interface Replica {
 
 export interface Deployment extends LoadTarget {
   balancer: Balancer;
+  /** The test's own client of the deployment's Redis (or Redis Cluster). */
+  redis: RedisClient;
   replicas: Replica[];
   /** Starts a replica's process again on its port; resolves once its own /readyz answers 200. */
   start(replica: Replica): Promise<void>;
@@ -140,6 +142,7 @@ export const startDeployment = async (options: {
     });
     return {
       balancer,
+      redis,
       replicas,
       poster,
       logs,

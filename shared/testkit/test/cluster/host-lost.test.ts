@@ -11,6 +11,7 @@ import {
 import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
 import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { checkHistory, verifyRecorded, type VerifyEvent } from "./history.ts";
+import { seedLearnedState } from "./learned-state.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
 import { natsClientsOn } from "./nats-clients.ts";
 
@@ -92,6 +93,7 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       const d = deployment;
       const c = cluster;
       const n = nats;
+      const learned = await seedLearnedState(d.redis);
       const load = startLoad(d, { classify: 3, verify: 2, feedback: 1, pauseMs: 50 });
       const losses: Array<{
         host: number;
@@ -231,6 +233,8 @@ describe.skipIf(!haproxy)("a whole host lost under load", () => {
       for (const loss of losses) expect(Number.isNaN(loss.runMs)).toBe(false);
       // Learned state: every report answered well before the loss is still held.
       expect(stored).toBeGreaterThanOrEqual(reportsBefore);
+      // Learned state and keys, written before the fault, read back unchanged.
+      await learned.expectSurvived();
     },
   );
 });

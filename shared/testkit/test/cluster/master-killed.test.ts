@@ -1,16 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  encodeSignature,
-  FeedbackStore,
-  fingerprint,
-  reportBuckets,
-  type StateSnapshot,
-} from "@sift/feedback";
-import { Keystore } from "@sift/keystore";
-import { createRedis, redisReady, systemClock } from "@sift/runtime";
-import { createKey, haproxyBinary } from "../../src/index.ts";
+import { haproxyBinary } from "../../src/index.ts";
 import { now, sleep } from "../faults/harness.ts";
 import type { VerifyEvent } from "./history.ts";
+import { seedLearnedState } from "./learned-state.ts";
 import {
   judgedFigures,
   judgeRow,
@@ -47,9 +39,7 @@ const RECOVERED_RUN = 30;
 const haproxy = haproxyBinary();
 
 let row: RedisRow | undefined;
-let redis: ReturnType<typeof createRedis> | undefined;
 afterAll(async () => {
-  redis?.disconnect();
   await row?.stop();
 });
 
@@ -64,38 +54,7 @@ describe.skipIf(!haproxy)("Redis masters killed one after another under mixed lo
       // average 7-11); the rest is margin for a quieter machine.
       row = await startRedisRow({ solutions: 500 + FAILOVERS * 400 });
       const { cluster, deployment: d } = row;
-      redis = createRedis({ url: "redis://127.0.0.1:1", clusterNodes: cluster.nodes }, "sift-test");
-      await redisReady(redis, 10_000);
-      const keystore = new Keystore({ redis, clock: systemClock });
-      // Learned state on every shard: twelve workspaces' {fb:…} tags hash to slots of all three.
-      const feedback = new FeedbackStore({ redis, clock: systemClock });
-      const learned = await Promise.all(
-        Array.from({ length: 12 }, async (_, i) => {
-          const owner = await createKey(keystore, { kind: "classify" });
-          const fields = [["message", `buy cheap backlinks number ${i} now`] as const];
-          await feedback.record(owner.workspaceId, {
-            workspaceId: owner.workspaceId,
-            label: "spam",
-            buckets: reportBuckets([11 + i, 4_096 + i, 70_000 + i]),
-            fingerprint: encodeSignature(fingerprint(fields)),
-            reportedAt: Date.now(),
-            requestId: `req-${i}`,
-          });
-          await feedback.updateList(
-            owner.workspaceId,
-            "add",
-            { kind: "block", type: "domain", value: `spam-${i}.example` },
-            "test@example.com",
-          );
-          await feedback.setStrictness(owner.workspaceId, "strict");
-          return owner;
-        }),
-      );
-      // Written with replication in sync: give it a moment to reach the replicas.
-      await sleep(500);
-      const learnedBefore: StateSnapshot[] = await Promise.all(
-        learned.map((o) => feedback.snapshot(o.workspaceId)),
-      );
+      const learned = await seedLearnedState(d.redis);
       const load = startRowLoad(d);
       const replays: VerifyEvent[] = [];
       const failovers: Array<Record<string, number>> = [];
@@ -158,14 +117,7 @@ describe.skipIf(!haproxy)("Redis masters killed one after another under mixed lo
       expect(judged.verdicts).toBeGreaterThan(FAILOVERS * 10);
       expect(judged.counts["feedback good"]).toBeGreaterThan(FAILOVERS * 2);
       // Learned state and keys survived every failover.
-      for (const [i, owner] of learned.entries()) {
-        const after = await feedback.snapshot(owner.workspaceId);
-        expect(after).toEqual(learnedBefore[i]);
-        expect(after.version).toBeGreaterThan(0);
-        expect(after.lists).toHaveLength(1);
-        expect(after.strictness).toBe("strict");
-        expect((await keystore.resolve(owner.secretKey))?.workspaceId).toBe(owner.workspaceId);
-      }
+      await learned.expectSurvived();
     },
   );
 });

@@ -11,6 +11,7 @@ import {
 import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
 import { now, report, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
+import { seedLearnedState } from "./learned-state.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
 import { natsConnectionsOn } from "./nats-clients.ts";
 
@@ -125,6 +126,7 @@ const natsNodeRow = async (fault: Fault) => {
     );
   const nodeIndexes = n.nodes.map((_node, i) => i);
 
+  const learned = await seedLearnedState(d.redis);
   // Classify callers with short pauses, so that calls are in flight through the node at the
   // kill: with 50 ms, twice none was (and no 503 came).
   const load = startLoad(d, {
@@ -249,6 +251,8 @@ const natsNodeRow = async (fault: Fault) => {
   // Verify and reports do not ride NATS: the node's loss never touches them.
   expect(sent.filter((s) => s.kind !== "classify" && outcomeOf(d, s) !== "good")).toEqual([]);
   for (const kind of ["classify", "verify", "feedback"]) expect(good(kind), kind).toBeGreaterThan(20);
+  // Learned state and keys, written before the fault, read back unchanged.
+  await learned.expectSurvived();
   // No 503 in the steady load before a kill, and none once its node is back.
   expect(
     unavailableElsewhere.map((s) => `503 sent ${msAfterKill(s, kills[0]!.killedAt)} ms after the first kill`),

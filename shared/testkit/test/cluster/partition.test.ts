@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { haproxyBinary } from "../../src/index.ts";
 import { now, sleep } from "../faults/harness.ts";
 import type { VerifyEvent } from "./history.ts";
+import { seedLearnedState } from "./learned-state.ts";
 import {
   judgedFigures,
   judgeRow,
@@ -50,6 +51,7 @@ afterEach(async () => {
 const partitionRow = async (spendReplicaAcks: string) => {
   row = await startRedisRow({ solutions: 1_000, verify: { SIFT_SPEND_REPLICA_ACKS: spendReplicaAcks } });
   const { cluster, deployment: d } = row;
+  const learned = await seedLearnedState(d.redis);
   const load = startRowLoad(d);
   const replays: VerifyEvent[] = [];
   try {
@@ -77,6 +79,8 @@ const partitionRow = async (spendReplicaAcks: string) => {
     await replayAccepted(d, load.sent, 0, replays);
     const role = await cluster.role(victim);
     const judged = await judgeRow(d, load.sent, replays);
+    // Learned state and keys, written before the cut, read back unchanged.
+    await learned.expectSurvived();
     return { judged, promotedMs, frozenMs, demotedMs, role, recovery };
   } finally {
     await load.stop();

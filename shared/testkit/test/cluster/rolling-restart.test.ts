@@ -4,6 +4,7 @@ import { commonChecks, expectCommonChecks, outcomeOf, tally } from "../faults/ch
 import { now, report, signalAndWait, sleep, startLoad } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
 import { REPLICATED, startDeployment, type Deployment, type Replica } from "./deployment.ts";
+import { seedLearnedState } from "./learned-state.ts";
 
 /**
  * Issue 29's row 4: a rollout. Two gateways, two verify, two classify and three model workers,
@@ -69,6 +70,7 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
       });
       const d = deployment;
       const setupMs = Math.round(now() - setupStarted);
+      const learned = await seedLearnedState(d.redis);
       const load = startLoad(d, { classify: 3, verify: 2, feedback: 1, pauseMs: 100 });
       await sleep(1_000);
       const steps: Array<Awaited<ReturnType<typeof replace>>> = [];
@@ -111,6 +113,8 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
       expectCommonChecks(checks);
       expect(stored).toBe(feedbackGood);
       for (const kind of ["classify", "verify", "feedback"]) expect(good(kind), kind).toBeGreaterThan(20);
+      // Learned state and keys, written before the fault, read back unchanged.
+      await learned.expectSurvived();
     },
   );
 });
