@@ -33,8 +33,9 @@ import { natsConnectionsOn } from "./nats-clients.ts";
  * The same row with the node frozen (SIGSTOP) instead, then thawed: its connections stay open and
  * unanswered, as when its machine drops off the network, so nobody sees a connection close; the
  * clients leave it after two unanswered pings (connectNats: 3 s apart) and the other nodes drop
- * their routes to it the same way (infra/config/nats.conf), so its 503s last a few seconds, not
- * the two minutes × 2 of nats.js's and nats-server's default pings. Short form: one freeze;
+ * their routes to it the same way (infra/config/nats.conf), so the calls through it answer 503
+ * for about 10 s, not for the two minutes × 2 of nats.js's and nats-server's default pings (on a
+ * nats-server before 2.9.16, until the thaw: FROZEN_MS). Short form: one freeze;
  * SIFT_CLUSTER_LONG=1: three.
  */
 const LONG = process.env["SIFT_CLUSTER_LONG"] === "1";
@@ -52,7 +53,7 @@ const INFERENCE_TIMEOUT_MS = 1_000;
 const UNAVAILABLE_AFTER_MS = 2_000;
 /**
  * A frozen node is thawed this long after the freeze. Its clients leave it within
- * (NATS_MAX_PINGS_OUT + 1) ping intervals (9 s). The other nodes' routes to it should go the
+ * (NATS_MAX_PINGS_OUT + 1) ping intervals and a reconnect (9.4-11.4 s measured). The other nodes' routes to it should go the
  * same way, but nats-server before 2.9.16 sends a route no PING while it has traffic to send it
  * (nats-server issue 4014), so a node that publishes requests keeps handing a share of them to
  * the frozen node's (stale) queue subscribers until the thaw: Debian's 2.9.10 here does, the
