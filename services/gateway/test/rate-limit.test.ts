@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage } from "@sift/contracts";
+import { Keystore } from "@sift/keystore";
 import { createGatewayService } from "../src/wiring.ts";
 import { IdentitySigner, listen, ManualClock, silentLogger, closeServer } from "@sift/runtime";
 import {
@@ -91,6 +92,24 @@ describe("per-key rate limit", () => {
     const other = await classify(second.url, key.secretKey);
     expect([first.status, other.status]).toEqual([429, 429]);
     expect(other.headers.get("retry-after")).toBe("1");
+  });
+
+  it("judges a call whose clock reading went stale on the way (a failover's resend) at the latest time seen", async () => {
+    // Two gateways' readings, as one key record sees them: a call read at `late` is taken first,
+    // then one read 1.5 s earlier arrives (held back by a failover). With 10 a second and a burst
+    // of 10 (0.9 s of tolerance) that stale reading would find the bucket 1.5 s ahead of it.
+    const late = new Keystore({
+      redis: stack.redis,
+      clock: new ManualClock(Date.UTC(2026, 3, 1, 13, 0, 1, 500)),
+    });
+    const stale = new Keystore({ redis: stack.redis, clock: new ManualClock(Date.UTC(2026, 3, 1, 13)) });
+    const key = await createKey(late, { kind: "classify" });
+    await late.updateWorkspace(key.workspaceId, { rateLimit: 10, burst: 10 });
+    expect((await late.resolveAndTake(key.secretKey))?.retryAfterMs).toBe(0);
+    expect((await stale.resolveAndTake(key.secretKey))?.retryAfterMs).toBe(0);
+    // The limit still holds from there: the burst's other eight, then a wait.
+    for (let i = 0; i < 8; i++) expect((await stale.resolveAndTake(key.secretKey))?.retryAfterMs).toBe(0);
+    expect((await stale.resolveAndTake(key.secretKey))?.retryAfterMs).toBeGreaterThan(0);
   });
 
   it("applies the workspace's limit to each of its keys separately", async () => {

@@ -41,24 +41,35 @@ export const WORKSPACE_FIELDS = [
  * The gateway's whole Redis work for a classify call, in one round trip (DESIGN.md): read the
  * key record and, for an enabled classify key, take one request from the rate-limit state kept
  * in that same record (field `tat`). Returns the record's fields (KEY_RECORD_FIELDS; a missing
- * optional one as '') plus one more entry, 0 or the milliseconds to wait (nothing taken, nothing counted); nil for an
- * unknown key. KEYS[1] key record; ARGV[1] now.
+ * optional one as '') plus one more entry, 0 or the milliseconds to wait (nothing taken,
+ * nothing counted); nil for an unknown key. KEYS[1] key record; ARGV[1] now.
+ *
+ * `now` is the gateway's reading when it sent the call, which can be old by the time the script
+ * runs: a call held back by a Redis failover (the client resends it to the new master, up to the
+ * command time-out later) then runs after calls read later, whose takes have moved `tat` past its
+ * `now` by the delay, and with a burst's tolerance under that delay it was refused a 429 it had
+ * not earned (seen once in the host-lost row: one of 345, with a 1 s tolerance). So the record
+ * also keeps the latest `now` a take used (`seen`), and a call is judged at whichever is later.
  */
 /** Where `tat` lands in RESOLVE_AND_TAKE's row (Lua counts from 1): right after the record's fields. */
 const TAT = KEY_RECORD_FIELDS.length + 1;
 
 export const RESOLVE_AND_TAKE = `${GCRA_FUNCTION}
-local row = redis.call('HMGET', KEYS[1], ${KEY_RECORD_FIELDS.map((f) => `'${f}'`).join(", ")}, 'tat')
+local row = redis.call('HMGET', KEYS[1], ${KEY_RECORD_FIELDS.map((f) => `'${f}'`).join(", ")}, 'tat', 'seen')
 if not row[1] then return nil end
 -- A nil would end the reply's array early: a record older than the log's fields answers ''.
 for i = ${REQUIRED_KEY_FIELDS + 1}, ${KEY_RECORD_FIELDS.length} do row[i] = row[i] or '' end
 local wait = 0
 if row[3] == '${KeyKind.enum.classify}' and row[6] == '1' then
+  local now = tonumber(ARGV[1])
+  local seen = tonumber(row[${TAT + 1}])
+  if seen and seen > now then now = seen end
   local newTat
-  wait, newTat = gcraStep(tonumber(row[${TAT}]), tonumber(ARGV[1]), 1000 / tonumber(row[7]), tonumber(row[8]))
-  if newTat then redis.call('HSET', KEYS[1], 'tat', newTat) end
+  wait, newTat = gcraStep(tonumber(row[${TAT}]), now, 1000 / tonumber(row[7]), tonumber(row[8]))
+  if newTat then redis.call('HSET', KEYS[1], 'tat', newTat, 'seen', now) end
 end
 row[${TAT}] = wait
+row[${TAT + 1}] = nil
 return row
 `;
 

@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { haproxyBinary, startServer, type TestServer } from "../../src/index.ts";
+import {
+  DEPLOYMENT_TOPOLOGY,
+  haproxyBinary,
+  startNatsCluster,
+  startServer,
+  type TestNatsCluster,
+  type TestServer,
+} from "../../src/index.ts";
 import { commonChecks, expectCommonChecks, outcomeOf, tally } from "../faults/checks.ts";
 import { now, report, signalAndWait, sleep, startLoad } from "../faults/harness.ts";
 import { CALLER_TIMEOUT_MS } from "./history.ts";
@@ -9,11 +16,11 @@ import { seedLearnedState } from "./learned-state.ts";
 /**
  * Issue 29's row 4: a rollout. Two gateways, two verify, two classify and three model workers,
  * each its own process, behind HAProxy (infra/haproxy/haproxy.cfg, health checks on /readyz), on
- * one Redis and one NATS, under steady mixed load through the balancer (classify with a real key,
- * verify of pre-solved challenges, reports). Each replica in turn is sent SIGTERM, its exit
- * awaited, a new process started on its place, and the next one is only touched once the
- * balancer's own health check has it UP again (a worker, reached over NATS: once its /readyz
- * answers). The history must show zero failed requests: no reset or refused connection, no 5xx,
+ * one Redis (its fault is not Redis's) and the three NATS nodes, under steady mixed load through
+ * the balancer (classify with a real key, verify of pre-solved challenges, reports). Each
+ * replica in turn is sent SIGTERM, its exit awaited, a new process started on its place, and
+ * the next one is only touched once the balancer's own health check has it UP again (a
+ * worker, reached over NATS: once its /readyz answers). The history must show zero failed requests: no reset or refused connection, no 5xx,
  * no `Internal server error`, no answer slower than the caller's time-out; every answer a spec
  * answer equal to the one before the rollout.
  *
@@ -25,7 +32,7 @@ const LONG = process.env["SIFT_CLUSTER_LONG"] === "1";
 const haproxy = haproxyBinary();
 
 let redis: TestServer | undefined;
-let nats: TestServer | undefined;
+let nats: TestNatsCluster | undefined;
 let deployment: Deployment | undefined;
 afterAll(async () => {
   await deployment?.stop();
@@ -61,11 +68,13 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
     { timeout: LONG ? 900_000 : 180_000 },
     async () => {
       redis = await startServer("redis");
-      nats = await startServer("nats");
+      // The deployment's three NATS nodes, every service given all three (a worker replaced
+      // attaches to any of them).
+      nats = await startNatsCluster(DEPLOYMENT_TOPOLOGY.natsNodes);
       const setupStarted = now();
       deployment = await startDeployment({
         redis: { url: redis.url },
-        natsUrl: nats.url,
+        natsUrl: nats.urls(),
         solutions: LONG ? 4_000 : 800,
       });
       const d = deployment;
