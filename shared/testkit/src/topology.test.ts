@@ -119,6 +119,12 @@ describe("the Kubernetes manifests against the tested topology", () => {
       Number(annotations["nginx.ingress.kubernetes.io/proxy-next-upstream-tries"]),
     ).toBeGreaterThanOrEqual(2);
     expect(ingress.spec.rules[0].http.paths[0].backend.service.name).toBe(DEPLOYMENTS.gateway);
+    // The console's forms are not sent twice, at either edge.
+    expect(read("infra/haproxy/haproxy.cfg")).toMatch(/disable-l7-retry if \{ path_beg \/console \}/);
+    const console = find("Ingress", "sift-console");
+    const consoleResend = console.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-next-upstream"];
+    expect(consoleResend?.split(" ")).not.toContain("non_idempotent");
+    expect(console.spec.rules[0].http.paths[0].path).toBe("/console");
   });
 
   it("say how to run Redis with the tested masters and replicas", () => {
