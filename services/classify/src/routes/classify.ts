@@ -97,13 +97,16 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
-    if (!result?.ok) {
-      // The 503 stands even if the release fails: the caller's answer must not depend on it.
-      await deps.usage
+    // A call not answered with a verdict gives its count back; a failed release is logged, never
+    // answered (the caller's answer must not depend on it).
+    const giveBack = () =>
+      deps.usage
         .release(admission.reservation, workspace.allowance)
         .catch((err: unknown) =>
           logFailure(deps.logger, err, { requestId: identity.requestId }, "usage release failed"),
         );
+    if (!result?.ok) {
+      await giveBack();
       // A thrown client is a bug there, not a reason of InferenceFailure's: counted as `error`.
       const reason = result?.reason ?? "error";
       refusals.inc({ reason });
@@ -113,11 +116,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     if (res.destroyed) {
       // The caller went while the model worked (a gateway lost with the call in flight): nobody
       // gets this verdict, so it is not counted; the balancer's second copy, if any, will be.
-      await deps.usage
-        .release(admission.reservation, workspace.allowance)
-        .catch((err: unknown) =>
-          logFailure(deps.logger, err, { requestId: identity.requestId }, "usage release failed"),
-        );
+      await giveBack();
       refusals.inc({ reason: "caller_gone" });
       return;
     }
