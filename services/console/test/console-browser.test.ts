@@ -56,6 +56,63 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
+  it("leaves nothing behind after sign-out: Back shows neither the secret nor a submission", async () => {
+    // A fresh browser of its own, so the sign-out does not end the file's shared session.
+    const { context, page, problems } = await signedIn(owner);
+    const words = `Back-button probe ${process.pid}: please call me about the oak table`;
+    await stack.verdicts.append(
+      {
+        time: Date.now(),
+        workspaceId: ws.workspaceId,
+        configId: ws.configId,
+        operation: "classify",
+        label: "clean",
+        score: 0.1,
+        model: "spam-standard",
+        reasons: [],
+        listHits: [],
+        fields: [["message", words]],
+      },
+      { privacy: "full", retentionDays: 14, maxEntries: 10_000 },
+    );
+    const [entry] = (await stack.verdicts.list(ws.workspaceId)).verdicts;
+    const base = `${stack.gatewayUrl}/console/w/${ws.workspaceId}`;
+    // Boosted navigation, as a person clicks: htmx pushes each page into its history.
+    await page.click(`a[href="/console/w/${ws.workspaceId}/sites"]`);
+    await page.waitForURL(`**/w/${ws.workspaceId}/sites`);
+    await page.selectOption("#kind", "classify");
+    await page.click("text=Create configuration");
+    await page.waitForSelector("#secret");
+    const secret = (await page.textContent("#secret"))!.trim();
+    expect(secret).toMatch(/^sk_/);
+    await page.click(`a[href="/console/w/${ws.workspaceId}/submissions"]`);
+    await page.waitForURL(`${base}/submissions`);
+    await page.click(`a[href="/console/w/${ws.workspaceId}/submissions/${entry!.id}"]`);
+    await page.waitForURL(`${base}/submissions/${entry!.id}`);
+    expect(await page.textContent("main")).toContain(words);
+    await page.click("text=Sign out");
+    await page.waitForURL("**/console/sign-in");
+    // Back through every page of the session: each must come from the server, which answers sign-in.
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes(`/w/${ws.workspaceId}/`)) asked.push(r.url());
+    });
+    for (let i = 0; i < 4; i++) {
+      await page.goBack({ waitUntil: "load" }).catch(() => null);
+      await page.waitForLoadState("load");
+      await page.waitForTimeout(150);
+      const text = await page.evaluate(() => document.documentElement.outerHTML);
+      expect(text, `after ${i + 1} Back at ${page.url()}`).not.toContain(secret);
+      expect(text, `after ${i + 1} Back at ${page.url()}`).not.toContain(words);
+      expect(await page.$("#secret")).toBeNull();
+    }
+    expect(await page.evaluate(() => sessionStorage.getItem("htmx-history-cache"))).toBeNull();
+    // Back did go back: the browser asked the server for a page of the session (and got sign-in).
+    expect(asked.length).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("renders hostile list entries as text and runs none of them", async () => {
     const { page, problems } = session;
     const hostile = [`<script>alert(1)</script>`, `"><img src=x onerror=alert(2)>`];
@@ -137,7 +194,14 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     await page.selectOption("#kind", "classify");
     await page.click("text=Create configuration");
     await page.waitForSelector("#secret");
-    expect((await page.textContent("#secret"))!.trim()).toMatch(/^sk_/);
+    const secret = (await page.textContent("#secret"))!.trim();
+    expect(secret).toMatch(/^sk_/);
+    // Without htmx every page is a document of its own: no-store keeps it out of the HTTP cache
+    // and (the cookies having changed at sign-out) out of the back-forward cache.
+    await page.click("text=Sign out");
+    await page.waitForURL("**/console/sign-in");
+    await page.goBack({ waitUntil: "load" });
+    expect(await page.content()).not.toContain(secret);
     await context.close();
   });
 

@@ -96,8 +96,13 @@ pre.address { overflow-wrap: anywhere; }
 .figures strong { display: block; font-size: 1.4rem; }
 `;
 
-/** The copy buttons beside a secret: clicking one copies the text of the element it names. */
+/**
+ * The copy buttons beside a secret: clicking one copies the text of the element it names. And on
+ * every page, htmx's history cache is emptied: the console keeps none (historyCacheSize 0), and
+ * one left by an older console must not outlive a sign-out either.
+ */
 export const CONSOLE_JS = `
+try { sessionStorage.removeItem("htmx-history-cache"); } catch (e) { /* storage refused: nothing kept */ }
 document.addEventListener("click", function (event) {
   var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
   if (!button || !navigator.clipboard) return;

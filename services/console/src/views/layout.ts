@@ -1,7 +1,15 @@
 import { html, type Html } from "../domain/html.ts";
 
-/** htmx's settings: no inline indicator style (the CSP forbids it), no eval, 4xx pages swapped in. */
+/**
+ * htmx's settings: no inline indicator style (the CSP forbids it), no eval, 4xx pages swapped in.
+ * No history cache: htmx would keep whole pages (a secret shown once, submissions) in the tab's
+ * sessionStorage, and Back after signing out would show them again without asking the server.
+ * With none, Back reloads the page from the server, which answers no-store pages only to a live
+ * session (issue 41).
+ */
 const HTMX_CONFIG = JSON.stringify({
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
   includeIndicatorStyles: false,
   allowEval: false,
   allowScriptTags: false,
