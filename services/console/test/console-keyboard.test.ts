@@ -103,6 +103,49 @@ describe.skipIf(!inject("browserTests"))("the console with the keyboard alone", 
     await context.close();
   });
 
+  it("reaches a row's action in the review queue within 10 presses of Tab from the page's start", async () => {
+    for (const name of ["Ada", "Ben"]) {
+      await stack.verdicts.append(
+        {
+          time: Date.now(),
+          workspaceId: ws.workspaceId,
+          configId: ws.configId,
+          operation: "classify",
+          label: "clean",
+          score: 0.55,
+          model: "spam-standard",
+          reasons: [],
+          listHits: [],
+          fields: [
+            ["name", name],
+            ["message", "Is the shop open on Saturday?"],
+          ],
+        },
+        { privacy: "redacted", retentionDays: 14, maxEntries: 10_000 },
+      );
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.gatewayUrl}/console/`);
+    await signInWithKeys(page);
+    await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/review`);
+    // Tab, Tab: the second skip link ("Skip to the rows"); Enter follows it (not a Tab).
+    let tabs = 0;
+    const tab = async () => {
+      tabs++;
+      await page.keyboard.press("Tab");
+      return page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    };
+    await tab();
+    expect(await tab()).toBe("Skip to the rows");
+    await page.keyboard.press("Enter");
+    while ((await tab()) !== "Spam") expect(tabs).toBeLessThan(10);
+    expect(tabs).toBeLessThanOrEqual(10);
+    expect((await focused(page))?.ring).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.closest("tr")?.textContent)).toContain("Ben");
+    await context.close();
+  });
+
   it("moves the focus to the content with the skip link", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -200,6 +200,63 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     await context.close();
   });
 
+  it("shows each row's sender and first lines as the privacy mode kept them; focus moves to the next row; the detail page acts at the top", async () => {
+    const w = await workspace();
+    await stack.keystore.updateWorkspace(w.workspaceId, { logPrivacy: "redacted" });
+    const MARIA = {
+      name: "Maria",
+      email: "maria@example.org",
+      message: "Do you deliver to Lisbon?\nTwo oak chairs, please.",
+    };
+    await classify(w.secretKey, SPAM);
+    await classify(w.secretKey, MARIA);
+    await classify(w.secretKey, { ...MARIA, name: "Maria Two" });
+    await expect
+      .poll(async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length, { timeout: 2_000 })
+      .toBe(3);
+    const { context, page, problems } = await signedIn(w.workspaceId);
+    const ws = `${stack.gatewayUrl}/console/w/${w.workspaceId}`;
+    await page.goto(`${ws}/submissions`);
+    const rows = await page.$$eval("main tbody tr", (trs) =>
+      trs.map((tr) => tr.textContent!.replace(/\s+/g, " ")),
+    );
+    // Newest first: the second Maria, Maria, then the SEO spam; addresses masked as redacted mode keeps them.
+    expect(rows[1]).toContain("Maria · [email]");
+    expect(rows[1]).toContain("Do you deliver to Lisbon? Two oak chairs, please.");
+    expect(rows[2]).toContain("Best SEO · [email]");
+    expect(rows.join(" ")).not.toContain("maria@example.org");
+
+    await page.goto(`${ws}/review?min=&max=`);
+    const first = await page.getAttribute("main tbody tr:nth-child(1) button[name=one]", "value");
+    const second = await page.getAttribute("main tbody tr:nth-child(2)", "id");
+    await page.click("main tbody tr:nth-child(1) button[name=one][value^='clean:']");
+    await page.waitForSelector("text=Marked 1 verdict not spam.");
+    expect(first).toMatch(/^spam:v/);
+    // The reviewed row left the queue; the focus is on the row that came after it.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest("tr")?.id ?? null))
+      .toBe(second);
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Spam");
+
+    // One submission: Spam / Not spam before its content and its record.
+    const id = second!.slice("row-".length);
+    await page.goto(`${ws}/submissions/${id}`);
+    const order = await page.evaluate(() => {
+      const at = (sel: string) =>
+        [...document.querySelectorAll("main *")].indexOf(document.querySelector(sel)!);
+      return { spam: at("main button[name=one]"), content: at("main h2"), record: at("table.record") };
+    });
+    expect(order.spam).toBeGreaterThan(-1);
+    expect(order.spam).toBeLessThan(order.content);
+    expect(order.content).toBeLessThan(order.record);
+    await page.click("main button[name=one][value^='spam:']");
+    await page.waitForSelector("text=Marked 1 verdict spam.");
+    expect(page.url()).toContain(`/submissions/${id}?`);
+    expect(await page.textContent("table.record")).toContain("reviewed: spam");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("marks the ticked rows in one action", async () => {
     const w = await workspace();
     for (let i = 0; i < 3; i++) await classify(w.secretKey, { ...SPAM, name: `Sender ${i}` });

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Router } from "express";
+import type { Request, Router } from "express";
 import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
 import type { FeedbackStore } from "@sift/feedback";
 import { queryFields, type Clock, type Logger } from "@sift/runtime";
-import type { Verdict } from "@sift/verdicts";
+import { isVerdictId, type Verdict } from "@sift/verdicts";
 import {
   BULK_MAX,
   REVIEW_DEFAULTS,
@@ -88,6 +88,36 @@ const reviewOne = async (
   return true;
 };
 
+/** Where a review form may send the person back to: a queue, Submissions or a submission of this workspace. */
+const returnPath = (workspaceId: string, back: string): string | null => {
+  const m = /^\/console\/w\/([\w-]{1,64})\/(?:review|submissions(?:\/v[\w-]{1,40})?)(?:\?[^#\\\s]*)?$/.exec(
+    back,
+  );
+  return m && m[1] === workspaceId ? back : null;
+};
+
+/** What the page after a review shows: the notice, the rows just reviewed, the row to focus. */
+export const afterAction = async (deps: { verdicts: ReviewDeps["verdicts"] }, place: Place, req: Request) => {
+  const fields = queryFields(req);
+  const text = (name: string) => (typeof fields[name] === "string" ? fields[name] : "");
+  const doneIds = text("done") ? text("done").split(",").slice(0, DONE_SHOWN) : [];
+  const after = Number(text("after")) || 0;
+  const done = (await Promise.all(doneIds.map((id) => deps.verdicts.get(place.workspace.id, id))))
+    .filter((v) => v !== null)
+    .map((verdict) => ({ verdict, after }));
+  return {
+    done,
+    notice: text("notice").slice(0, 200) || undefined,
+    focus: isVerdictId(text("focus")) ? text("focus") : undefined,
+  };
+};
+
+/** A place whose page gets the second skip link, to the rows. */
+export const rowsPlace = (place: Place): Place => ({
+  ...place,
+  frame: { ...place.frame, skipTo: { href: "#rows", label: "Skip to the rows" } },
+});
+
 const isModel = (m: string | undefined): m is ModelName =>
   (MODEL_NAMES as readonly string[]).includes(m ?? "");
 
@@ -101,18 +131,12 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
   router.get("/console/w/:workspace/review", async (req, res) => {
     const place = await enter(deps, req, res, "review", "read");
     if (!place) return;
-    const fields = queryFields(req);
-    const [list, waiting] = await Promise.all([
+    const [list, waiting, after] = await Promise.all([
       loadList(deps, req, place, REVIEW_DEFAULTS),
       deps.verdicts.waitingForReview(place.workspace.id),
+      afterAction(deps, place, req),
     ]);
-    const doneIds = typeof fields["done"] === "string" ? fields["done"].split(",").slice(0, DONE_SHOWN) : [];
-    const after = Number(typeof fields["after"] === "string" ? fields["after"] : "0") || 0;
-    const done = (await Promise.all(doneIds.map((id) => deps.verdicts.get(place.workspace.id, id))))
-      .filter((v) => v !== null)
-      .map((verdict) => ({ verdict, after }));
-    const notice = typeof fields["notice"] === "string" ? fields["notice"].slice(0, 200) : undefined;
-    sendPage(res, 200, reviewPage(place, { ...list, waiting, done, notice }));
+    sendPage(res, 200, reviewPage(rowsPlace(place), { ...list, waiting, ...after }));
   });
 
   router.post("/console/w/:workspace/review", async (req, res) => {
@@ -128,8 +152,10 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
           .map(([k, v]) => [k.slice(2), v]),
       ),
     );
+    // The page the form was on (the queue, Submissions or one submission), else the queue.
+    const from = field(form, "back");
     const back = (extra: Record<string, string>) => {
-      const href = queryHref(base, shown, {}, true);
+      const href = returnPath(place.workspace.id, from) ?? queryHref(base, shown, {}, true);
       res.redirect(303, `${href}${href.includes("?") ? "&" : "?"}${new URLSearchParams(extra).toString()}`);
     };
 
@@ -156,8 +182,10 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
     const all = reviewState(field(form, "all"));
     let state: ReviewState | null = null;
     let targets: Verdict[] = [];
+    let focus = "";
     if (one) {
-      const [s, id] = one.split(":");
+      const [s, id, next] = one.split(":");
+      focus = next ?? "";
       state = reviewState(s ?? "");
       const v = id ? await deps.verdicts.get(place.workspace.id, id) : null;
       if (v) targets = [v];
@@ -186,6 +214,7 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
       notice: `Marked ${reviewed.length} ${reviewed.length === 1 ? "verdict" : "verdicts"} ${word}${capped}.`,
       done: reviewed.slice(0, DONE_SHOWN).join(","),
       after: String(after),
+      ...(focus ? { focus } : {}),
     });
   });
 

@@ -13,6 +13,7 @@ import { allows } from "../domain/roles.ts";
 import type { LogSettingsView } from "../views/log-settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+import { afterAction, rowsPlace } from "./review.ts";
 
 export interface SubmissionsDeps extends WorkspaceDeps {
   keystore: Keystore;
@@ -106,7 +107,7 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
   router.get("/console/w/:workspace/submissions", async (req, res) => {
     const place = await enter(deps, req, res, "submissions", "read");
     if (!place) return;
-    sendPage(res, 200, submissionsPage(place, await loadList(deps, req, place), logView(place)));
+    sendPage(res, 200, submissionsPage(rowsPlace(place), await loadList(deps, req, place), logView(place)));
   });
 
   /** The Submissions page again, with `message` above it (a 400 for a form that was refused). */
@@ -199,7 +200,11 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     // Another workspace's id reads as unknown here: get() looks only in this workspace's log.
     const verdict = await deps.verdicts.get(place.workspace.id, req.params["id"] as string);
     if (!verdict) return sendPage(res, 404, NOT_FOUND_PAGE);
-    sendPage(res, 200, submissionPage(place, verdict, await configOptions(deps, place.workspace.id)));
+    const [configs, after] = await Promise.all([
+      configOptions(deps, place.workspace.id),
+      afterAction(deps, place, req),
+    ]);
+    sendPage(res, 200, submissionPage(place, verdict, configs, after));
   });
 
   router.get("/console/w/:workspace/link", async (req, res) => {

@@ -94,6 +94,11 @@ pre.address { overflow-wrap: anywhere; }
 .figures { display: flex; flex-wrap: wrap; gap: 1rem; margin: 1rem 0; padding: 0; list-style: none; }
 .figures li { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem 1rem; min-width: 10rem; background: var(--panel); }
 .figures strong { display: block; font-size: 1.4rem; }
+.gist { display: block; max-width: 32rem; overflow-wrap: anywhere; unicode-bidi: isolate; }
+.gist .from { display: block; }
+.gist .lines { display: block; color: var(--muted); }
+td.verdict .score { display: block; font-variant-numeric: tabular-nums; }
+.detail-actions { margin: .5rem 0 1rem; }
 `;
 
 /**

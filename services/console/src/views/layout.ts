@@ -27,6 +27,8 @@ export interface Frame {
   workspaces: Array<{ id: string; name: string }>;
   /** The open workspace and the screen shown (for the navigation). */
   current?: { id: string; screen: Screen };
+  /** A second skip link, past the filters to a page's rows (Submissions, Review queue). */
+  skipTo?: { href: string; label: string };
 }
 
 export const SCREENS = {
@@ -66,6 +68,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
     title,
     html`<body hx-boost="true">
       <a class="skip" href="#main">Skip to content</a>
+      ${frame.skipTo ? html`<a class="skip" href="${frame.skipTo.href}">${frame.skipTo.label}</a>` : null}
       <header class="top">
         <a class="brand" href="/console/">Sift console</a>
         ${

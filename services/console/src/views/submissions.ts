@@ -3,7 +3,10 @@ import { html, type Html } from "../domain/html.ts";
 import { addressesIn } from "../domain/display.ts";
 import { queryEntries, type VerdictQuery } from "../domain/verdict-query.ts";
 import type { Place } from "../routes/workspace.ts";
-import { layout } from "./layout.ts";
+import { csrfField, layout } from "./layout.ts";
+import { allows } from "../domain/roles.ts";
+import { pendingScore, type ReviewView } from "./review.ts";
+import { actionButtons, configName, verdictTable } from "./verdict-rows.ts";
 import { logSettingsSection, type LogSettingsView } from "./log-settings.ts";
 import { errorNotice, listing } from "./parts.ts";
 import { cursorPager, filterForm, type ConfigOption } from "./verdict-filter.ts";
@@ -28,11 +31,6 @@ export interface VerdictList {
   reasons: string[];
   fullText: boolean;
 }
-
-const configName = (configs: readonly ConfigOption[], id: string): Html => {
-  const c = configs.find((x) => x.id === id);
-  return c?.name ? html`${c.name} <span class="muted">${id}</span>` : html`${id}`;
-};
 
 const exportLinks = (base: string, q: VerdictQuery): Html => {
   const search = new URLSearchParams(queryEntries(q)).toString();
@@ -61,26 +59,20 @@ export const submissionsPage = (
     html`${errorNotice(error)}
     ${filterForm({ id: "sub", base, query: q, configs: view.configs, fullText: view.fullText, reasons: view.reasons })}
     ${exportLinks(base, q)}
-    ${listing({
-      caption: html`Verdicts of ${place.workspace.name}, newest first`,
-      rows: view.verdicts,
-      empty: queryEntries(q).length > 0 ? "No verdict matches this filter." : "No verdict recorded yet.",
-      columns: [
-        { head: "Time", cell: (v) => html`<a href="${base}/${v.id}">${when(v.time)}</a>` },
-        { head: "Site", cell: (v) => configName(view.configs, v.configId) },
-        {
-          head: "Label",
-          cell: (v) =>
-            html`<span class="label-${v.label ?? (v.ok ? "ok" : "failed")}">${outcomeText(v)}</span>`,
-        },
-        { head: "Score", className: "number", cell: (v) => scoreText(v) },
-        {
-          head: "Reasons",
-          cell: (v) => reasonChips(v.reasons.slice(0, 4), { base, query: { ...q, cursor: "" } }),
-        },
-        { head: "Review", cell: (v) => reviewText(v) },
-      ],
-    })}
+    ${
+      view.verdicts.length === 0
+        ? html`<p class="empty">
+            ${queryEntries(q).length > 0 ? "No verdict matches this filter." : "No verdict recorded yet."}
+          </p>`
+        : verdictTable({
+            ws: `/console/w/${place.workspace.id}`,
+            verdicts: view.verdicts,
+            caption: `Verdicts of ${place.workspace.name}, newest first`,
+            canAct: false,
+            configs: view.configs,
+            chipLink: { base, query: { ...q, cursor: "" } },
+          })
+    }
     ${cursorPager(base, q, view.next, view.verdicts.length)} ${logSettingsSection(place, log)}`,
   );
 };
@@ -96,7 +88,7 @@ export const submissionPage = (
   place: Place,
   v: Verdict,
   configs: readonly ConfigOption[],
-  actions?: Html,
+  after: { notice?: string | undefined; done: ReviewView["done"] } = { done: [] },
 ): Html => {
   const base = `/console/w/${place.workspace.id}`;
   const fields = contentFields(v.content);
@@ -106,6 +98,31 @@ export const submissionPage = (
     place.frame,
     `Submission ${v.id}`,
     html`<p><a href="${base}/submissions">All submissions</a></p>
+      ${after.notice ? html`<p class="notice" role="status">${after.notice}</p>` : null}
+      ${after.done.map(({ verdict, after: version }) => html`<p>New score: ${pendingScore(base, verdict, version, 0)}</p>`)}
+      ${
+        allows(place.role, "edit") && v.operation === "classify"
+          ? html`<form method="post" action="${base}/review" class="detail-actions">
+              ${csrfField(place.frame.csrf)}
+              <input type="hidden" name="back" value="${base}/submissions/${v.id}" />
+              ${actionButtons(v, undefined)}
+            </form>`
+          : null
+      }
+      <h2>Content</h2>
+      ${note ? html`<p class="muted">${note}</p>` : null}
+      ${
+        fields.length > 0
+          ? html`${v.content.mode === "redacted" ? html`<p class="muted">Redacted: e-mail addresses, phone numbers and links were masked before storing.</p>` : null}
+              <dl class="fields">
+                ${fields.map(
+                  ([name, value]) =>
+                    html`<dt>${fieldName(name)}</dt>
+                      <dd>${longText(value)}</dd>`,
+                )}
+              </dl>`
+          : null
+      }
       <table class="record">
         <caption class="muted">
           The verdict as recorded
@@ -119,7 +136,6 @@ export const submissionPage = (
           ${row("Privacy mode", v.content.mode)} ${row("Review", reviewText(v))}
         </tbody>
       </table>
-      ${actions ?? null}
       <h2>Reasons</h2>
       ${
         v.reasons.length === 0
@@ -147,20 +163,6 @@ export const submissionPage = (
                 },
               ],
             })
-      }
-      <h2>Content</h2>
-      ${note ? html`<p class="muted">${note}</p>` : null}
-      ${
-        fields.length > 0
-          ? html`${v.content.mode === "redacted" ? html`<p class="muted">Redacted: e-mail addresses, phone numbers and links were masked before storing.</p>` : null}
-              <dl class="fields">
-                ${fields.map(
-                  ([name, value]) =>
-                    html`<dt>${fieldName(name)}</dt>
-                      <dd>${longText(value)}</dd>`,
-                )}
-              </dl>`
-          : null
       }
       ${
         addresses.length > 0
