@@ -237,6 +237,12 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
       .poll(() => page.evaluate(() => document.activeElement?.closest("tr")?.id ?? null))
       .toBe(second);
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Spam");
+    // The new score of a redacted entry is the masked text's, and the cell says so (item 3).
+    await page.waitForSelector(".rescored", { timeout: 5_000 });
+    expect(await page.getAttribute(".rescored", "data-basis")).toBe("redacted");
+    expect((await page.textContent(".rescored"))!.replace(/\s+/g, " ")).toMatch(
+      /links, addresses and numbers masked\) now scores \d\.\d{3}: not the score of the submission as sent/,
+    );
 
     // One submission: Spam / Not spam before its content and its record.
     const id = second!.slice("row-".length);

@@ -36,9 +36,27 @@ export const pendingScore = (base: string, v: Verdict, after: number, tries: num
 };
 
 export const newScore = (v: Verdict, score: number | null, note: string): Html =>
-  html`<span class="rescored" data-score="${score ?? ""}"
-    >${score === null ? note : html`<strong>${score.toFixed(3)}</strong> (was ${scoreText(v)}) ${note}`}</span
+  html`<span class="rescored" data-score="${score ?? ""}" data-basis="${v.content.mode}"
+    >${
+      score === null
+        ? note
+        : v.content.mode === "redacted"
+          ? maskedScore(v, score)
+          : html`<strong>${score.toFixed(3)}</strong> (was ${scoreText(v)}) ${note}`
+    }</span
   >`;
+
+/**
+ * In `redacted` mode the log keeps the text with its links, addresses and numbers masked, so the
+ * number the model gives now is the masked text's, not the submission's as it was sent (a
+ * link-only spam reads as "[link] [link]" and scores low). It is named for what it is; what moves
+ * a copy sent again is the fingerprint, taken from the original and reported with the review.
+ */
+const maskedScore = (v: Verdict, score: number): Html =>
+  html`The workspace's layer has the report. The text as the log keeps it (links, addresses and numbers
+    masked) now scores <strong>${score.toFixed(3)}</strong>: not the score of the submission as sent, which
+    was ${scoreText(v)}; a copy sent again is also matched by the fingerprint of the original, which the
+    report carries.`;
 
 /** The verdicts just reviewed (from the redirect), each score cell polling for the new score. */
 export const justReviewed = (ws: string, done: ReviewView["done"]): Html | null =>
