@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { SPAM_STANDARD } from "@sift/contracts";
@@ -90,7 +91,10 @@ interface Watched {
 
 /** A signed-in page of the workspace's owner, collecting CSP violations and dialogs. */
 const signedIn = async (workspaceId: string): Promise<Watched> => {
-  const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "203.0.113.41" } });
+  const context = await browser.newContext({
+    extraHTTPHeaders: { "x-forwarded-for": "203.0.113.41" },
+    acceptDownloads: true,
+  });
   const problems: string[] = [];
   await context.exposeFunction("reportViolation", (text: string) => problems.push(`csp: ${text}`));
   await context.addInitScript(() =>
@@ -225,6 +229,19 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(rows[1]).toContain("Do you deliver to Lisbon? Two oak chairs, please.");
     expect(rows[2]).toContain("Best SEO · [email]");
     expect(rows.join(" ")).not.toContain("maria@example.org");
+    // Exports download with htmx on (not boosted into the page), both formats.
+    for (const format of ["csv", "json"]) {
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 5_000 }),
+        page.click(`a[href*="/submissions/export.${format}"]`),
+      ]);
+      expect(download.suggestedFilename()).toMatch(
+        new RegExp(`^sift-submissions-${w.workspaceId}-.*\\.${format}$`),
+      );
+      const body = await readFile((await download.path())!, "utf8");
+      expect(body).toContain("Do you deliver to Lisbon?");
+      expect(page.url()).toBe(`${ws}/submissions`);
+    }
 
     await page.goto(`${ws}/review?min=&max=`);
     const first = await page.getAttribute("main tbody tr:nth-child(1) button[name=one]", "value");

@@ -35,9 +35,10 @@ export interface VerdictList {
 const exportLinks = (base: string, q: VerdictQuery): Html => {
   const search = new URLSearchParams(queryEntries(q)).toString();
   const href = (format: string) => `${base}/export.${format}${search ? `?${search}` : ""}`;
+  // Not boosted: htmx would fetch the file and swap its text in as the page (issue 41).
   return html`<p class="exports">
-    Export what the filter shows: <a href="${href("csv")}" download>CSV</a> ·
-    <a href="${href("json")}" download>JSON</a>
+    Export what the filter shows: <a href="${href("csv")}" download hx-boost="false">CSV</a> ·
+    <a href="${href("json")}" download hx-boost="false">JSON</a>
   </p>`;
 };
 
