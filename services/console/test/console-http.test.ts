@@ -181,7 +181,9 @@ describe("the console through the gateway", () => {
     expect(sites.text).toContain(ws.configId);
     expect(sites.text).not.toContain("Create configuration");
     expect((await c.post(`/console/w/${ws.workspaceId}/sites`, { kind: "classify" })).status).toBe(403);
-    expect((await c.post(`/console/w/${ws.workspaceId}/sites/${ws.configId}/reroll`, {})).status).toBe(403);
+    expect(
+      (await c.post(`/console/w/${ws.workspaceId}/sites/${ws.configId}/reroll`, { confirm: "yes" })).status,
+    ).toBe(403);
     expect(
       (
         await c.post(`/console/w/${ws.workspaceId}/lists/add`, {
@@ -202,9 +204,10 @@ describe("the console through the gateway", () => {
     await owner.get(`/console/w/${ws.workspaceId}/sites`);
     const foreign = await owner.get(`/console/w/${ws.workspaceId}/sites/${other.configId}`);
     expect(foreign.status).toBe(404);
-    expect((await owner.post(`/console/w/${ws.workspaceId}/sites/${other.configId}/reroll`, {})).status).toBe(
-      404,
-    );
+    expect(
+      (await owner.post(`/console/w/${ws.workspaceId}/sites/${other.configId}/reroll`, { confirm: "yes" }))
+        .status,
+    ).toBe(404);
     expect(await stack.keystore.resolve(other.secretKey)).not.toBeNull();
   });
 
@@ -221,7 +224,14 @@ describe("the console through the gateway", () => {
     expect(record).toMatchObject({ workspaceId: ws.workspaceId, kind: "classify" });
     const detail = await c.get(`/console/w/${ws.workspaceId}/sites/${record!.configId}`);
     expect(detail.text).not.toContain(secret);
-    const reroll = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/reroll`, {});
+    // Without confirm=yes the reroll only asks (200, a form that posts confirm=yes); the secret stands.
+    const asked = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/reroll`, {});
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('name="confirm" value="yes"');
+    expect(await stack.keystore.resolve(secret)).not.toBeNull();
+    const reroll = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/reroll`, {
+      confirm: "yes",
+    });
     const rerolled = await c.get(reroll.headers.get("location")!);
     const next = /id="secret">(sk_[\w-]+)</.exec(rerolled.text)![1]!;
     expect(await stack.keystore.resolve(secret)).toBeNull();

@@ -90,10 +90,11 @@ interface Watched {
 }
 
 /** A signed-in page of the workspace's owner, collecting CSP violations and dialogs. */
-const signedIn = async (workspaceId: string): Promise<Watched> => {
+const signedIn = async (workspaceId: string, javaScriptEnabled = true): Promise<Watched> => {
   const context = await browser.newContext({
     extraHTTPHeaders: { "x-forwarded-for": "203.0.113.41" },
     acceptDownloads: true,
+    javaScriptEnabled,
   });
   const problems: string[] = [];
   await context.exposeFunction("reportViolation", (text: string) => problems.push(`csp: ${text}`));
@@ -280,7 +281,7 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     await context.close();
   });
 
-  it("marks the ticked rows in one action", async () => {
+  it("marks the ticked rows in one action; 'Mark all' asks first, with and without JavaScript", async () => {
     const w = await workspace();
     for (let i = 0; i < 3; i++) await classify(w.secretKey, { ...SPAM, name: `Sender ${i}` });
     await expect
@@ -298,6 +299,33 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(reviews).toEqual(["spam", "spam", "unreviewed"]);
     expect(problems).toEqual([]);
     await context.close();
+
+    // "Mark all" asks first, with the count, with JavaScript and without; Cancel marks nothing.
+    for (const js of [true, false]) {
+      const session = await signedIn(w.workspaceId, js);
+      await session.page.goto(`${stack.gatewayUrl}/console/w/${w.workspaceId}/review?min=&max=&reviewed=`);
+      await session.page.click("button[name=all][value=clean]");
+      await session.page.waitForSelector(".confirm");
+      expect(await session.page.textContent(".confirm")).toContain(
+        "Mark 3 verdicts not spam, everything that matches the filter?",
+      );
+      if (js) {
+        await session.page.click(".confirm >> text=Cancel");
+        await session.page.waitForSelector("button[name=all]");
+        expect(
+          (await stack.verdicts.list(w.workspaceId)).verdicts.filter((v) => v.review === "clean"),
+        ).toEqual([]);
+      } else {
+        await session.page.click("text=Mark 3 not spam");
+        await session.page.waitForSelector("text=Marked 3 verdicts not spam.");
+        expect((await stack.verdicts.list(w.workspaceId)).verdicts.map((v) => v.review)).toEqual([
+          "clean",
+          "clean",
+          "clean",
+        ]);
+      }
+      await session.context.close();
+    }
   });
 
   it("runs nothing from the XSS corpus in any field, field name, reason or list hit, and passes axe-core", async () => {

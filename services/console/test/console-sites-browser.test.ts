@@ -73,9 +73,15 @@ describe.skipIf(!inject("browserTests"))("sites, keys and lists in Chromium", ()
     await page.click(`a[href$="/sites/${created.config.id}"] >> text=Reroll me`);
     await page.waitForURL(`**/sites/${created.config.id}`);
     violations.push(...(await axe(page)));
+    // One click asks first (the old secret still works meanwhile); "Reroll now" rerolls.
+    await page.click("text=Reroll the secret");
+    await page.waitForSelector("text=Reroll now");
+    expect(await page.textContent(".confirm")).toContain("Reroll the secret of Reroll me");
+    violations.push(...(await axe(page)));
+    expect((await classify(old, "Hello, what time do you open?")).status).toBe(200);
     await Promise.all([
       page.waitForURL(`**/sites/${created.config.id}/secret`),
-      page.click("text=Reroll the secret"),
+      page.click("text=Reroll now"),
     ]);
     const next = (await page.textContent("#secret"))!.trim();
     expect(next).toMatch(/^sk_/);

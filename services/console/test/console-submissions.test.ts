@@ -340,7 +340,7 @@ describe("what the log keeps, set from the Submissions screen", () => {
 });
 
 describe("the review queue", () => {
-  it("shows by default the unreviewed verdicts scored 0.4 to 0.8, and says how many wait", async () => {
+  it("shows by default the unreviewed verdicts scored 0.4 to 0.9, and says how many wait", async () => {
     const w = await workspace("none");
     const ids: Record<string, string> = {};
     for (const s of [0.2, 0.4, 0.55, 0.79, 0.8, 0.95])
@@ -352,8 +352,9 @@ describe("the review queue", () => {
       at: Date.now(),
     });
     const page = (await w.c.get(`/console/w/${w.workspaceId}/review`)).text;
-    expect(new Set(reviewRows(page))).toEqual(new Set([ids[0.4], ids[0.55], ids[0.79]]));
-    expect(page).toContain("<strong>3</strong> verdicts wait for review");
+    // Both sides of the spam line (0.8): from 0.4 to below 0.9.
+    expect(new Set(reviewRows(page))).toEqual(new Set([ids[0.4], ids[0.55], ids[0.79], ids[0.8]]));
+    expect(page).toContain("<strong>4</strong> verdicts wait for review");
     // The band is the form's, so it can be widened.
     expect(page).toContain('name="min" value="0.4"');
     const wide = (await w.c.get(`/console/w/${w.workspaceId}/review?min=&max=&reviewed=&operation=`)).text;
@@ -459,11 +460,17 @@ describe("the review queue", () => {
     await classify(w.secretKey, CLEAN);
     await within(2_000, async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length === 4);
     await w.c.get(`/console/w/${w.workspaceId}/review`);
-    const all = await w.c.post(`/console/w/${w.workspaceId}/review`, {
-      all: "spam",
-      f_label: "spam",
-      f_operation: "classify",
-    });
+    const asked = { all: "spam", f_label: "spam", f_operation: "classify" };
+    // One click asks first: a page with the count and the same fields, and nothing marked yet.
+    const question = await w.c.post(`/console/w/${w.workspaceId}/review`, asked);
+    expect(question.status).toBe(200);
+    expect(question.text).toContain("Mark 3 verdicts spam, everything that matches the filter?");
+    expect(question.text).toContain('name="f_label" value="spam"');
+    expect(question.text).toContain('name="confirm" value="yes"');
+    expect((await stack.verdicts.list(w.workspaceId)).verdicts.every((v) => v.review === "unreviewed")).toBe(
+      true,
+    );
+    const all = await w.c.post(`/console/w/${w.workspaceId}/review`, { ...asked, confirm: "yes" });
     expect(all.status).toBe(303);
     const page = await w.c.get(all.headers.get("location")!);
     expect(page.text).toContain("Marked 3 verdicts spam.");

@@ -14,6 +14,7 @@ import {
 } from "../domain/review.ts";
 import { parseVerdictQuery, queryHref, verdictFilter } from "../domain/verdict-query.ts";
 import { html } from "../domain/html.ts";
+import { confirmForm } from "../views/parts.ts";
 import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { newScore, pendingScore, reviewPage } from "../views/review.ts";
 import { contentFields } from "../views/verdict-parts.ts";
@@ -202,6 +203,36 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
       for await (const v of deps.verdicts.export(place.workspace.id, filter)) {
         targets.push(v);
         if (targets.length >= BULK_MAX) break;
+      }
+      // Up to 500 reports to the model on one click: ask first, with the count it would mark.
+      if (field(form, "confirm") !== "yes") {
+        const n = targets.length;
+        const word = all === "spam" ? "spam" : "not spam";
+        const fields = Object.entries(form).flatMap(([name, value]) =>
+          name === "_csrf" || name === "confirm" || name === "ids"
+            ? []
+            : (Array.isArray(value) ? value : [value]).map((v) => [name, v] as const),
+        );
+        return sendPage(
+          res,
+          200,
+          layout(
+            place.frame,
+            "Review queue",
+            confirmForm({
+              action: base,
+              csrf: place.frame.csrf,
+              question: `Mark ${n.toLocaleString("en")} ${n === 1 ? "verdict" : "verdicts"} ${word}${
+                n >= BULK_MAX
+                  ? ` (the newest ${BULK_MAX} that match the filter)`
+                  : ", everything that matches the filter"
+              }? Each is a report the workspace's model learns from.`,
+              fields,
+              button: `Mark ${n.toLocaleString("en")} ${word}`,
+              cancel: returnPath(place.workspace.id, from) ?? queryHref(base, shown, {}, true),
+            }),
+          ),
+        );
       }
     }
     if (!state) return sendPage(res, 404, NOT_FOUND_PAGE);

@@ -14,7 +14,8 @@ import type { SecretFlash } from "../clients/flash.ts";
 import { parseTableQuery, tablePage } from "../domain/table.ts";
 import { SITES_TABLE, type SitesSort } from "../domain/table-specs.ts";
 import { alreadyShownPage, configPage, secretPage, sitesPage } from "../views/sites.ts";
-import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
+import { confirmForm } from "../views/parts.ts";
 import { field, formFields, parseCookies, SESSION_COOKIE, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
@@ -150,7 +151,28 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const place = await enter(deps, req, res, "sites", "edit");
     if (!place) return;
     const config = await configIn(deps, req, place.workspace.id);
-    const secret = config ? await deps.keystore.reroll(config.id) : null;
+    if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
+    // The current secret stops working at once: ask first (a page, so without JavaScript too).
+    if (field(formFields(req), "confirm") !== "yes") {
+      const name = config.name ? `${config.name} (${config.id})` : config.id;
+      return sendPage(
+        res,
+        200,
+        layout(
+          place.frame,
+          "Reroll the secret?",
+          confirmForm({
+            action: `/console/w/${place.workspace.id}/sites/${config.id}/reroll`,
+            csrf: place.frame.csrf,
+            question: `Reroll the secret of ${name}? The current secret is refused from that moment: every server using it fails until it has the new one.`,
+            fields: [],
+            button: "Reroll now",
+            cancel: `/console/w/${place.workspace.id}/sites/${config.id}`,
+          }),
+        ),
+      );
+    }
+    const secret = await deps.keystore.reroll(config.id);
     if (!config || !secret) return sendPage(res, 404, NOT_FOUND_PAGE);
     await place.record("config.reroll", config.id);
     await deps.flash.put(sessionOf(req, place), config.id, { secret, what: "rerolled" });

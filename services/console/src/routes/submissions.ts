@@ -107,7 +107,8 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
   router.get("/console/w/:workspace/submissions", async (req, res) => {
     const place = await enter(deps, req, res, "submissions", "read");
     if (!place) return;
-    sendPage(res, 200, submissionsPage(rowsPlace(place), await loadList(deps, req, place), logView(place)));
+    const [list, after] = await Promise.all([loadList(deps, req, place), afterAction(deps, place, req)]);
+    sendPage(res, 200, submissionsPage(rowsPlace(place), { ...list, ...after }, logView(place)));
   });
 
   /** The Submissions page again, with `message` above it (a 400 for a form that was refused). */

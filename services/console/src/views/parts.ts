@@ -73,3 +73,28 @@ export const listing = <T>(table: {
           )}
         </tbody>
       </table>`;
+
+/**
+ * The question asked before an action that cannot be undone with one click ("Mark all spam",
+ * "Reroll the secret"): the same POST again with `confirm=yes` and every field it was sent with,
+ * or a way back. A page of its own, so it asks with or without JavaScript (boosted, htmx swaps
+ * it in like any page).
+ */
+export const confirmForm = (f: {
+  action: string;
+  csrf: string;
+  question: Interpolation;
+  fields: ReadonlyArray<readonly [string, string]>;
+  button: string;
+  cancel: string;
+}): Html =>
+  html`<div class="notice confirm" role="alert">
+    <p>${f.question}</p>
+    <form method="post" action="${f.action}" class="row-actions">
+      ${csrfField(f.csrf)}
+      ${f.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
+      <input type="hidden" name="confirm" value="yes" />
+      <button type="submit" class="danger" autofocus>${f.button}</button>
+      <a href="${f.cancel}">Cancel</a>
+    </form>
+  </div>`;

@@ -1,4 +1,5 @@
-import type { Verdict } from "@sift/verdicts";
+import { REVIEW_BAND, type Verdict } from "@sift/verdicts";
+import { SPAM_THRESHOLD } from "@sift/contracts";
 import { html, type Html } from "../domain/html.ts";
 import { queryEntries, queryHref, type VerdictQuery } from "../domain/verdict-query.ts";
 import type { Place } from "../routes/workspace.ts";
@@ -105,7 +106,8 @@ export const reviewPage = (place: Place, view: ReviewView): Html => {
     place.frame,
     "Review queue",
     html`<p>
-        <strong>${view.waiting.toLocaleString("en")}</strong> verdicts wait for review (score 0.4 to 0.8, not
+        <strong>${view.waiting.toLocaleString("en")}</strong> verdicts wait for review (score
+        ${REVIEW_BAND.min} to ${REVIEW_BAND.max}, on both sides of the spam line at ${SPAM_THRESHOLD}; not
         reviewed). A review is a report to the model, as <code>POST /feedback</code> makes one: the
         workspace's layer learns from it within seconds.
       </p>

@@ -1,12 +1,12 @@
 import type { Verdict } from "@sift/verdicts";
 import { html, type Html } from "../domain/html.ts";
 import { addressesIn } from "../domain/display.ts";
-import { queryEntries, type VerdictQuery } from "../domain/verdict-query.ts";
+import { queryEntries, queryHref, type VerdictQuery } from "../domain/verdict-query.ts";
 import type { Place } from "../routes/workspace.ts";
 import { csrfField, layout } from "./layout.ts";
 import { allows } from "../domain/roles.ts";
-import { pendingScore, type ReviewView } from "./review.ts";
-import { actionButtons, configName, verdictTable } from "./verdict-rows.ts";
+import { justReviewed, pendingScore, type ReviewView } from "./review.ts";
+import { actingForm, actionButtons, configName, verdictTable } from "./verdict-rows.ts";
 import { logSettingsSection, type LogSettingsView } from "./log-settings.ts";
 import { errorNotice, listing } from "./parts.ts";
 import { cursorPager, filterForm, type ConfigOption } from "./verdict-filter.ts";
@@ -30,6 +30,10 @@ export interface VerdictList {
   configs: ConfigOption[];
   reasons: string[];
   fullText: boolean;
+  /** After an action: its notice, the rows just reviewed and the row to focus. */
+  notice?: string | undefined;
+  done?: ReviewView["done"];
+  focus?: string | undefined;
 }
 
 const exportLinks = (base: string, q: VerdictQuery): Html => {
@@ -54,10 +58,23 @@ export const submissionsPage = (
 ): Html => {
   const base = `/console/w/${place.workspace.id}/submissions`;
   const q = view.query;
+  // The same actions as the review queue's (a low-scored spam is corrected where it is seen).
+  const canAct = allows(place.role, "edit");
+  const table = verdictTable({
+    ws: `/console/w/${place.workspace.id}`,
+    verdicts: view.verdicts,
+    caption: `Verdicts of ${place.workspace.name}, newest first`,
+    canAct,
+    focus: view.focus,
+    configs: view.configs,
+    chipLink: { base, query: { ...q, cursor: "" } },
+  });
   return layout(
     place.frame,
     "Submissions",
     html`${errorNotice(error)}
+    ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
+    ${justReviewed(`/console/w/${place.workspace.id}`, view.done ?? [])}
     ${filterForm({ id: "sub", base, query: q, configs: view.configs, fullText: view.fullText, reasons: view.reasons })}
     ${exportLinks(base, q)}
     ${
@@ -65,14 +82,16 @@ export const submissionsPage = (
         ? html`<p class="empty">
             ${queryEntries(q).length > 0 ? "No verdict matches this filter." : "No verdict recorded yet."}
           </p>`
-        : verdictTable({
-            ws: `/console/w/${place.workspace.id}`,
-            verdicts: view.verdicts,
-            caption: `Verdicts of ${place.workspace.name}, newest first`,
-            canAct: false,
-            configs: view.configs,
-            chipLink: { base, query: { ...q, cursor: "" } },
-          })
+        : canAct
+          ? actingForm({
+              ws: `/console/w/${place.workspace.id}`,
+              csrf: place.frame.csrf,
+              query: q,
+              back: queryHref(base, q),
+              table,
+              all: false,
+            })
+          : table
     }
     ${cursorPager(base, q, view.next, view.verdicts.length)} ${logSettingsSection(place, log)}`,
   );
