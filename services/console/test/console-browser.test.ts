@@ -205,6 +205,114 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     await context.close();
   });
 
+  it("works at 360 px: every page's screenshot is 360 wide, the menu opens without script, rows stack", async () => {
+    await stack.verdicts.append(
+      {
+        time: Date.now(),
+        workspaceId: ws.workspaceId,
+        configId: ws.configId,
+        operation: "classify",
+        label: "spam",
+        score: 0.83,
+        model: "spam-standard",
+        reasons: [{ signal: "word", weight: 1.2, field: "message", label: "a word of the text" }],
+        listHits: [],
+        fields: [
+          ["name", "A very long sender name that goes on and on without a break"],
+          ["email", "someone.with.a.long.address@an-exceptionally-long-domain-name.example"],
+          ["message", `https://${"x".repeat(300)}.example/${"y".repeat(200)} buy now`],
+        ],
+      },
+      { privacy: "full", retentionDays: 14, maxEntries: 10_000 },
+    );
+    await stack.verdicts.append(
+      {
+        time: Date.now() + 1,
+        workspaceId: ws.workspaceId,
+        configId: ws.configId,
+        operation: "classify",
+        label: "clean",
+        score: 0.42,
+        model: "spam-standard",
+        reasons: [
+          { signal: "word", weight: -0.8, field: "message", label: "a word of the text" },
+          { signal: "word", weight: 0.3, field: "message", label: "a word of the text" },
+        ],
+        listHits: [],
+        fields: [
+          ["name", "Chloe Martin"],
+          ["email", "hello@chloemartinphoto.co.uk"],
+          ["message", "Hello! Could you bake a three-tier cake for a wedding on 12 June? About 80 guests."],
+        ],
+      },
+      { privacy: "full", retentionDays: 14, maxEntries: 10_000 },
+    );
+    const [ordinary, entry] = (await stack.verdicts.list(ws.workspaceId)).verdicts;
+    const phone = { viewport: { width: 360, height: 740 } };
+    const { context, page, problems } = await signedInAs(browser, stack.gatewayUrl, owner, phone);
+    const base = `${stack.gatewayUrl}/console`;
+    const w = `${base}/w/${ws.workspaceId}`;
+    const pngWidth = (png: Buffer) => png.readUInt32BE(16);
+    const wide: string[] = [];
+    const violations: string[] = [];
+    for (const path of [
+      `${base}/`,
+      `${w}/overview`,
+      `${w}/submissions`,
+      `${w}/submissions/${entry!.id}`,
+      `${w}/review?min=&max=`,
+      `${w}/sites`,
+      `${w}/sites/${ws.configId}`,
+      `${w}/lists`,
+      `${w}/usage`,
+      `${w}/audit`,
+      `${w}/members`,
+      `${base}/account`,
+    ]) {
+      await page.goto(path);
+      const shot = await page.screenshot({ fullPage: true });
+      if (pngWidth(shot) !== 360) {
+        const over = await page.evaluate(() =>
+          [...document.querySelectorAll("body *")]
+            .filter((e) => e.getBoundingClientRect().right > 361)
+            .slice(-3)
+            .map((e) => `${e.tagName}.${e.className}`),
+        );
+        wide.push(`${path}: ${pngWidth(shot)} px (${over.join(", ")})`);
+      }
+      if (path.includes("/submissions/") || path.includes("/review")) violations.push(...(await axe(page)));
+    }
+    expect(wide).toEqual([]);
+    expect(violations).toEqual([]);
+    // The rows stack: a submission's row is a card, not a 580 px column of cells.
+    await page.goto(`${w}/submissions`);
+    const row = await page.locator(`#row-${ordinary!.id}`).boundingBox();
+    expect(row!.width).toBeLessThanOrEqual(360);
+    // Sender, three lines, Spam / Not spam / two Block buttons, two reasons: 385 px at 360 wide.
+    expect(row!.height).toBeLessThan(400);
+    // The menu is closed on a phone, and opens; on a wide screen it is the open left column.
+    expect(await page.isVisible(`nav a[href="/console/w/${ws.workspaceId}/lists"]`)).toBe(false);
+    await page.click("summary >> text=Menu");
+    await page.click(`nav a[href="/console/w/${ws.workspaceId}/lists"]`);
+    await page.waitForURL(`${w}/lists`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.isVisible("summary >> text=Menu")).toBe(false);
+    expect(await page.isVisible(`nav a[href="/console/w/${ws.workspaceId}/usage"]`)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+    // Without JavaScript the menu is the browser's own <details>.
+    const bare = await signedInAs(browser, stack.gatewayUrl, owner, { ...phone, javaScriptEnabled: false });
+    await bare.page.goto(`${w}/sites`);
+    await bare.page.click("summary >> text=Menu");
+    await bare.page.click(`nav a[href="/console/w/${ws.workspaceId}/audit"]`);
+    await bare.page.waitForURL(`${w}/audit`);
+    const signIn = await browser.newPage(phone);
+    await signIn.goto(`${base}/sign-in`);
+    expect(pngWidth(await signIn.screenshot({ fullPage: true }))).toBe(360);
+    await signIn.close();
+    await bare.context.close();
+  });
+
   it("passes axe-core with no serious or critical violation on every page", async () => {
     const { page } = session;
     const violations: string[] = [];

@@ -138,13 +138,19 @@ try {
   }
 
   const base = `${stack.gatewayUrl}/console`;
+  // Desktop at 1280 px; the phone shots (issue 41) at 390 px, a common phone's CSS width.
   const shoot = async (
     scheme: "light" | "dark",
     name: string,
     go: (page: import("playwright-core").Page) => Promise<void>,
     fullPage = false,
+    width = 1280,
   ) => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 720 }, colorScheme: scheme });
+    const context = await browser.newContext({
+      viewport: { width, height: width < 600 ? 844 : 720 },
+      colorScheme: scheme,
+      ...(width < 600 ? { deviceScaleFactor: 1, isMobile: true, hasTouch: true } : {}),
+    });
     const page = await context.newPage();
     await page.goto(`${base}/sign-in`);
     if (name !== "sign-in") {
@@ -222,6 +228,41 @@ try {
     await p.goto(`${ws}/members`);
   });
   await shoot("light", "account", async (p) => void (await p.goto(`${base}/account`)));
+  // At phone width: the queue's stacked rows, a submission, the menu open, sign-in.
+  await shoot(
+    "light",
+    "phone-review",
+    async (p) => void (await p.goto(`${ws}/review?min=&max=`)),
+    false,
+    390,
+  );
+  await shoot(
+    "light",
+    "phone-submissions",
+    async (p) => void (await p.goto(`${ws}/submissions`)),
+    false,
+    390,
+  );
+  if (hostile) {
+    await shoot(
+      "light",
+      "phone-submission",
+      async (p) => void (await p.goto(`${ws}/submissions/${hostile.id}`)),
+      false,
+      390,
+    );
+  }
+  await shoot(
+    "light",
+    "phone-menu",
+    async (p) => {
+      await p.goto(`${ws}/overview`);
+      await p.click("summary >> text=Menu");
+    },
+    false,
+    390,
+  );
+  await shoot("light", "phone-sign-in", async () => {}, false, 390);
 } finally {
   await browser.close();
   await worker.stop();

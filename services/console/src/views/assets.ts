@@ -23,7 +23,12 @@ a { color: var(--accent); }
 .top .who { margin-left: auto; color: var(--muted); }
 .top form { display: flex; gap: .5rem; align-items: center; margin: 0; }
 .frame { display: flex; min-height: calc(100vh - 3.5rem); }
-.side { width: 13rem; border-right: 1px solid var(--line); padding: 1rem; flex-shrink: 0; }
+.menu { width: 13rem; border-right: 1px solid var(--line); padding: 1rem; flex-shrink: 0; }
+.menu > summary { cursor: pointer; font-weight: 600; }
+@media (min-width: 48.01rem) {
+  .menu > summary { display: none; }
+  .menu::details-content { content-visibility: visible; display: contents; }
+}
 .side ul { list-style: none; margin: 0; padding: 0; }
 .side a { display: block; padding: .35rem .5rem; border-radius: .3rem; text-decoration: none; }
 .side a[aria-current="page"] { background: var(--accent); color: var(--accent-fg); }
@@ -99,6 +104,41 @@ pre.address { overflow-wrap: anywhere; }
 .gist .lines { display: block; color: var(--muted); }
 td.verdict .score { display: block; font-variant-numeric: tabular-nums; }
 .detail-actions { margin: .5rem 0 1rem; }
+td, th, h1, h2, h3, p, li, dd { overflow-wrap: anywhere; }
+main { min-width: 0; }
+input, select, textarea, button { max-width: 100%; }
+button { overflow-wrap: anywhere; }
+.confirm .row-actions { margin: .5rem 0 0; }
+@media (max-width: 48rem) {
+  .top { gap: .5rem; padding: .5rem; }
+  .top .who { margin-left: 0; overflow-wrap: anywhere; }
+  .top .switcher select { min-width: 0; max-width: 11rem; }
+  .frame { display: block; min-height: 0; }
+  .menu { width: auto; border-right: 0; border-bottom: 1px solid var(--line); padding: .5rem 1rem; }
+  .menu[open] ul { display: flex; flex-wrap: wrap; gap: .25rem .75rem; margin-top: .5rem; }
+  main { padding: .75rem 1rem; }
+  main.bare { margin: 2rem auto; }
+  input[type="text"], input[type="email"], input[type="password"], input[type="number"], input[type="search"], select, textarea { min-width: 0; width: 100%; }
+  .inline > div { flex: 1 1 9rem; }
+  .verdict-filter input[type="number"] { width: 100%; }
+  main table:not(.rows) { display: block; overflow-x: auto; }
+  table.rows thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.rows, table.rows tbody, table.rows tr, table.rows td { display: block; }
+  table.rows tr { border-bottom: 1px solid var(--line); padding: .5rem 0; position: relative; }
+  table.rows td { border: 0; padding: .1rem 0; }
+  table.rows td.pick { position: absolute; right: 0; top: .5rem; }
+  table.rows td.submission { padding-right: 2rem; }
+  table.rows td.verdict { display: flex; gap: .75rem; }
+  table.rows td.verdict .score { display: inline; }
+  table.rows td.review, table.rows td.site { display: inline-block; margin-right: .75rem; color: var(--muted); font-size: .9em; }
+  table.rows .row-actions { gap: .35rem; margin: .25rem 0; }
+  table.rows .row-actions button { padding: .2rem .6rem; font-size: .9em; }
+  table.rows .chips { margin: .15rem 0; }
+  dl.fields { grid-template-columns: 1fr; }
+  dl.fields dd { margin-bottom: .5rem; }
+  .figures li { min-width: 0; flex: 1 1 8rem; }
+  .chip { max-width: 100%; }
+}
 `;
 
 /**

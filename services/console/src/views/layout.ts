@@ -62,7 +62,11 @@ const document = (title: string, body: Html): Html =>
 
 export const csrfField = (csrf: string): Html => html`<input type="hidden" name="_csrf" value="${csrf}" />`;
 
-/** A page of the signed-in console: header with the workspace switcher, left navigation, content. */
+/**
+ * A page of the signed-in console: header with the workspace switcher, left navigation, content.
+ * The navigation is a `<details>` menu: on a wide screen the stylesheet keeps it open as the left
+ * column (its summary hidden), on a phone it is a "Menu" that opens and closes without script.
+ */
 export const layout = (frame: Frame, title: string, content: Html): Html =>
   document(
     title,
@@ -97,20 +101,23 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
       <div class="frame">
         ${
           frame.current
-            ? html`<nav class="side" aria-label="Workspace">
-                <ul>
-                  ${(Object.entries(SCREENS) as Array<[Screen, string]>).map(
-                    ([screen, label]) =>
-                      html`<li>
-                        <a
-                          href="/console/w/${frame.current!.id}/${screen}"
-                          ${screen === frame.current!.screen ? html`aria-current="page"` : null}
-                          >${label}</a
-                        >
-                      </li>`,
-                  )}
-                </ul>
-              </nav>`
+            ? html`<details class="menu">
+                <summary>Menu</summary>
+                <nav class="side" aria-label="Workspace">
+                  <ul>
+                    ${(Object.entries(SCREENS) as Array<[Screen, string]>).map(
+                      ([screen, label]) =>
+                        html`<li>
+                          <a
+                            href="/console/w/${frame.current!.id}/${screen}"
+                            ${screen === frame.current!.screen ? html`aria-current="page"` : null}
+                            >${label}</a
+                          >
+                        </li>`,
+                    )}
+                  </ul>
+                </nav>
+              </details>`
             : null
         }
         <main id="main">
