@@ -32,7 +32,8 @@ export const verifyKeyAccess =
     next();
   };
 
-const keyStatus = async (keys: KeyResolver, choice: KeyChoice): Promise<Identity["key"]> => {
+/** The key part of a verify identity: what the verify service orders its messages by. */
+export const keyStatus = async (keys: KeyResolver, choice: KeyChoice): Promise<Identity["key"]> => {
   if (choice.kind !== "key") return { status: choice.kind };
   if (choice.key === TEST_KEY) return { status: "test" };
   const record = await keys.resolve(choice.key);
