@@ -267,7 +267,7 @@ export class Keystore extends RedisStore {
   /**
    * Points the secret's lowercase form at its exact hash, and remembers the entry on the
    * configuration so a reroll can delete it. Overwrites: of two secrets folding alike (odds
-   * about 2^-221) the newer answers to its host-name form.
+   * about 2^-222) the newer answers to its host-name form.
    */
   async #indexFolded(configId: string, secretKey: string, hash: string): Promise<void> {
     const folded = hashFoldedSecret(secretKey);

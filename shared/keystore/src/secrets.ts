@@ -18,7 +18,7 @@ export const hashSecret = (secret: string): string => hash("sha256", secret, "he
  * The hash of a secret's lowercase form, for the one lookup that cannot know the case: a key
  * sent as the first label of a host name (`sk_….sift.example`, as Akismet clients send it),
  * which URL parsers lowercase. It indexes the exact hash (layout.ts `keyFolded`); lowercasing
- * folds 26 of base64url's 64 symbols onto the others, leaving about 221 of a secret's 256 bits
+ * folds 26 of base64url's 64 symbols onto the others, leaving about 222 of a secret's 256 bits
  * (docs/integrations.md).
  */
 export const hashFoldedSecret = (secret: string): string => hashSecret(secret.toLowerCase());

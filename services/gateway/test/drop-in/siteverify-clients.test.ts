@@ -226,6 +226,19 @@ describe("the siteverify shapes", () => {
     });
   });
 
+  it("answers Sift's test key on every shape, as the README shows", async () => {
+    for (const path of ["/siteverify", "/turnstile/v0/siteverify", "/recaptcha/api/siteverify"]) {
+      expect((await verify(path, { secret: "test", response: "ok" }, true)).json).toMatchObject({
+        success: true,
+        "error-codes": [],
+      });
+      expect((await verify(path, { secret: "test", response: "nok" })).json).toMatchObject({
+        success: false,
+        "error-codes": ["invalid-input-response"],
+      });
+    }
+  });
+
   it("spends a solution once across every shape and /verify", async () => {
     const { secretKey, siteKey } = await site();
     const solution = await solved(siteKey);
