@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from "express";
 import { Counter } from "prom-client";
 import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
-import type { Keystore, RateLimiter, RefusalCounter } from "@sift/keystore";
+import type { Keystore, RateLimiter, RefusalCounter, UsageMeter } from "@sift/keystore";
 import {
   assignRequestId,
   boundedBody,
@@ -15,6 +15,7 @@ import {
   type AppDeps,
 } from "@sift/runtime";
 import type { KeyResolver } from "./clients/key-cache.ts";
+import { ServiceCaller } from "./clients/service-call.ts";
 import { forwardTo } from "./clients/service-proxy.ts";
 import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";
@@ -24,6 +25,8 @@ import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { sessionAccess } from "./routes/session.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
+import { mountAkismet } from "./routes/akismet.ts";
+import { mountSiteverify } from "./routes/siteverify.ts";
 
 /**
  * Metrics are served on the metrics port by main.ts; with tracing, each endpoint call is a trace:
@@ -49,6 +52,8 @@ export interface GatewayDeps extends AppDeps {
   limiter: RateLimiter;
   /** Counts each workspace's rate-limited answers per day (the console's usage page). */
   refusals: RefusalCounter;
+  /** Akismet's usage-limit reads a workspace's usage (routes/akismet.ts). */
+  usage: Pick<UsageMeter, "status">;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
 }
@@ -103,6 +108,14 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
       }),
     );
   }
+  // Other vendors' APIs, translated to the same services (docs/integrations.md).
+  const testKeyRate = { rate: deps.config.testKeyRate, burst: deps.config.testKeyBurst };
+  mountAkismet(app, {
+    ...deps,
+    testKeyRate,
+    classify: new ServiceCaller(deps.config.classifyUrl, deps.signer),
+  });
+  mountSiteverify(app, { ...deps, verify: new ServiceCaller(deps.config.verifyUrl, deps.signer) });
   app.get("/sift.js", browserScript(deps.browserScriptPath));
   app.get("/openapi.json", openApi(endpoints));
 

@@ -1,5 +1,5 @@
 import { browserBundlePath } from "@sift/browser/paths";
-import { Keystore, RedisRateLimiter, RefusalCounter } from "@sift/keystore";
+import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
 import { buildGatewayApp, type GatewayDeps } from "./app.ts";
 import { CachedKeyResolver } from "./clients/key-cache.ts";
@@ -20,6 +20,7 @@ export const createGatewayService = (
     keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     limiter: new RedisRateLimiter({ redis: deps.redis, clock: deps.clock }),
     refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
+    usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
     browserScriptPath: browserBundlePath(),
   });
 

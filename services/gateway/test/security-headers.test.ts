@@ -32,6 +32,7 @@ beforeAll(async () => {
     keystore: new Keystore({ redis: stack.redis, clock: stack.clock }),
     limiter: new RedisRateLimiter({ redis: stack.redis, clock: stack.clock }),
     refusals: new RefusalCounter({ redis: stack.redis, clock: stack.clock }),
+    usage: stack.usage,
     signer: new IdentitySigner(stack.internalSecret),
     clock: stack.clock,
     logger: silentLogger(),

@@ -10,13 +10,24 @@ const Config = ServiceConfig.extend({
   /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
   /**
-   * Replicas that must hold a spent marker before verify answers `ok: true` (WAIT after the SET
-   * NX): `auto` is 1 on a Redis Cluster with replicas, else 0; `0` turns the wait off, which
-   * lets a failover accept a solution twice (docs/deployment.md, "Spent markers and failover").
+   * Nodes that hold a spent marker before verify answers `ok: true`: `auto` is 2 on a Redis
+   * Cluster (the marker and a twin on another master, written in parallel) and 1 on a single
+   * Redis; `1` keeps one marker on a cluster, which a failover can lose (docs/deployment.md,
+   * "Spent markers and failover").
+   */
+  spendMarkers: z
+    .union([z.literal("auto"), z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)]))])
+    .default("auto")
+    .meta({ env: "SIFT_SPEND_MARKERS" }),
+  /**
+   * Replicas that must hold the one marker before `ok: true` (WAIT after the SET NX; the design
+   * before the pair, kept for comparison): `0`, the default, waits for none; `auto` is 1 on a
+   * Redis Cluster with replicas. Not 0: one marker, whatever SIFT_SPEND_MARKERS says, and a
+   * lagging replica answers `Internal server error`, which sites accept (docs/deployment.md).
    */
   spendReplicaAcks: z
     .union([z.literal("auto"), z.coerce.number().int().min(0).max(5)])
-    .default("auto")
+    .default(0)
     .meta({ env: "SIFT_SPEND_REPLICA_ACKS" }),
   /** How long WAIT waits for them: past it the answer is `Internal server error`, never ok. */
   spendWaitMs: z.coerce.number().int().positive().max(900).default(500).meta({ env: "SIFT_SPEND_WAIT_MS" }),

@@ -18,6 +18,7 @@ const exitCode = await runService({
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
       spend: {
+        markers: config.spendMarkers,
         replicaAcks: config.spendReplicaAcks,
         waitMs: config.spendWaitMs,
         // Only where a spend may wait: on a Redis Cluster (auto) or when acknowledgements are asked.

@@ -13,13 +13,20 @@ export const createVerifyService = (
     signingSecrets: SigningSecretRing;
     /** The verdict log's write side (verdictRecorder); none: verify outcomes are not recorded. */
     verdicts?: VerdictRecorder;
-    /** Replica acknowledgement of spent markers (default: auto). */
+    /** How spent markers are kept (default: a pair on a cluster, one marker on a single Redis). */
     spend?: ReplayGuardOptions;
   },
 ) =>
   buildVerifyApp({
     ...deps,
-    guard: new RedisReplayGuard(deps.redis, deps.spend),
+    guard: new RedisReplayGuard(deps.redis, {
+      ...deps.spend,
+      onTwinFailed: (err) =>
+        deps.logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          "spent on one marker: its twin's master did not answer",
+        ),
+    }),
     keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     adaptive: new RedisAdaptiveStore({ redis: deps.redis }),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

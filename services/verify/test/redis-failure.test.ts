@@ -73,4 +73,43 @@ describe("verify when Redis fails", () => {
       await closeServer(server);
     }
   });
+
+  it("spends a valid solution whose key the gateway could not read, answers Internal server error, then Spent challenge", async () => {
+    const key = await createKey(stack.keystore, { kind: "challenge" });
+    const { solution } = await solveFromService({ siteKey: key.siteKey!, baseUrl: stack.gatewayUrl });
+    const redis = createRedis(inject("redisUrl"), "verify-key-unread");
+    await redisReady(redis);
+    const signer = new IdentitySigner(stack.internalSecret);
+    const app = createVerifyService({
+      redis,
+      clock: systemClock,
+      logger: silentLogger(),
+      signer,
+      signingSecrets: signingSecretRing(undefined, stack.internalSecret),
+    });
+    const server = createServer(app);
+    const port = await listen(server, 0, "127.0.0.1");
+    try {
+      const send = () =>
+        post(
+          `http://127.0.0.1:${port}/verify`,
+          { solution },
+          signer.headers({
+            requestId: "key-unread",
+            iat: Date.now(),
+            route: "verify",
+            key: { status: "unavailable" },
+          }),
+        );
+      // A site accepts on this answer; the solution is spent all the same, so a replay is refused.
+      expect(await send()).toMatchObject({
+        status: 200,
+        json: { ok: false, message: VerifyMessage.internal },
+      });
+      expect(await send()).toMatchObject({ status: 200, json: { ok: false, message: VerifyMessage.spent } });
+    } finally {
+      redis.disconnect();
+      await closeServer(server);
+    }
+  });
 });

@@ -22,6 +22,7 @@ import {
   type FeedbackResponse,
   type Label,
   type ModelName,
+  type Reason,
   type VerifyResponse,
 } from "./types.js";
 
@@ -49,7 +50,8 @@ export interface CallOptions {
 
 /** A Classify verdict: from the service, or from the outage policy (spec 7.1, on 503). */
 export type ClassifyOutcome =
-  | (ClassifyResponse & { decidedBy: "service" })
+  /** `reasons` only when asked for with `explain` (Sift's `?explain=1`). */
+  | (ClassifyResponse & { decidedBy: "service"; reasons?: Reason[] })
   | {
       decidedBy: "policy";
       label: "clean";
@@ -102,17 +104,19 @@ export class SiftClient {
    */
   async classify(
     content: Content,
-    options: CallOptions & { model?: ModelName } = {},
+    options: CallOptions & { model?: ModelName; explain?: boolean } = {},
   ): Promise<ClassifyOutcome> {
     const body = { content, model: options.model ?? "spam-standard" };
-    return this.#run<ClassifyOutcome>("/classify", this.#key("classifyKey"), body, options.signal, {
+    const path = options.explain ? "/classify?explain=1" : "/classify";
+    return this.#run<ClassifyOutcome>(path, this.#key("classifyKey"), body, options.signal, {
       interpret: (a, attempts) => {
         if (a.kind === "timeout") throw timeoutError(this.#timeoutMs, attempts);
         if (a.kind === "network") return RETRY;
         if (a.status === 200) {
           if (!isClassifyResponse(a.json)) throw unexpected(a, attempts);
           const { label, score, model } = a.json;
-          return { done: { decidedBy: "service", label, score, model } };
+          const reasons = options.explain ? reasonsOf(a.json) : undefined;
+          return { done: { decidedBy: "service", label, score, model, ...(reasons ? { reasons } : {}) } };
         }
         return retryableStatus(a.status) ? RETRY : throwRefusal(a, attempts);
       },
@@ -240,3 +244,12 @@ export class SiftClient {
     }
   }
 }
+
+/** The `reasons` of an explained answer, each checked for the fields the type promises. */
+const reasonsOf = (json: unknown): Reason[] | undefined => {
+  const reasons = isRecord(json) ? json["reasons"] : undefined;
+  if (!Array.isArray(reasons)) return undefined;
+  return reasons.filter(
+    (r): r is Reason => isRecord(r) && typeof r["signal"] === "string" && typeof r["weight"] === "number",
+  );
+};

@@ -9,3 +9,13 @@ export { SiftError, type SiftErrorKind } from "./errors.js";
 export { SPEC_OUTAGE_POLICY, STRICT_OUTAGE_POLICY, type OutagePolicy } from "./policy.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry.js";
 export * from "./types.js";
+export {
+  formCheck,
+  siftForm,
+  SOLUTION_FIELDS,
+  type FormCheck,
+  type FormCheckOptions,
+  type FormReason,
+  type FormSource,
+  type SiftRequest,
+} from "./form.js";

@@ -28,6 +28,18 @@ export interface ClassifyResponse {
   model: string;
 }
 
+/**
+ * One signal that moved a verdict, in an explained answer (Sift's `?explain=1`, beyond the spec):
+ * `signal` a short stable code, `weight` its signed log-odds toward spam, `label` the words a
+ * person reads, `field` the form field it came from.
+ */
+export interface Reason {
+  signal: string;
+  weight: number;
+  field?: string;
+  label?: string;
+}
+
 /** Spec 2.3: every non-200 Classify answer; `code` accompanies a 429 (Sift's DESIGN.md). */
 export interface ErrorBody {
   ok: false;

@@ -87,6 +87,12 @@ export const Identity = z.object({
     z.object({ status: z.literal("missing") }),
     z.object({ status: z.literal("invalid") }),
     z.object({ status: z.literal("test") }),
+    /**
+     * The key store did not answer (its Redis node down or frozen): verify still checks and
+     * spends the solution, then answers `Internal server error`, so that answer, which a site
+     * accepts, never leaves the solution unspent (docs/deployment.md, "Spent markers").
+     */
+    z.object({ status: z.literal("unavailable") }),
     z.object({
       status: z.literal("valid"),
       keyId: z.string(),

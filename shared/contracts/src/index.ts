@@ -10,3 +10,4 @@ export * from "./identity.ts";
 export * from "./jobs.ts";
 export * from "./openapi.ts";
 export * from "./openapi-parts.ts";
+export * from "./drop-in.ts";

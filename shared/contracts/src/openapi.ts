@@ -1,3 +1,4 @@
+import { dropInPaths } from "./drop-in.ts";
 import { ENDPOINTS, type EndpointTable } from "./endpoints.ts";
 import type { OperationDoc } from "./openapi-parts.ts";
 
@@ -16,7 +17,8 @@ export const apiPaths = (endpoints: EndpointTable): Record<string, Record<string
 
 /**
  * The public interface as OpenAPI 3.1, built from the same schemas and texts the services use:
- * one operation per API entry of ENDPOINTS (each described beside its contract), plus the probes.
+ * one operation per API entry of ENDPOINTS (each described beside its contract), the drop-in
+ * vendors' shapes (drop-in.ts), plus the probes.
  */
 export const openApiDocument = (endpoints: EndpointTable = ENDPOINTS) => ({
   openapi: "3.1.0",
@@ -33,6 +35,7 @@ export const openApiDocument = (endpoints: EndpointTable = ENDPOINTS) => ({
   },
   paths: {
     ...apiPaths(endpoints),
+    ...dropInPaths(),
     "/openapi.json": {
       get: {
         summary: "This document (cacheable for five minutes)",

@@ -1,6 +1,6 @@
 import type { Result } from "ioredis";
 import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
-import { hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
+import { hashFoldedSecret, hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
 import { workspaceLogFrom } from "@sift/contracts";
 import {
   KEY_RECORD_FIELDS,
@@ -141,6 +141,7 @@ export class Keystore extends RedisStore {
     await this.redis.hset(this.layout.config(config.id), { ...toHash(config), secretHash: hash });
     await this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id);
     await this.redis.hset(this.layout.key(hash), keyRecord(config, workspace));
+    await this.#indexFolded(config.id, secretKey, hash);
     if (config.siteKey) await this.redis.set(this.layout.site(config.siteKey), config.id);
     await this.#catchUp(hash, workspaceId);
     return { config, secretKey };
@@ -179,6 +180,8 @@ export class Keystore extends RedisStore {
     const hash = hashSecret(secretKey);
     const keyId = newId("key");
     await this.redis.hset(this.layout.key(hash), keyRecord({ ...config, keyId }, workspace));
+    const oldFolded = await this.redis.hget(this.layout.config(configId), "foldedHash");
+    await this.#indexFolded(configId, secretKey, hash);
     const retired = await this.redis.siftSwapSecret(
       this.layout.config(configId),
       this.layout.retiredSecrets(configId),
@@ -195,6 +198,10 @@ export class Keystore extends RedisStore {
       await Promise.all(retired.map((old) => this.redis.publish(this.layout.keyChanges, keyChange.key(old))));
       await this.redis.srem(this.layout.retiredSecrets(configId), ...retired);
     }
+    // The old secret's case-blind entry: its record is gone, so it would resolve to nothing
+    // anyway; deleted so the index does not grow with every reroll.
+    if (oldFolded && oldFolded !== hashFoldedSecret(secretKey))
+      await this.redis.del(this.layout.keyFolded(oldFolded));
     await this.#catchUp(hash, config.workspaceId);
     return secretKey;
   }
@@ -210,6 +217,24 @@ export class Keystore extends RedisStore {
     return row.slice(0, REQUIRED_KEY_FIELDS).every((v) => v !== null) ? toRecord(row as ResolveRow) : null;
   }
 
+  /**
+   * The exact hash of a secret given in any case (a key from a host name, which URL parsers
+   * lowercase), or null when no secret folds to it. Keys made before the index existed are not
+   * in it until `indexFolded` sees them once in their own case (docs/integrations.md).
+   */
+  async foldedHash(secretInAnyCase: string): Promise<string | null> {
+    return this.redis.get(this.layout.keyFolded(hashFoldedSecret(secretInAnyCase)));
+  }
+
+  /**
+   * Adds a secret known to be valid (it resolved in its exact case) to the case-blind index when
+   * it is not there yet: the migration path for keys made before the index existed.
+   */
+  async indexFolded(secretKey: string): Promise<void> {
+    const hash = hashSecret(secretKey);
+    await this.redis.set(this.layout.keyFolded(hashFoldedSecret(secretKey)), hash, "NX");
+  }
+
   /** The channel `keyChange` messages are published on (for a subscriber of this store's prefix). */
   get changesChannel(): string {
     return this.layout.keyChanges;
@@ -222,7 +247,14 @@ export class Keystore extends RedisStore {
   async resolveAndTake(
     secretKey: string,
   ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
-    const row = await this.redis.siftResolveAndTake(this.layout.key(hashSecret(secretKey)), this.clock.now());
+    return this.resolveAndTakeHash(hashSecret(secretKey));
+  }
+
+  /** `resolveAndTake` for a secret already hashed (hashSecret, or `foldedHash`'s answer). */
+  async resolveAndTakeHash(
+    secretHash: string,
+  ): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> {
+    const row = await this.redis.siftResolveAndTake(this.layout.key(secretHash), this.clock.now());
     return row ? { record: toRecord(row), retryAfterMs: Number(row[KEY_RECORD_FIELDS.length]) } : null;
   }
 
@@ -230,6 +262,17 @@ export class Keystore extends RedisStore {
   async #read<T>(key: string, parse: (hash: Record<string, string>) => T): Promise<T | null> {
     const hash = await this.redis.hgetall(key);
     return Object.keys(hash).length === 0 ? null : parse(hash);
+  }
+
+  /**
+   * Points the secret's lowercase form at its exact hash, and remembers the entry on the
+   * configuration so a reroll can delete it. Overwrites: of two secrets folding alike (odds
+   * about 2^-222) the newer answers to its host-name form.
+   */
+  async #indexFolded(configId: string, secretKey: string, hash: string): Promise<void> {
+    const folded = hashFoldedSecret(secretKey);
+    await this.redis.set(this.layout.keyFolded(folded), hash);
+    await this.redis.hset(this.layout.config(configId), "foldedHash", folded);
   }
 
   /** After writing a key record from a workspace read: bring it up to the workspace as it is now. */

@@ -28,6 +28,11 @@ export const redisLayout = (prefix = "sift:") => ({
   config: (configId: string) => `${prefix}cfg:{${configId}}`,
   retiredSecrets: (configId: string) => `${prefix}cfg-retired:{${configId}}`,
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
+  /**
+   * String: the exact hash of the secret whose lowercase form hashes to `foldedHash` (the
+   * case-blind lookup of a key sent in a host name; secrets.ts `hashFoldedSecret`).
+   */
+  keyFolded: (foldedHash: string) => `${prefix}key-folded:${foldedHash}`,
   site: (siteKey: string) => `${prefix}site:${siteKey}`,
   notices: `${prefix}notices`,
   /** A per-address rate-limit bucket (a classify key's bucket is in its key record). */

@@ -13,3 +13,12 @@ export const newId = (prefix: "ws" | "cfg" | "key"): string =>
  * an attacker cannot steer the hash of a guess towards a stored one byte by byte.
  */
 export const hashSecret = (secret: string): string => hash("sha256", secret, "hex");
+
+/**
+ * The hash of a secret's lowercase form, for the one lookup that cannot know the case: a key
+ * sent as the first label of a host name (`sk_….sift.example`, as Akismet clients send it),
+ * which URL parsers lowercase. It indexes the exact hash (layout.ts `keyFolded`); lowercasing
+ * folds 26 of base64url's 64 symbols onto the others, leaving about 222 of a secret's 256 bits
+ * (docs/integrations.md).
+ */
+export const hashFoldedSecret = (secret: string): string => hashSecret(secret.toLowerCase());

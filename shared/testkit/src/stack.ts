@@ -35,7 +35,9 @@ export interface StackOptions {
   redisUrl: string;
   /** A Redis Cluster's `host:port,…` (startRedisCluster().nodes): used instead of redisUrl. */
   redisClusterNodes?: string;
-  /** Verify's replica acknowledgement of spent markers (SIFT_SPEND_REPLICA_ACKS; default auto). */
+  /** Nodes holding each spent marker (SIFT_SPEND_MARKERS; default auto: a pair on a cluster). */
+  spendMarkers?: 1 | 2 | "auto";
+  /** Verify's replica acknowledgement of a one-marker spend (SIFT_SPEND_REPLICA_ACKS; default 0). */
   spendReplicaAcks?: number | "auto";
   /** Connections verify spreads spends that wait for a replica over (SIFT_SPEND_CONNECTIONS; default 1 here). */
   spendConnections?: number;
@@ -151,6 +153,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       signer,
       signingSecrets: options.signingSecrets ?? signingSecretRing(undefined, internalSecret),
       spend: {
+        ...(options.spendMarkers === undefined ? {} : { markers: options.spendMarkers }),
         ...(options.spendReplicaAcks === undefined ? {} : { replicaAcks: options.spendReplicaAcks }),
         waitConnections,
       },

@@ -60,4 +60,26 @@ describe("verifySolution", () => {
     expect(afterSpend(true)).toEqual({ ok: true });
     expect(afterSpend(false)).toEqual({ ok: false, message: VerifyMessage.spent });
   });
+
+  it("with the key unread, checks the solution, asks for the spend and answers Internal server error, never ok", async () => {
+    const clock = new ManualClock();
+    const params = { configId: "cfg_A", difficulty: 4, puzzles: 4, ttlMs: 10 * MINUTE };
+    const solution = await solveChallenge(issueChallenge(params, { secrets: signingSecrets, clock }));
+    const unread = { status: "unavailable" } as const;
+    expect(verifySolution(unread, solution, { signingSecrets, now: clock.now() })).toMatchObject({
+      step: "spend",
+      keyUnread: true,
+    });
+    // A forged or expired solution is refused as with a key: nothing is spent.
+    expect(verifySolution(unread, `${solution}x`, { signingSecrets, now: clock.now() })).toMatchObject({
+      step: "answer",
+    });
+    clock.advance(11 * MINUTE);
+    expect(verifySolution(unread, solution, { signingSecrets, now: clock.now() })).toEqual({
+      step: "answer",
+      answer: { ok: false, message: VerifyMessage.expired },
+    });
+    expect(afterSpend(true, true)).toEqual({ ok: false, message: VerifyMessage.internal });
+    expect(afterSpend(false, true)).toEqual({ ok: false, message: VerifyMessage.spent });
+  });
 });

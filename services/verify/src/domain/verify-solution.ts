@@ -7,7 +7,14 @@ import { accepted, answer, rejected, spent } from "./verify-outcome.ts";
  * that passed every check (the caller marks `spendId` spent for `remainingMs`, then `afterSpend`).
  */
 export type VerifyStep =
-  { step: "answer"; answer: VerifyResponse } | { step: "spend"; spendId: string; remainingMs: number };
+  | { step: "answer"; answer: VerifyResponse }
+  | {
+      step: "spend";
+      spendId: string;
+      remainingMs: number;
+      /** The key could not be read: spent now answers `Internal server error`, never ok. */
+      keyUnread?: true;
+    };
 
 /**
  * DESIGN.md's verify order: Missing secret key → Missing solution → Test key → Invalid secret
@@ -28,16 +35,28 @@ export const verifySolution = (
   if (key.status === "invalid") return done(answer(VerifyMessage.invalidKey));
   if (typeof solution !== "string") return done(answer(VerifyMessage.invalidSolution));
   // A Classify key never verifies (spec 1): same answer as an unknown key.
-  if (key.kind !== "challenge") return done(answer(VerifyMessage.invalidKey));
+  const unread = key.status === "unavailable";
+  if (!unread && key.kind !== "challenge") return done(answer(VerifyMessage.invalidKey));
   const result = checkSolution({
     solution,
-    configId: key.configId,
+    configId: unread ? null : key.configId,
     secrets: check.signingSecrets,
     now: check.now,
   });
   if (!result.ok) return done(rejected(result.reason));
-  return { step: "spend", spendId: result.spendId, remainingMs: result.remainingMs };
+  return {
+    step: "spend",
+    spendId: result.spendId,
+    remainingMs: result.remainingMs,
+    ...(unread ? { keyUnread: true as const } : {}),
+  };
 };
 
-/** The answer once the spend is done: this call spent the challenge, or someone had before. */
-export const afterSpend = (spentNow: boolean): VerifyResponse => (spentNow ? accepted : spent);
+/**
+ * The answer once the spend is done: this call spent the challenge, or someone had before. With
+ * the key unread (the gateway's lookup failed), a solution spent now answers `Internal server
+ * error`: the spec's answer for a failure on the service side, which a site accepts, given only
+ * once the solution is spent, so a replay finds it `Spent challenge`.
+ */
+export const afterSpend = (spentNow: boolean, keyUnread = false): VerifyResponse =>
+  spentNow ? (keyUnread ? answer(VerifyMessage.internal) : accepted) : spent;

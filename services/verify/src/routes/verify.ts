@@ -49,7 +49,7 @@ export const verifyRoute =
       const outcome =
         step.step === "answer"
           ? step.answer
-          : afterSpend(await deps.guard.spend(step.spendId, step.remainingMs));
+          : afterSpend(await deps.guard.spend(step.spendId, step.remainingMs), step.keyUnread);
       // The test key's answers carry their message even when ok, so they never count as real accepts.
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);

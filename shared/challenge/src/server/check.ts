@@ -22,8 +22,12 @@ export type CheckResult =
 
 export interface CheckInput {
   solution: string;
-  /** The configuration of the secret key the caller verified with. */
-  configId: string;
+  /**
+   * The configuration of the secret key the caller verified with; null when the key could not
+   * be read (the key store down): the mismatch check is skipped, and the caller must not answer
+   * `ok: true` on the result.
+   */
+  configId: string | null;
   secrets: SigningSecretRing;
   now: number;
 }
@@ -41,7 +45,8 @@ export const checkSolution = ({ solution, configId, secrets, now }: CheckInput):
   const expected = signing ? hmacChallenge(decoded.challengeBytes, signing) : null;
   if (!expected || !constantTimeEqualBytes(expected, decoded.signature))
     return { ok: false, reason: "invalidSignature" };
-  if (!constantTimeEqualText(challenge.configId, configId)) return { ok: false, reason: "mismatchingKeys" };
+  if (configId !== null && !constantTimeEqualText(challenge.configId, configId))
+    return { ok: false, reason: "mismatchingKeys" };
   if (now >= challenge.expiresAt) return { ok: false, reason: "expired" };
   if (!proofHolds(decoded)) return { ok: false, reason: "invalidSolution" };
   return {

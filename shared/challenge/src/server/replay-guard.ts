@@ -1,13 +1,15 @@
 import { Cluster, type Redis, type Result } from "ioredis";
 import { commandDeadline, luaDeadlineCheck } from "@sift/runtime";
+import { markerKeys } from "./marker-pair.ts";
 
 /** Remembers spent challenges. One implementation per store; tests use the real one. */
 export interface ReplayGuard {
   /**
    * Marks `spendId` spent for `ttlMs` and answers true when this call spent it, false when it was
-   * spent already. Atomic: of many concurrent calls for one id, exactly one gets true. Rejects
-   * when the store fails (or, with replica acknowledgement on, when no replica holds the marker
-   * in time); the caller then answers `Internal server error`.
+   * spent already. Of many concurrent calls for one id, at most one gets true (exactly one on a
+   * single Redis; docs/deployment.md, "Spent markers and failover", for the pair). Rejects only
+   * when no marker could be written or read (or, with replica acknowledgement asked, when no
+   * replica holds the marker in time); the caller then answers `Internal server error`.
    */
   spend(spendId: string, ttlMs: number): Promise<boolean>;
 }
@@ -28,15 +30,29 @@ return 0
 `;
 
 /**
- * How many replicas must hold a new spent marker before it counts (docs/deployment.md, "Spent
- * markers and failover"): "auto" is 1 on a Redis Cluster whose CLUSTER NODES lists a replica and
- * 0 otherwise (a single Redis, or a cluster of masters only, where WAIT would answer 0 at once
- * and every spend would fail).
+ * How many replicas must hold a new spent marker before it counts, with one marker (the design
+ * before issue 39, kept for comparison: docs/deployment.md, "Spent markers and failover"): "auto"
+ * is 1 on a Redis Cluster whose CLUSTER NODES lists a replica and 0 otherwise.
  */
 export type ReplicaAcks = number | "auto";
 
+/**
+ * How many nodes hold a new spent marker before `ok: true`: "auto" is 2 on a Redis Cluster (the
+ * marker and its twin on slots of two different masters, written in parallel) and 1 on a single
+ * Redis; 1 keeps one marker on a cluster too (a master's failover can then lose it).
+ */
+export type SpendMarkers = 1 | 2 | "auto";
+
 export interface ReplayGuardOptions {
-  /** Replica acknowledgements awaited (WAIT) after a successful SET NX; default "auto". */
+  /** Nodes that hold each marker (default "auto": 2 on a cluster). Ignored while WAIT is asked. */
+  markers?: SpendMarkers;
+  /**
+   * Called when a pair's spend answered on one marker because its twin's write failed (the
+   * twin's master down or frozen): until that master is back or replaced, that solution's
+   * protection is one node's. For a warning and a count; never throws into the spend.
+   */
+  onTwinFailed?: (err: unknown) => void;
+  /** Replica acknowledgements awaited (WAIT) after a one-marker SET NX; default 0 (none). */
   replicaAcks?: ReplicaAcks;
   /**
    * WAIT's time-out in ms: past it the spend fails (`Internal server error`), never `ok: true`.
@@ -68,12 +84,16 @@ export class RedisReplayGuard implements ReplayGuard {
   readonly #waiting: ReadonlyArray<Redis | Cluster>;
   #turn = 0;
   readonly #replicaAcks: ReplicaAcks;
+  readonly #markers: SpendMarkers;
+  readonly #onTwinFailed: (err: unknown) => void;
   readonly #waitMs: number;
   #autoAcks: { value: number; at: number } | undefined;
 
   constructor(redis: Redis | Cluster, options: ReplayGuardOptions = {}) {
     this.#redis = redis;
-    this.#replicaAcks = options.replicaAcks ?? "auto";
+    this.#replicaAcks = options.replicaAcks ?? 0;
+    this.#markers = options.markers ?? "auto";
+    this.#onTwinFailed = options.onTwinFailed ?? (() => undefined);
     this.#waitMs = options.waitMs ?? 500;
     this.#waiting = [redis, ...(options.waitConnections ?? [])];
     for (const connection of this.#waiting)
@@ -86,7 +106,12 @@ export class RedisReplayGuard implements ReplayGuard {
     const key = KEY_PREFIX + spendId;
     const deadline = commandDeadline(this.#redis);
     const acks = await this.#acksWanted();
-    if (acks === 0) return (await this.#redis.siftSpend(key, ttl, deadline)) === 1;
+    if (acks === 0) {
+      const redis = this.#redis;
+      if (redis instanceof Cluster && this.#markers !== 1)
+        return this.#spendPair(redis, spendId, ttl, deadline);
+      return (await redis.siftSpend(key, ttl, deadline)) === 1;
+    }
     // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
     // marker's SET to the marker's master, and WAIT counts the replicas that hold that write.
     const redis = this.#nextWaiting();
@@ -108,6 +133,29 @@ export class RedisReplayGuard implements ReplayGuard {
     if (!waited || waited[0]) throw waited?.[0] ?? new Error("Connection is closed");
     const acked = Number(waited[1]);
     if (acked < acks) throw new ReplicaLagError(acked, acks);
+    return true;
+  }
+
+  /**
+   * The marker and its twin, each SET NX on its own master, in parallel (no WAIT: neither waits
+   * for a replica, so no replica can slow or fail a spend). Spent when either already held one: a
+   * failover can lose the marker on the failed master, never the twin on another. Spent now when
+   * one was written and the other was too or could not be (its master down or frozen: the spend
+   * answers on one node's marker rather than `Internal server error`, which a site accepts
+   * anyway and which would leave nothing behind). Rejects only when neither write answered.
+   */
+  async #spendPair(redis: Cluster, spendId: string, ttl: number, deadline: number): Promise<boolean> {
+    const keys = markerKeys(KEY_PREFIX, spendId, (slot) => redis.slots[slot]?.[0]);
+    const writes = await Promise.allSettled(keys.map((key) => redis.siftSpend(key, ttl, deadline)));
+    let failure: unknown;
+    let written = false;
+    for (const write of writes) {
+      if (write.status === "rejected") failure ??= write.reason;
+      else if (write.value === 1) written = true;
+      else return false;
+    }
+    if (!written) throw failure;
+    if (failure !== undefined) this.#onTwinFailed(failure);
     return true;
   }
 

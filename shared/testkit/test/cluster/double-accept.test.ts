@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { RedisReplayGuard } from "@sift/challenge/server";
+import { createRedis, redisReady } from "@sift/runtime";
 import {
   createKey,
   solveChallenge,
@@ -12,21 +16,28 @@ import {
 import { checkHistory, verifyRecorded, type VerifyEvent, stopAll } from "./history.ts";
 
 /**
- * Issue 29's double acceptance, caught from the answers: a 3 + 3 Redis Cluster, one master's
- * replication cut at its proxy (its replica lags without knowing), N fresh solutions verified,
- * that master SIGKILLed and its replica promoted, the same N verified again. Without the replica
- * acknowledgement (SIFT_SPEND_REPLICA_ACKS=0) the markers written after the cut die with the
- * master and their solutions are accepted a second time; with it (the default) a marker no
- * replica holds is answered `Internal server error`, never `ok: true`.
+ * Issue 39's scenario, judged as a site judges (`ok: true` or `Internal server error` is an
+ * acceptance): a 3 + 3 Redis Cluster; one master's replica frozen (SIGSTOP) and its replication
+ * link cut at the master's proxy (the replica lags without knowing); N fresh solutions verified;
+ * the replica thawed, the master SIGKILLed and its replica promoted (with the markers written
+ * after the cut lost), the old master restarted as a replica; the same N verified again. With the
+ * marker pair (the default) each solution's twin lives on another master, so the second round is
+ * `Spent challenge` throughout, and no replica can hold a fresh verify up: none answers `Internal
+ * server error`. With one marker (SIFT_SPEND_MARKERS=1) the killed master's solutions are accepted
+ * a second time; with the one-marker WAIT of before (long form) the frozen replica turns them into
+ * `Internal server error` in both rounds, which a site accepts twice all the same.
  */
 const N = 24;
+const LONG = process.env["SIFT_CLUSTER_LONG"] === "1";
 let running: Array<{ stop(): Promise<void> }> = [];
 afterEach(async () => {
   await stopAll(running);
   running = [];
 });
 
-const failoverRow = async (spendReplicaAcks: number | "auto") => {
+type Spend = { spendMarkers: 1 | 2 | "auto"; spendReplicaAcks?: number | "auto" };
+
+const failoverRow = async (spend: Spend) => {
   const cluster: ReplicatedRedisCluster = await startReplicatedCluster();
   const nats: TestServer = await startServer("nats");
   running.push(cluster, nats);
@@ -34,53 +45,115 @@ const failoverRow = async (spendReplicaAcks: number | "auto") => {
     redisUrl: "redis://127.0.0.1:1",
     redisClusterNodes: cluster.nodes,
     natsUrl: nats.url,
-    spendReplicaAcks,
+    ...spend,
   });
   running.push(stack);
   const key = await createKey(stack.keystore, { kind: "challenge" });
   const solutions = await Promise.all(
     Array.from({ length: N }, () => solveChallenge(stack.gatewayUrl, key.siteKey!)),
   );
-  const history: VerifyEvent[] = [];
-  // The victim: the first master; about a third of the markers hash to its slots.
+  const first: VerifyEvent[] = [];
+  const second: VerifyEvent[] = [];
+  // The victim: the first master; about a third of the first markers hash to its slots.
   const victim = cluster.members[0]!.port;
   const replica = await cluster.replicaOf(victim);
+  cluster.freeze(replica);
   cluster.cutReplication(victim);
-  for (const solution of solutions) await verifyRecorded(history, stack.gatewayUrl, key.secretKey, solution);
+  for (const solution of solutions) await verifyRecorded(first, stack.gatewayUrl, key.secretKey, solution);
+  const placement = await markersByMaster(cluster);
+  // Thawed, it still receives nothing from its master: the markers written meanwhile die with it.
+  cluster.thaw(replica);
   await cluster.kill(victim);
   const promotedMs = await cluster.waitForMaster(replica);
-  // The promoted master has no replica until the old one rejoins: with the acknowledgement on,
-  // its shard's new markers are `Internal server error` meanwhile (docs/reliability.md), so the
-  // old master is restarted first, as the row's operator would.
   const restartedAt = Date.now();
   await cluster.restart(victim);
   await cluster.waitForReplicaLink(victim);
   const rejoinedMs = Date.now() - restartedAt;
-  for (const solution of solutions) await verifyRecorded(history, stack.gatewayUrl, key.secretKey, solution);
-  return { history, check: checkHistory(history), promotedMs, rejoinedMs };
+  for (const solution of solutions) await verifyRecorded(second, stack.gatewayUrl, key.secretKey, solution);
+  return {
+    check: checkHistory([...first, ...second]),
+    firstRound: checkHistory(first),
+    secondRound: checkHistory(second),
+    placement,
+    promotedMs,
+    rejoinedMs,
+    cluster,
+  };
 };
 
-/** SIFT_SPEND_REPLICA_ACKS=0 runs the main row with the fix off, to watch it fail. */
-const configured = process.env["SIFT_SPEND_REPLICA_ACKS"];
-const acks = configured === undefined || configured === "auto" ? "auto" : Number(configured);
+/** For each spent id (the key's name after its hash tag, if any), the masters holding a marker of it. */
+const markersByMaster = async (cluster: ReplicatedRedisCluster) => {
+  const byId = new Map<string, Set<number>>();
+  for (const master of cluster.members.filter((m) => m.replicaOf === undefined)) {
+    const client = new Redis({ port: master.port, lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      for (const name of await client.keys("sift:challenge:spent:*")) {
+        const id = name.replace(/^sift:challenge:spent:(\{[^}]*\}:)?/, "");
+        byId.set(id, (byId.get(id) ?? new Set()).add(master.port));
+      }
+    } finally {
+      client.disconnect();
+    }
+  }
+  return [...byId.values()].map((masters) => masters.size);
+};
 
-describe("a Redis master killed after its replication was cut", () => {
-  it("never accepts a solution twice, answering only the spec's messages", async () => {
-    const { check, promotedMs, rejoinedMs } = await failoverRow(acks);
+describe("a Redis master killed after its replica was frozen and its replication cut", () => {
+  it("accepts no solution twice as a site sees it, and no fresh verify answers Internal server error", async () => {
+    const { check, firstRound, secondRound, placement, promotedMs, rejoinedMs, cluster } = await failoverRow({
+      spendMarkers: "auto",
+    });
     console.warn(
-      `replica acks ${acks}: answers ${JSON.stringify(check.answers)}; replica promoted ${promotedMs} ms after the kill; old master restarted and replicating ${rejoinedMs} ms later`,
+      `marker pair: round 1 ${JSON.stringify(firstRound.answers)}, round 2 ${JSON.stringify(secondRound.answers)}; accepted twice (ok or Internal server error) ${check.acceptedTwice} of ${N}; fresh verifies answered Internal server error ${firstRound.internalErrors.fresh}; masters per spent solution ${JSON.stringify(placement)}; replica promoted ${promotedMs} ms after the kill; old master restarted and replicating ${rejoinedMs} ms later`,
     );
     expect(check.offSpec).toEqual([]);
     expect(check.hangs).toBe(0);
     expect(check.acceptedTwice).toBe(0);
+    expect(firstRound.answers).toEqual({ ok: N });
+    expect(secondRound.answers).toEqual({ "Spent challenge": N });
+    // Each solution's two markers went to two different masters.
+    expect(placement).toEqual(Array.from({ length: N }, () => 2));
+
+    // Of many concurrent spends of one id, one is accepted, on the pair as on one marker.
+    const redis = createRedis(
+      { url: "redis://127.0.0.1:1", clusterNodes: cluster.nodes },
+      "double-accept-guard",
+    );
+    try {
+      await redisReady(redis);
+      const guard = new RedisReplayGuard(redis);
+      const id = randomUUID();
+      const results = await Promise.all(Array.from({ length: 50 }, () => guard.spend(id, 60_000)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    } finally {
+      redis.disconnect();
+    }
   });
 
-  it("catches the hole when verify does not wait for a replica (the fix off)", async () => {
-    const { check } = await failoverRow(0);
+  it("catches the hole with one marker (SIFT_SPEND_MARKERS=1)", async () => {
+    const { check, firstRound, secondRound } = await failoverRow({ spendMarkers: 1 });
     console.warn(
-      `replica acks 0: answers ${JSON.stringify(check.answers)}; accepted twice ${check.acceptedTwice} of ${N}`,
+      `one marker: round 1 ${JSON.stringify(firstRound.answers)}, round 2 ${JSON.stringify(secondRound.answers)}; accepted twice ${check.acceptedTwice} of ${N}`,
     );
     expect(check.offSpec).toEqual([]);
     expect(check.acceptedTwice).toBeGreaterThan(0);
   });
+
+  // The design before the pair, for the record (issue 39 measured 13 of 24 accepted twice on it):
+  // behind the long flag, since it costs another cluster and CI keeps the case above.
+  it.runIf(LONG)(
+    "shows the one-marker WAIT accepting twice as a site sees it (SIFT_SPEND_REPLICA_ACKS=auto)",
+    async () => {
+      const { check, firstRound, secondRound } = await failoverRow({
+        spendMarkers: 1,
+        spendReplicaAcks: "auto",
+      });
+      console.warn(
+        `one marker + WAIT 1: round 1 ${JSON.stringify(firstRound.answers)}, round 2 ${JSON.stringify(secondRound.answers)}; accepted twice (ok or Internal server error) ${check.acceptedTwice} of ${N}; fresh verifies answered Internal server error ${firstRound.internalErrors.fresh}`,
+      );
+      expect(check.offSpec).toEqual([]);
+      expect(firstRound.internalErrors.fresh).toBeGreaterThan(0);
+      expect(check.acceptedTwice).toBeGreaterThan(0);
+    },
+  );
 });

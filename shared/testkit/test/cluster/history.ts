@@ -54,13 +54,31 @@ export const verifyRecorded = async (
 
 const SPEC_MESSAGES = new Set<string>(Object.values(VerifyMessage));
 
+/** `ok: true`: what verify itself calls accepting a solution. */
 export const isAccepted = (event: VerifyEvent): boolean =>
   event.status === 200 && JSON.stringify(event.body) === JSON.stringify({ ok: true });
 
-/** What the history shows: solutions accepted twice, answers outside the spec, hangs. */
-export const checkHistory = (history: readonly VerifyEvent[]) => {
+/** `Internal server error`: the answer the spec tells a site to accept the submission on. */
+export const isInternalError = (event: VerifyEvent): boolean =>
+  event.status === 200 &&
+  (event.body as { message?: unknown } | undefined)?.message === VerifyMessage.internal;
+
+/**
+ * Accepted as a site sees it (DESIGN.md, "accepted, as a site sees it"): `ok: true`, or
+ * `Internal server error`, on which the spec tells callers to accept. Every row judges by this.
+ */
+export const isAcceptedBySite = (event: VerifyEvent): boolean => isAccepted(event) || isInternalError(event);
+
+/**
+ * What the history shows: solutions accepted twice as a site sees it (ok or `Internal server
+ * error`, any mix), answers outside the spec, hangs; and the fresh verifies (each solution's
+ * first) answered `Internal server error`: how many, and when, in ms after `since` (a row's fault,
+ * on the clock its events' `at` is on; default the first call), from the first one sent to the
+ * last one answered.
+ */
+export const checkHistory = (history: readonly VerifyEvent[], since?: number) => {
   const accepted = new Map<string, number>();
-  for (const event of history.filter(isAccepted))
+  for (const event of history.filter(isAcceptedBySite))
     accepted.set(event.solution, (accepted.get(event.solution) ?? 0) + 1);
   const offSpec = history.filter((event) => {
     if (event.status !== 200) return true;
@@ -68,6 +86,11 @@ export const checkHistory = (history: readonly VerifyEvent[]) => {
     if (isAccepted(event)) return false;
     return body?.ok !== false || typeof body.message !== "string" || !SPEC_MESSAGES.has(body.message);
   });
+  const seen = new Set<string>();
+  // Each solution's first call in the history's order (a row's load, then its replays).
+  const fresh = history.filter((e) => !seen.has(e.solution) && seen.add(e.solution));
+  const freshErrors = fresh.filter(isInternalError);
+  const origin = since ?? fresh[0]?.at ?? 0;
   return {
     acceptedTwice: [...accepted.values()].filter((n) => n > 1).length,
     offSpec,
@@ -75,6 +98,16 @@ export const checkHistory = (history: readonly VerifyEvent[]) => {
     answers: countBy(history, (e) =>
       isAccepted(e) ? "ok" : String((e.body as { message?: string })?.message),
     ),
+    /** Fresh verifies answered `Internal server error`: count, first sent / last answered (ms after `since`). */
+    internalErrors: {
+      fresh: freshErrors.length,
+      ...(freshErrors.length === 0
+        ? {}
+        : {
+            firstSentMs: Math.round(Math.min(...freshErrors.map((e) => e.at)) - origin),
+            lastAnsweredMs: Math.round(Math.max(...freshErrors.map((e) => e.at + e.ms)) - origin),
+          }),
+    },
   };
 };
 

@@ -4,6 +4,7 @@ import { now, sleep } from "../faults/harness.ts";
 import type { VerifyEvent } from "./history.ts";
 import { seedLearnedState } from "./learned-state.ts";
 import {
+  internalErrorsAfter,
   judgedFigures,
   judgeRow,
   replayAccepted,
@@ -34,10 +35,15 @@ import {
  * past the caller's 5 s time-out, usage counted at most once per classify 200 or 500 (the 200s
  * not counted printed); the old master demoted once thawed; verify and classify each back to
  * RECOVERED_RUN good answers in a row (printed with the first good answer of each, ms after the
- * freeze). The second case runs verify with SIFT_SPEND_REPLICA_ACKS=0, to show the row catches
- * the hole.
+ * freeze). Accepted means as a site sees it: `ok: true` or `Internal server error`. No fresh
+ * verify may answer `Internal server error` while only the replication is cut, nor after the
+ * freeze's detection window (the replica promoted, plus the clients' slot refresh); the row prints
+ * how many did in each phase. The second case (long form) runs verify with one spent marker
+ * (SIFT_SPEND_MARKERS=1), to show the row catches the hole.
  */
 const FROZEN_EXTRA_MS = 1_000;
+/** As master-killed.test.ts: a promotion reaches the services' clients on their next slot refresh. */
+const SLOT_REFRESH_MS = 2_000;
 /** As master-killed.test.ts. */
 const RECOVERED_RUN = 30;
 const haproxy = haproxyBinary();
@@ -48,8 +54,8 @@ afterEach(async () => {
   row = undefined;
 });
 
-const partitionRow = async (spendReplicaAcks: string) => {
-  row = await startRedisRow({ solutions: 1_000, verify: { SIFT_SPEND_REPLICA_ACKS: spendReplicaAcks } });
+const partitionRow = async (spendMarkers: string) => {
+  row = await startRedisRow({ solutions: 1_000, verify: { SIFT_SPEND_MARKERS: spendMarkers } });
   const { cluster, deployment: d } = row;
   const learned = await seedLearnedState(d.redis);
   const load = startRowLoad(d);
@@ -59,6 +65,7 @@ const partitionRow = async (spendReplicaAcks: string) => {
     const victim = cluster.members[0]!.port;
     // Asked before the freeze: the helper's CLUSTER NODES goes to the first live node, the victim.
     const replica = await cluster.replicaOf(victim);
+    const cutAt = now();
     cluster.cutReplication(victim);
     // Long enough for dozens of spends on the victim (a third of them) under this load: the
     // markers the fix-off case then finds lost.
@@ -68,6 +75,10 @@ const partitionRow = async (spendReplicaAcks: string) => {
     const promotedMs = await cluster.waitForMaster(replica);
     await sleep(FROZEN_EXTRA_MS);
     const frozenMs = Math.round(now() - frozenAt);
+    // Fresh verifies answered `Internal server error` while only the replication was cut (no
+    // window: every master answered), and from the freeze until the replica was master plus the
+    // clients' slot refresh (the detection window) and after it.
+    const windowEnd = frozenAt + promotedMs + SLOT_REFRESH_MS;
     // Healed: the process runs again and the proxy passes the replication stream again.
     cluster.thaw(victim);
     cluster.healReplication(victim);
@@ -78,10 +89,15 @@ const partitionRow = async (spendReplicaAcks: string) => {
     // Every solution accepted, replayed against the healed topology.
     await replayAccepted(d, load.sent, 0, replays);
     const role = await cluster.role(victim);
-    const judged = await judgeRow(d, load.sent, replays);
+    const judged = await judgeRow(d, load.sent, replays, frozenAt);
+    const internal = {
+      whileCut: internalErrorsAfter(load.sent, cutAt, frozenAt),
+      detectionWindow: internalErrorsAfter(load.sent, frozenAt, windowEnd),
+      after: internalErrorsAfter(load.sent, windowEnd),
+    };
     // Learned state and keys, written before the cut, read back unchanged.
     await learned.expectSurvived();
-    return { judged, promotedMs, frozenMs, demotedMs, role, recovery };
+    return { judged, promotedMs, frozenMs, demotedMs, role, recovery, internal };
   } finally {
     await load.stop();
   }
@@ -98,8 +114,8 @@ const expectMixed = (judged: RowJudgement) => {
   expect(judged.counts["feedback good"]).toBeGreaterThan(2);
 };
 
-/** SIFT_SPEND_REPLICA_ACKS=0 runs the main case with the fix off, to watch it fail. */
-const acks = process.env["SIFT_SPEND_REPLICA_ACKS"] ?? "auto";
+/** SIFT_SPEND_MARKERS=1 runs the main case with the fix off, to watch it fail. */
+const markers = process.env["SIFT_SPEND_MARKERS"] ?? "auto";
 
 describe.skipIf(!haproxy)(
   "a Redis master cut off from the majority for longer than the node time-out, under mixed load behind HAProxy",
@@ -110,11 +126,14 @@ describe.skipIf(!haproxy)(
       "is failed over and, once back, demoted to replica; no solution is accepted twice",
       { timeout: 240_000 },
       async () => {
-        const { judged, promotedMs, frozenMs, demotedMs, role, recovery } = await partitionRow(acks);
+        const { judged, promotedMs, frozenMs, demotedMs, role, recovery, internal } =
+          await partitionRow(markers);
         console.warn(
-          `partition, replica acks ${acks}: ${judgedFigures(judged)}; replica master ${promotedMs} ms after the freeze; frozen ${frozenMs} ms; old master replicating ${demotedMs} ms after the thaw; its role then: ${role}; after the freeze (ms): verify first good ${recovery.verify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.verify.runMs}, classify first good ${recovery.classify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.classify.runMs}`,
+          `partition, spend markers ${markers}: ${judgedFigures(judged)}; fresh verifies answered Internal server error (ms after the cut / the freeze / the window's end) ${JSON.stringify(internal)}; replica master ${promotedMs} ms after the freeze; frozen ${frozenMs} ms; old master replicating ${demotedMs} ms after the thaw; its role then: ${role}; after the freeze (ms): verify first good ${recovery.verify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.verify.runMs}, classify first good ${recovery.classify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.classify.runMs}`,
         );
         expect(judged.check.acceptedTwice).toBe(0);
+        expect(internal.whileCut.count).toBe(0);
+        expect(internal.after.count).toBe(0);
         expect(role).toBe("slave");
         expect(judged.check.answers["ok"]).toBeGreaterThanOrEqual(5);
         expectMixed(judged);
@@ -125,12 +144,12 @@ describe.skipIf(!haproxy)(
     // runs double-accept.test.ts's fix-off case (the issue's own 24 solutions) and this one
     // costs a second deployment (50 s).
     it.runIf(process.env["SIFT_CLUSTER_LONG"] === "1")(
-      "catches the hole when verify does not wait for a replica (the fix off)",
+      "catches the hole with one spent marker (the fix off)",
       { timeout: 240_000 },
       async () => {
-        const { judged, recovery } = await partitionRow("0");
+        const { judged, recovery } = await partitionRow("1");
         console.warn(
-          `partition, replica acks 0: ${judgedFigures(judged)}; after the freeze (ms): verify first good ${recovery.verify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.verify.runMs}, classify first good ${recovery.classify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.classify.runMs}`,
+          `partition, one spend marker: ${judgedFigures(judged)}; after the freeze (ms): verify first good ${recovery.verify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.verify.runMs}, classify first good ${recovery.classify.firstGoodMs} / ${RECOVERED_RUN} in a row ${recovery.classify.runMs}`,
         );
         expectMixed(judged);
         expect(judged.check.acceptedTwice).toBeGreaterThan(0);

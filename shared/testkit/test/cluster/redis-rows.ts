@@ -8,7 +8,14 @@ import {
 import { outcomeOf, recoveryOf, tally } from "../faults/checks.ts";
 import { now, sleep, startLoad, type Sent } from "../faults/harness.ts";
 import { startDeployment, type Deployment } from "./deployment.ts";
-import { CALLER_TIMEOUT_MS, checkHistory, isAccepted, verifyRecorded, type VerifyEvent } from "./history.ts";
+import {
+  CALLER_TIMEOUT_MS,
+  checkHistory,
+  isAcceptedBySite,
+  isInternalError,
+  verifyRecorded,
+  type VerifyEvent,
+} from "./history.ts";
 
 /**
  * What the Redis rows (1: masters killed, 2: a master cut off) share: issue 29's deployment on a
@@ -84,8 +91,9 @@ const asVerifyEvent = (s: Sent): VerifyEvent => {
 };
 
 /**
- * Replays, through the balancer, every solution the load had accepted among `sent` from index
- * `from` on (the ones whose spent markers a failover could have lost); returns the new end index.
+ * Replays, through the balancer, every solution the load had accepted as a site sees it (`ok:
+ * true` or `Internal server error`) among `sent` from index `from` on (the ones whose spent
+ * markers a failover could have lost); returns the new end index.
  */
 export const replayAccepted = async (
   d: Deployment,
@@ -95,9 +103,26 @@ export const replayAccepted = async (
 ): Promise<number> => {
   const upTo = sent.length;
   for (const s of sent.slice(from, upTo))
-    if (s.kind === "verify" && isAccepted(asVerifyEvent(s)))
+    if (s.kind === "verify" && isAcceptedBySite(asVerifyEvent(s)))
       await verifyRecorded(replays, d.balancer.urls.gateway, d.challengeSecret, s.solution!);
   return upTo;
+};
+
+/**
+ * The load's verifies (each a fresh solution) sent from `from` (a fault, on `now()`'s clock) up
+ * to `to` that answered `Internal server error`: how many, and the first one's send and the last
+ * one's answer in ms after `from`. What each row prints per fault.
+ */
+export const internalErrorsAfter = (sent: readonly Sent[], from: number, to = Infinity) => {
+  const errors = sent
+    .filter((s) => s.kind === "verify" && s.answer.startedAt >= from && s.answer.startedAt < to)
+    .filter((s) => isInternalError(asVerifyEvent(s)));
+  if (errors.length === 0) return { count: 0 };
+  return {
+    count: errors.length,
+    firstSentMs: Math.round(Math.min(...errors.map((s) => s.answer.startedAt)) - from),
+    lastAnsweredMs: Math.round(Math.max(...errors.map((s) => s.answer.endedAt)) - from),
+  };
 };
 
 /**
@@ -131,13 +156,18 @@ export const waitForRecovery = async (
  * counted since the load began, and the most it may be: each classify 200 once, each 500 at most
  * once (a master can run the admit and die before its reply: usage-failover.test.ts).
  */
-export const judgeRow = async (d: Deployment, sent: readonly Sent[], replays: readonly VerifyEvent[]) => {
+export const judgeRow = async (
+  d: Deployment,
+  sent: readonly Sent[],
+  replays: readonly VerifyEvent[],
+  faultAt?: number,
+) => {
   const verifies = [...sent.filter((s) => s.kind === "verify").map(asVerifyEvent), ...replays];
   const others = sent.filter((s) => s.kind !== "verify");
   const classify = (outcome: string) =>
     sent.filter((s) => s.kind === "classify" && outcomeOf(d, s) === outcome).length;
   return {
-    check: checkHistory(verifies),
+    check: checkHistory(verifies, faultAt),
     counts: tally(d, [...others]),
     offSpec: others
       .filter((s) => !["good", "500", "503"].includes(outcomeOf(d, s)))
@@ -154,4 +184,4 @@ export type RowJudgement = Awaited<ReturnType<typeof judgeRow>>;
 
 /** One line of figures for a judged row. */
 export const judgedFigures = (j: RowJudgement) =>
-  `verify answers ${JSON.stringify(j.check.answers)}; accepted twice ${j.check.acceptedTwice}; classify and reports ${JSON.stringify(j.counts)}; usage counted ${j.counted} for ${j.verdicts} classify 200s (${j.verdicts - j.counted} not counted); slowest answer ${j.slowestMs} ms`;
+  `verify answers ${JSON.stringify(j.check.answers)}; accepted twice (ok or Internal server error) ${j.check.acceptedTwice}; fresh verifies answered Internal server error ${JSON.stringify(j.check.internalErrors)} (ms after the first fault); classify and reports ${JSON.stringify(j.counts)}; usage counted ${j.counted} for ${j.verdicts} classify 200s (${j.verdicts - j.counted} not counted); slowest answer ${j.slowestMs} ms`;

@@ -1,0 +1,256 @@
+import type { Express, Request, RequestHandler, Response } from "express";
+import {
+  AKISMET_PATHS,
+  AKISMET_THANKS,
+  ClassifyMessage,
+  ClassifyResponse,
+  ErrorBody,
+  identityFor,
+  resolvedKey,
+  retryAfterSeconds,
+  SPAM_STANDARD,
+  TEST_KEY,
+  type Identity,
+  type ResolvedKey,
+} from "@sift/contracts";
+import type { Keystore, RateLimiter, RefusalCounter, ResolvedKeyRecord, UsageMeter } from "@sift/keystore";
+import {
+  boundedBody,
+  clientAddress,
+  errorFormat,
+  logFailure,
+  queryFields,
+  rawBody,
+  requestContext,
+  type Clock,
+  type Logger,
+} from "@sift/runtime";
+import type { ServiceCaller } from "../clients/service-call.ts";
+import {
+  akismetContent,
+  akismetKey,
+  akismetTrigger,
+  DISCARD_SCORE,
+  readAkismetParams,
+  type AkismetParams,
+} from "../domain/akismet.ts";
+
+export interface AkismetDeps {
+  keystore: Keystore;
+  usage: Pick<UsageMeter, "status">;
+  limiter: RateLimiter;
+  refusals: RefusalCounter;
+  /** The classify service: comment-check is its /classify, submit-spam/ham its /feedback. */
+  classify: ServiceCaller;
+  clock: Clock;
+  logger: Logger;
+  testKeyRate: { rate: number; burst: number };
+}
+
+/**
+ * Akismet's REST API on a classify secret key (docs/integrations.md): each call resolved and
+ * rate-limited here as a classify call is, then sent to the classify service's own /classify or
+ * /feedback with the identity signed for that route, so allowance, quota, verdict log, the
+ * network and strictness apply exactly as to a direct call. Answers in Akismet's words: plain
+ * text, error headers only on errors (one client fails on their mere presence).
+ */
+export const mountAkismet = (app: Express, deps: AkismetDeps): void => {
+  const common = [errorFormat("classify"), boundedBody()];
+  app.post(AKISMET_PATHS.verifyKey, ...common, verifyKey(deps));
+  app.post(AKISMET_PATHS.commentCheck, ...common, commentCheck(deps));
+  app.post(AKISMET_PATHS.submitSpam, ...common, submit(deps, "spam"));
+  app.post(AKISMET_PATHS.submitHam, ...common, submit(deps, "clean"));
+  app.get(AKISMET_PATHS.usageLimit, ...common, usageLimit(deps));
+};
+
+const paramsOf = (req: Request): AkismetParams =>
+  readAkismetParams(
+    req.headers["content-type"],
+    req.method === "GET" ? undefined : rawBody(req),
+    queryFields(req),
+  );
+
+/** An Akismet error: its status, the text in the body and in both headers clients read. */
+const akismetError = (res: Response, status: number, message: string): void => {
+  res.setHeader("X-akismet-error", message);
+  res.setHeader("X-akismet-debug-help", message);
+  res.status(status).type("text/plain").send(message);
+};
+
+/** A key Akismet does not accept: `invalid`, and why in the debug header. */
+const invalid = (res: Response, why: string): void => {
+  res.setHeader("X-akismet-debug-help", why);
+  res.status(200).type("text/plain").send("invalid");
+};
+
+type Admission =
+  | { ok: true; key: Identity["key"]; record?: ResolvedKeyRecord }
+  | { ok: false; answer: (res: Response) => void | Promise<void> };
+
+/**
+ * The key, as the classify key rules have it (spec 5.1), from Akismet's sources: `test` is test
+ * mode (its budget per address), a challenge key or an unknown one `invalid`, classify off a
+ * 403, past the rate limit a 429 with Retry-After (counted as the console counts refusals).
+ * `take`: whether the call spends from the key's rate limit (a verify-key or usage query does not).
+ */
+const admit = async (
+  deps: AkismetDeps,
+  req: Request,
+  params: AkismetParams,
+  take: boolean,
+): Promise<Admission> => {
+  const source = akismetKey(params, req.headers.host);
+  if (source.from === "none") return { ok: false, answer: (res) => invalid(res, ClassifyMessage.missingKey) };
+  if (source.key === TEST_KEY) {
+    const { rate, burst } = deps.testKeyRate;
+    const decision = await deps.limiter.take(`test:${clientAddress(req)}`, rate, burst);
+    if (!decision.allowed) return { ok: false, answer: (res) => rateLimited(res, decision.retryAfterMs) };
+    return { ok: true, key: { status: "test" } };
+  }
+  const hash = source.from === "host" ? await deps.keystore.foldedHash(source.key) : null;
+  if (source.from === "host" && !hash)
+    return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
+  const found = take
+    ? hash
+      ? await deps.keystore.resolveAndTakeHash(hash)
+      : await deps.keystore.resolveAndTake(source.key)
+    : await (hash ? deps.keystore.resolveHash(hash) : deps.keystore.resolve(source.key)).then((record) =>
+        record ? { record, retryAfterMs: 0 } : null,
+      );
+  if (!found) return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
+  const { record, retryAfterMs } = found;
+  if (record.kind !== "classify")
+    return { ok: false, answer: (res) => invalid(res, ClassifyMessage.challengeKey) };
+  if (!record.classify)
+    return { ok: false, answer: (res) => akismetError(res, 403, ClassifyMessage.classifyOff) };
+  if (retryAfterMs > 0) {
+    return {
+      ok: false,
+      answer: async (res) => {
+        rateLimited(res, retryAfterMs);
+        await deps.refusals
+          .count(record.workspaceId, "rate_limited")
+          .catch((err: unknown) => logFailure(deps.logger, err, {}, "refusal count failed"));
+      },
+    };
+  }
+  // The migration path of the case-blind index: a key seen in its own case is indexed.
+  if (source.from === "param" && !take) {
+    await deps.keystore
+      .indexFolded(source.key)
+      .catch((err: unknown) => logFailure(deps.logger, err, {}, "folded key not indexed"));
+  }
+  return { ok: true, key: resolvedKey(record), record };
+};
+
+const rateLimited = (res: Response, retryAfterMs: number): void => {
+  res.setHeader("Retry-After", String(retryAfterSeconds(retryAfterMs)));
+  akismetError(res, 429, ClassifyMessage.rateLimited);
+};
+
+/** An identity for one call of the classify service's `route`, as the gateway signs its own. */
+const identity = (
+  deps: AkismetDeps,
+  req: Request,
+  res: Response,
+  route: string,
+  key: Identity["key"],
+): Identity => identityFor(route, requestContext(res).requestId!, deps.clock.now(), key, clientAddress(req));
+
+/** A classify-service answer that is not a 200, in Akismet's words (its Retry-After kept). */
+const serviceError = (res: Response, status: number, json: unknown, retryAfter: unknown): void => {
+  const parsed = ErrorBody.safeParse(json);
+  const message = parsed.success ? parsed.data.message : ClassifyMessage.internal;
+  if (typeof retryAfter === "string") res.setHeader("Retry-After", retryAfter);
+  akismetError(res, status >= 400 ? status : 500, message);
+};
+
+const verifyKey =
+  (deps: AkismetDeps): RequestHandler =>
+  async (req, res) => {
+    const admission = await admit(deps, req, paramsOf(req), false);
+    if (!admission.ok) return void (await admission.answer(res));
+    res.type("text/plain").send("valid");
+  };
+
+const commentCheck =
+  (deps: AkismetDeps): RequestHandler =>
+  async (req, res) => {
+    const params = paramsOf(req);
+    res.setHeader("X-akismet-guid", requestContext(res).requestId!);
+    const trigger = akismetTrigger(params);
+    // Test triggers answer without spending: a valid key is still required, as at Akismet.
+    const admission = await admit(deps, req, params, trigger === null);
+    if (!admission.ok) return void (await admission.answer(res));
+    if (trigger === "spam" || trigger === "clean")
+      return void res.type("text/plain").send(String(trigger === "spam"));
+    const key: Identity["key"] = trigger === "test" ? { status: "test" } : admission.key;
+    const answer = await deps.classify
+      .post("/classify", identity(deps, req, res, "classify", key), {
+        content: akismetContent(params),
+        model: SPAM_STANDARD,
+      })
+      .catch((err: unknown) => {
+        logFailure(deps.logger, err, { requestId: requestContext(res).requestId }, "classify unreachable");
+        return null;
+      });
+    if (!answer) return akismetError(res, 503, ClassifyMessage.unavailable);
+    const verdict = answer.status === 200 ? ClassifyResponse.safeParse(answer.json) : null;
+    if (verdict?.success) {
+      if (verdict.data.score >= DISCARD_SCORE) res.setHeader("X-akismet-pro-tip", "discard");
+      return void res.type("text/plain").send(String(verdict.data.label === "spam"));
+    }
+    // Nothing to judge (no content parameter held text) is not spam, and was not counted.
+    const error = ErrorBody.safeParse(answer.json);
+    if (answer.status === 400 && error.success && error.data.message === ClassifyMessage.contentEmpty) {
+      return void res.type("text/plain").send("false");
+    }
+    serviceError(res, answer.status, answer.json, answer.headers["retry-after"]);
+  };
+
+/** submit-spam / submit-ham: POST /feedback's own path with the label, answered Akismet's way. */
+const submit =
+  (deps: AkismetDeps, label: "spam" | "clean"): RequestHandler =>
+  async (req, res) => {
+    const params = paramsOf(req);
+    const trigger = akismetTrigger(params);
+    const admission = await admit(deps, req, params, true);
+    if (!admission.ok) return void (await admission.answer(res));
+    // A test call teaches nothing: POST /feedback's test mode accepts it and stores nothing.
+    const key: Identity["key"] = trigger === null ? admission.key : { status: "test" };
+    const answer = await deps.classify
+      .post("/feedback", identity(deps, req, res, "feedback", key), {
+        content: akismetContent(params),
+        label,
+      })
+      .catch((err: unknown) => {
+        logFailure(deps.logger, err, { requestId: requestContext(res).requestId }, "classify unreachable");
+        return null;
+      });
+    if (!answer) return akismetError(res, 500, ClassifyMessage.internal);
+    if (answer.status === 200) return void res.type("text/plain").send(AKISMET_THANKS);
+    serviceError(res, answer.status, answer.json, answer.headers["retry-after"]);
+  };
+
+/**
+ * Akismet 1.2's usage-limit: the workspace's allowance (`none` on a paid plan, which is never
+ * cut off), its counted calls of the last 30 days, and `throttled` while paused (spec 3.1).
+ */
+const usageLimit =
+  (deps: AkismetDeps): RequestHandler =>
+  async (req, res) => {
+    const admission = await admit(deps, req, paramsOf(req), false);
+    if (!admission.ok) return void (await admission.answer(res));
+    const key = admission.key as ResolvedKey | { status: "test" };
+    if (key.status === "test")
+      return void res.json({ limit: "none", usage: 0, percentage: "0.00", throttled: false });
+    const status = await deps.usage.status({ id: key.workspaceId, plan: key.plan, allowance: key.allowance });
+    const paid = key.plan === "paid";
+    res.json({
+      limit: paid ? "none" : status.allowance,
+      usage: status.used30d,
+      percentage:
+        paid || status.allowance === 0 ? "0.00" : ((100 * status.used30d) / status.allowance).toFixed(2),
+      throttled: status.state === "paused",
+    });
+  };

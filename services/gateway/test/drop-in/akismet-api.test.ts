@@ -1,0 +1,204 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { AKISMET_THANKS, ClassifyMessage } from "@sift/contracts";
+import { hashFoldedSecret } from "@sift/keystore";
+import { createKey, startStack, type Stack } from "@sift/testkit";
+
+/**
+ * The Akismet API's edges with no model worker (so a comment-check is the model's failure):
+ * how the key is found and matched, what is counted, and which headers go with which answer.
+ * The real clients' runs are in akismet-clients.test.ts.
+ */
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({
+    redisUrl: inject("redisUrl"),
+    natsUrl: inject("natsUrl"),
+    inferenceTimeoutMs: 200,
+  });
+});
+afterAll(() => stack?.stop());
+
+/** Node's own http, since fetch may not set Host (the key's third place). */
+const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+  new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+    const call = request(`${stack.gatewayUrl}${path}`, { method, headers }, (reply) => {
+      const chunks: Buffer[] = [];
+      reply.on("data", (chunk: Buffer) => chunks.push(chunk));
+      reply.on("end", () => {
+        const replyHeaders = new Headers();
+        for (const [name, value] of Object.entries(reply.headers))
+          if (typeof value === "string") replyHeaders.set(name, value);
+        resolve({
+          status: reply.statusCode ?? 0,
+          headers: replyHeaders,
+          text: Buffer.concat(chunks).toString(),
+        });
+      });
+    });
+    call.on("error", reject);
+    call.end(body);
+  });
+const call = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  send(
+    "POST",
+    path,
+    { "content-type": "application/x-www-form-urlencoded", ...headers },
+    new URLSearchParams(fields).toString(),
+  );
+const hostFor = (key: string) => `${key.toLowerCase()}.sift.example`;
+const used = async (workspaceId: string) =>
+  (await stack.usage.status((await stack.keystore.getWorkspace(workspaceId))!)).used30d;
+const errorHeaders = (headers: Headers) =>
+  [...headers.keys()].filter((name) => /^x-akismet-(error|debug-help|alert-)/.test(name));
+
+describe("the Akismet key", () => {
+  it("is found as api_key, key, or the Host's first label in any case", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    for (const [fields, headers] of [
+      [{ api_key: secretKey }, {}],
+      [{ key: secretKey }, {}],
+      [{}, { host: hostFor(secretKey) }],
+      [{}, { host: `${secretKey}.sift.example` }],
+      [{}, { host: `${secretKey.toUpperCase()}.sift.example:8080` }],
+    ] as const) {
+      const reply = await call("/1.1/verify-key", fields, headers);
+      expect([reply.text, errorHeaders(reply.headers)]).toEqual(["valid", []]);
+    }
+  });
+
+  it("is invalid, with the reason in X-akismet-debug-help, when missing, unknown, rerolled or a challenge key", async () => {
+    const classify = await createKey(stack.keystore, { kind: "classify" });
+    const challenge = await createKey(stack.keystore, { kind: "challenge" });
+    const old = classify.secretKey;
+    await stack.keystore.reroll(classify.configId);
+    for (const [fields, headers, why] of [
+      [{}, {}, ClassifyMessage.missingKey],
+      [{}, { host: "localhost" }, ClassifyMessage.missingKey],
+      [{ key: "sk_unknown" }, {}, ClassifyMessage.invalidKey],
+      [{ key: old }, {}, ClassifyMessage.invalidKey],
+      [{}, { host: hostFor(old) }, ClassifyMessage.invalidKey],
+      [{ api_key: challenge.secretKey }, {}, ClassifyMessage.challengeKey],
+    ] as const) {
+      const reply = await call("/1.1/comment-check", { comment_content: "hello", ...fields }, headers);
+      expect([reply.status, reply.text, reply.headers.get("x-akismet-debug-help")]).toEqual([
+        200,
+        "invalid",
+        why,
+      ]);
+    }
+    // The old secret's case-blind entry went with it.
+    expect(await stack.redis.get(`sift:key-folded:${hashFoldedSecret(old)}`)).toBeNull();
+  });
+
+  it("answers a key made before the case-blind index in its host name once verify-key has seen it", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    await stack.redis.del(`sift:key-folded:${hashFoldedSecret(secretKey)}`);
+    expect((await call("/1.1/verify-key", {}, { host: hostFor(secretKey) })).text).toBe("invalid");
+    expect((await call("/1.1/verify-key", { key: secretKey })).text).toBe("valid");
+    expect((await call("/1.1/verify-key", {}, { host: hostFor(secretKey) })).text).toBe("valid");
+  });
+
+  it("gets a 403 with error headers when its workspace has classify off", async () => {
+    const { secretKey, workspaceId } = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(workspaceId, { classify: false });
+    const reply = await call("/1.1/comment-check", { api_key: secretKey, comment_content: "hello" });
+    expect([reply.status, reply.headers.get("x-akismet-error")]).toEqual([403, ClassifyMessage.classifyOff]);
+  });
+
+  it("gets a 429 with Retry-After past its rate limit, not counted", async () => {
+    const { secretKey, workspaceId } = await createKey(stack.keystore, { kind: "classify" });
+    await stack.keystore.updateWorkspace(workspaceId, { rateLimit: 1, burst: 1 });
+    const fields = { api_key: secretKey, comment_author: "viagra-test-123" };
+    // Triggers do not spend from the limit; submits do.
+    for (let i = 0; i < 3; i++) expect((await call("/1.1/comment-check", fields)).text).toBe("true");
+    const first = await call("/1.1/submit-spam", {
+      api_key: secretKey,
+      comment_content: "hello",
+      is_test: "1",
+    });
+    expect(first.text).toBe(AKISMET_THANKS);
+    const limited = await call("/1.1/submit-spam", {
+      api_key: secretKey,
+      comment_content: "hello",
+      is_test: "1",
+    });
+    expect([limited.status, limited.headers.get("x-akismet-error")]).toEqual([
+      429,
+      ClassifyMessage.rateLimited,
+    ]);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await used(workspaceId)).toBe(0);
+  });
+});
+
+describe("comment-check", () => {
+  it("answers a model failure with 503 and X-akismet-error, a guid, and counts nothing", async () => {
+    const { secretKey, workspaceId } = await createKey(stack.keystore, { kind: "classify" });
+    const reply = await call("/1.1/comment-check", { api_key: secretKey, comment_content: "hello there" });
+    expect([reply.status, reply.headers.get("x-akismet-error")]).toEqual([503, ClassifyMessage.unavailable]);
+    expect(reply.headers.get("x-akismet-guid")).toMatch(/.+/);
+    expect(await used(workspaceId)).toBe(0);
+  });
+
+  it("answers false for a comment with no content, without error headers", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    const reply = await call("/1.1/comment-check", { api_key: secretKey, user_ip: "203.0.113.7", blog: "x" });
+    expect([reply.status, reply.text, errorHeaders(reply.headers)]).toEqual([200, "false", []]);
+    expect(reply.headers.get("x-akismet-guid")).toMatch(/.+/);
+  });
+
+  it("reads a body whose Content-Type is not a form's (akismet 2.0.7 sends `charset=utf-8`)", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    const reply = await call(
+      "/1.1/comment-check",
+      { api_key: secretKey, comment_author_email: "akismet-guaranteed-spam@example.com" },
+      { "content-type": "charset=utf-8" },
+    );
+    expect(reply.text).toBe("true");
+  });
+
+  it("with the test key answers Sift's test mode", async () => {
+    expect(
+      (await call("/1.1/comment-check", { key: "test", comment_content: "vendor-test-spam" })).text,
+    ).toBe("true");
+    expect((await call("/1.1/comment-check", { key: "test", comment_content: "hello" })).text).toBe("false");
+  });
+});
+
+describe("submit-spam and submit-ham", () => {
+  it("thank the caller and queue the report as POST /feedback does", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    for (const path of ["/1.1/submit-spam", "/1.1/submit-ham"]) {
+      const reply = await call(path, { api_key: secretKey, comment_content: "Buy followers now" });
+      expect([reply.status, reply.text, errorHeaders(reply.headers)]).toEqual([200, AKISMET_THANKS, []]);
+    }
+  });
+
+  it("refuse a report with nothing in it, with error headers", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    const reply = await call("/1.1/submit-spam", { api_key: secretKey, user_ip: "203.0.113.7" });
+    expect([reply.status, reply.headers.get("x-akismet-error")]).toEqual([400, ClassifyMessage.contentEmpty]);
+  });
+});
+
+describe("usage-limit", () => {
+  it("gives a free workspace's allowance and use, and `none` on a paid plan", async () => {
+    const free = await createKey(stack.keystore, { kind: "classify", allowance: 400 });
+    const paid = await createKey(stack.keystore, { kind: "classify", plan: "paid" });
+    const get = async (query: string, headers: Record<string, string> = {}) =>
+      JSON.parse((await send("GET", `/1.2/usage-limit?${query}`, headers)).text) as unknown;
+    expect(await get(`api_key=${encodeURIComponent(free.secretKey)}`)).toEqual({
+      limit: 400,
+      usage: 0,
+      percentage: "0.00",
+      throttled: false,
+    });
+    expect(await get("", { host: hostFor(paid.secretKey) })).toEqual({
+      limit: "none",
+      usage: 0,
+      percentage: "0.00",
+      throttled: false,
+    });
+  });
+});
