@@ -80,7 +80,7 @@ describe("the console through the gateway", () => {
 
   it("keeps a form sent after the session ended: sign in, then it is sent again only when asked", async () => {
     const c = client();
-    const email = await member("editor");
+    const email = await member("owner");
     await c.signIn(email);
     const lists = `/console/w/${ws.workspaceId}/lists`;
     await c.get(lists);

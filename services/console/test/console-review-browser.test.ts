@@ -230,6 +230,13 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(rows[1]).toContain("Do you deliver to Lisbon? Two oak chairs, please.");
     expect(rows[2]).toContain("Best SEO · [email]");
     expect(rows.join(" ")).not.toContain("maria@example.org");
+    // Reasons in words, their direction named, no code among them (item 8).
+    expect(rows[2]).toContain("toward spam:");
+    const chips = await page.$$eval("main .chip", (els) =>
+      els.map((e) => e.textContent!.replace(/\s+/g, " ").trim()),
+    );
+    expect(chips.length).toBeGreaterThan(0);
+    for (const chip of chips) expect(chip).toMatch(/^toward (spam|clean): [^_]*$/);
     // Exports download with htmx on (not boosted into the page), both formats.
     for (const format of ["csv", "json"]) {
       const [download] = await Promise.all([
