@@ -133,7 +133,14 @@ export const submissionPage = (
       ${note ? html`<p class="muted">${note}</p>` : null}
       ${
         fields.length > 0
-          ? html`${v.content.mode === "redacted" ? html`<p class="muted">Redacted: e-mail addresses, phone numbers and links were masked before storing.</p>` : null}
+          ? html`${
+                v.content.mode === "redacted"
+                  ? html`<p class="muted">
+                      Redacted: e-mail addresses, phone numbers and links were masked before storing.
+                      <a href="${base}/submissions#log-settings">How to keep them</a>
+                    </p>`
+                  : null
+              }
               <dl class="fields">
                 ${fields.map(
                   ([name, value]) =>
