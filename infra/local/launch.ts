@@ -17,6 +17,8 @@ import {
   waitForHttp,
   type ServiceName,
 } from "@sift/testkit";
+import { join } from "node:path";
+import { localLogKeys } from "./log-keys.ts";
 import { ensureServer, type Infra } from "./servers.ts";
 
 const gatewayPort = Number(process.env["SIFT_PORT"] ?? 8080);
@@ -49,9 +51,13 @@ const start = async () => {
     gateway: gatewayPort,
     ...(process.env["SIFT_METRICS_PORT"] ? { metrics: Number(process.env["SIFT_METRICS_PORT"]) } : {}),
   });
+  // A log key kept in .sift/, so a workspace can choose `full` on a local stack (issue 41).
+  const logKeys = localLogKeys(process.env, join(ROOT, ".sift"));
+  if (logKeys.made) log(`made a log key for full privacy mode: ${logKeys.file} (keep it; docs/console.md)`);
   const common = {
     REDIS_URL: redis.url,
     NATS_URL: nats.url,
+    SIFT_LOG_KEYS: logKeys.keys,
     // Per launch: the services trust only this gateway.
     SIFT_INTERNAL_SECRET: process.env["SIFT_INTERNAL_SECRET"] ?? randomBytes(32).toString("base64url"),
   };
@@ -80,7 +86,7 @@ const start = async () => {
   log(`console: http://127.0.0.1:${gatewayPort}/console/  (docs/console.md)`);
   log(
     "first operator: printf '%s\\n' '<a password of 12+ characters>' | " +
-      `REDIS_URL=${redis.url} pnpm sift console user add --email you@example.com --operator`,
+      `REDIS_URL=${redis.url} npx -y pnpm@10 sift console user add --email you@example.com --operator`,
   );
   log(
     `try: curl -s http://127.0.0.1:${gatewayPort}/classify -H 'Authorization: Bearer test' ` +

@@ -1,3 +1,4 @@
+import { FeedbackStore } from "@sift/feedback";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { ManualClock, MINUTE } from "@sift/runtime";
@@ -51,10 +52,75 @@ describe("the console through the gateway", () => {
     expect((await client().get("/console/assets/nope.js")).status).toBe(404);
   });
 
-  it("sends a visitor without a session to sign in", async () => {
-    const page = await client().get("/console/w/" + ws.workspaceId + "/sites");
+  it("sends a visitor without a session to sign in, and back to the page after", async () => {
+    const c = client();
+    const path = `/console/w/${ws.workspaceId}/sites?sort=name`;
+    const page = await c.get(path);
     expect(page.status).toBe(303);
-    expect(page.headers.get("location")).toBe("/console/sign-in");
+    expect(page.headers.get("location")).toBe(`/console/sign-in?next=${encodeURIComponent(path)}`);
+    const form = await c.get(page.headers.get("location")!);
+    expect(form.text).toContain(`name="next" value="/console/w/${ws.workspaceId}/sites?sort=name"`);
+    const signedIn = await c.post("/console/sign-in", {
+      email: await member("owner"),
+      password: PASSWORD,
+      next: path,
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get("location")).toBe(path);
+    // Only the console's own pages: anything else goes to the start page.
+    const other = client();
+    await other.get("/console/sign-in?next=https%3A%2F%2Fevil.example%2F");
+    const elsewhere = await other.post("/console/sign-in", {
+      email: await member("owner"),
+      password: PASSWORD,
+      next: "//evil.example/console/",
+    });
+    expect(elsewhere.headers.get("location")).toBe("/console/");
+  });
+
+  it("keeps a form sent after the session ended: sign in, then it is sent again only when asked", async () => {
+    const c = client();
+    const email = await member("owner");
+    await c.signIn(email);
+    const lists = `/console/w/${ws.workspaceId}/lists`;
+    await c.get(lists);
+    const csrf = c.csrf;
+    const other = client();
+    await other.signIn(email);
+    await other.get("/console/account");
+    await other.post("/console/sign-out-everywhere", {});
+    const value = `kept-${process.pid}.example`;
+    const sent = await c.request(`${lists}/add`, {
+      method: "POST",
+      fields: { _csrf: csrf, kind: "block", type: "domain", value },
+      headers: { referer: `${stack.gatewayUrl}${lists}` },
+    });
+    expect(sent.status).toBe(401);
+    expect(sent.text).toContain(`Add ${value} to the block list`);
+    expect(sent.text).not.toContain(csrf);
+    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+      expect.objectContaining({ value }),
+    );
+    const resume = /name="resume" value="([^"]*)"/.exec(sent.text)![1]!.replaceAll("&amp;", "&");
+    const after = await c.post("/console/sign-in", {
+      email,
+      password: PASSWORD,
+      action: `${lists}/add`,
+      resume,
+      next: lists,
+    });
+    expect(after.status).toBe(200);
+    expect(after.text).toContain("Finish what you were doing");
+    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+      expect.objectContaining({ value }),
+    );
+    // The kept fields and the new session's token are in the form: sending it adds the entry.
+    expect(after.text).toContain(`name="value" value="${value}"`);
+    const done = await c.post(`${lists}/add`, { kind: "block", type: "domain", value });
+    expect(done.status).toBe(303);
+    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).toContainEqual(
+      expect.objectContaining({ value }),
+    );
   });
 
   it("signs in with an HttpOnly SameSite=Lax cookie whose token is stored only as its hash", async () => {

@@ -16,7 +16,7 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
-import { addUser, PASSWORD } from "./helpers.ts";
+import { addUser, ConsoleClient, PASSWORD } from "./helpers.ts";
 import { XSS_CORPUS } from "./xss-corpus.ts";
 
 /**
@@ -230,6 +230,13 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(rows[1]).toContain("Do you deliver to Lisbon? Two oak chairs, please.");
     expect(rows[2]).toContain("Best SEO · [email]");
     expect(rows.join(" ")).not.toContain("maria@example.org");
+    // Reasons in words, their direction named, no code among them (item 8).
+    expect(rows[2]).toContain("toward spam:");
+    const chips = await page.$$eval("main .chip", (els) =>
+      els.map((e) => e.textContent!.replace(/\s+/g, " ").trim()),
+    );
+    expect(chips.length).toBeGreaterThan(0);
+    for (const chip of chips) expect(chip).toMatch(/^toward (spam|clean): [^_]*$/);
     // Exports download with htmx on (not boosted into the page), both formats.
     for (const format of ["csv", "json"]) {
       const [download] = await Promise.all([
@@ -326,6 +333,55 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
       }
       await session.context.close();
     }
+  });
+
+  it("after the session ended elsewhere, keeps the action through sign-in; a deep link returns after sign-in", async () => {
+    const w = await workspace();
+    await classify(w.secretKey, SPAM);
+    await expect
+      .poll(async () => (await stack.verdicts.list(w.workspaceId)).verdicts.length, { timeout: 2_000 })
+      .toBe(1);
+    const [entry] = (await stack.verdicts.list(w.workspaceId)).verdicts;
+    const email = `${w.workspaceId}-${owner}`;
+    const { context, page, problems } = await signedIn(w.workspaceId);
+    const ws = `${stack.gatewayUrl}/console/w/${w.workspaceId}`;
+    await page.goto(`${ws}/review?min=&max=`);
+    // "Sign out everywhere" from another browser.
+    const elsewhere = new ConsoleClient(stack.gatewayUrl, "203.0.113.41");
+    await elsewhere.signIn(email);
+    await elsewhere.get("/console/account");
+    expect((await elsewhere.post("/console/sign-out-everywhere", {})).status).toBe(303);
+
+    await page.click("button[name=one][value^='clean:']");
+    await page.waitForSelector("#password");
+    expect(await page.textContent("main")).toContain(
+      "Your session ended before this was done: Mark the submission not spam.",
+    );
+    const violations = await axe(page);
+    await page.fill("#email", email);
+    await page.fill("#password", PASSWORD);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("text=Finish what you were doing");
+    expect((await stack.verdicts.get(w.workspaceId, entry!.id))?.review).toBe("unreviewed");
+    violations.push(...(await axe(page)));
+    await page.click("text=Mark the submission not spam");
+    await page.waitForSelector("text=Marked 1 verdict not spam.");
+    expect(page.url()).toContain(`/console/w/${w.workspaceId}/review`);
+    expect((await stack.verdicts.get(w.workspaceId, entry!.id))?.review).toBe("clean");
+
+    // A deep link opened signed out: sign in, and the submission is what opens.
+    const fresh = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "203.0.113.41" } });
+    const deep = await fresh.newPage();
+    await deep.goto(`${ws}/submissions/${entry!.id}`);
+    await deep.waitForSelector("#password");
+    await deep.fill("#email", email);
+    await deep.fill("#password", PASSWORD);
+    await Promise.all([deep.waitForURL(`${ws}/submissions/${entry!.id}`), deep.click("button[type=submit]")]);
+    expect(await deep.textContent("h1")).toBe(`Submission ${entry!.id}`);
+    await fresh.close();
+    expect(violations).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   it("runs nothing from the XSS corpus in any field, field name, reason or list hit, and passes axe-core", async () => {

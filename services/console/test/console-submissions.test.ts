@@ -191,7 +191,11 @@ describe("the Submissions screen", () => {
       expect(page.text).toContain(value.slice(0, 20).replace(/"/g, "&quot;"));
     }
     expect(v!.reasons.length).toBeGreaterThan(0);
-    expect(page.text.match(/<li\s+class="chip/g)?.length).toBeGreaterThanOrEqual(v!.reasons.length);
+    // Every reason, grouped (the words of the text one row per direction) and in words, its way named.
+    const rows = page.text.match(/<span class="dir-(spam|clean)">toward (spam|clean)<\/span>/g) ?? [];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(v!.reasons.length);
+    expect(page.text).not.toMatch(/>\s*[a-z]+[_:][a-z_:]+\s*</);
     expect(page.text).toContain("someone@example.com marked it not spam");
     // The link in the text is text, with a way to a page showing the whole address.
     expect(page.text).not.toMatch(/<a href="https:\/\/rank-first/);

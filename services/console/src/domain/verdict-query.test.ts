@@ -50,7 +50,7 @@ describe("the verdict filters in the query string", () => {
     expect(verdictFilter(parseVerdictQuery({}, REVIEW_DEFAULTS), false)).toEqual({
       operation: "classify",
       scoreMin: 0.4,
-      scoreMax: 0.8,
+      scoreMax: 0.9,
       reviewed: false,
     });
     expect(verdictFilter(parseVerdictQuery({ min: "", max: "" }, REVIEW_DEFAULTS), false)).toEqual({

@@ -3,13 +3,13 @@ import type { SessionStore } from "../clients/sessions.ts";
 import { accountPage } from "../views/account.ts";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
 import { clearCookie, field, formFields, SESSION_COOKIE, sendPage } from "./context.ts";
-import { workspacesFor, type WorkspaceDeps } from "./workspace.ts";
+import { signInFor, workspacesFor, type WorkspaceDeps } from "./workspace.ts";
 
 /** Your sessions: the signed-in user's sessions, revoking one, and signing out everywhere (sign-in.ts). */
 export const accountRoutes = (router: Router, deps: WorkspaceDeps & { sessions: SessionStore }): void => {
-  router.get("/console/account", async (_req, res) => {
+  router.get("/console/account", async (req, res) => {
     const visitor = res.locals.visitor;
-    if (!visitor) return res.redirect(303, "/console/sign-in");
+    if (!visitor) return res.redirect(303, signInFor(req));
     const [workspaces, sessions] = await Promise.all([
       workspacesFor(deps, visitor.user),
       deps.sessions.list(visitor.user.id),

@@ -4,7 +4,9 @@ import { identityOf, parseForm, rawBody, type FormFields } from "@sift/runtime";
 import type { AccountStore, User } from "../clients/accounts.ts";
 import type { Session, SessionOrigin, SessionStore } from "../clients/sessions.ts";
 import type { Html } from "../domain/html.ts";
+import { describeAction, keepForm, keptFields, returnTarget } from "../domain/resume.ts";
 import { messagePage } from "../views/layout.ts";
+import { signInPage, type Return } from "../views/sign-in.ts";
 
 /** The session cookie (its token) and the sign-in form's own CSRF cookie. */
 export const SESSION_COOKIE = "sift_session";
@@ -153,11 +155,51 @@ export const consoleContext =
     }
     if (req.method !== "POST") return next();
     if (crossSite(req)) return refuse(res);
+    // A form whose session has ended (expired, or signed out elsewhere): sign in, then finish it.
+    if (!res.locals.visitor && !PRE_SESSION_FORMS.test(req.path)) return signInToFinish(req, res);
     const sent = field(await postedForm(req), "_csrf");
     const expected = res.locals.visitor?.session.csrf ?? cookies[PRESESSION_COOKIE] ?? "";
     if (!expected || !sameString(sent, expected)) return refuse(res);
     next();
   };
+
+/** The forms sent before there is a session: sign-in and accepting an invitation. */
+const PRE_SESSION_FORMS = /^\/console\/(?:sign-in|invite\/)/;
+
+/**
+ * The answer to a same-site form sent without a live session (issue 41): not "Refused", which
+ * reads as an attack, but the sign-in page, which keeps the form (its fields but the CSRF token)
+ * and the page it was sent from. After sign-in the person is asked whether to send it again;
+ * nothing is done on their behalf. A form too large to keep (a CSV import) keeps only the page.
+ */
+const signInToFinish = async (req: Request, res: Response): Promise<void> => {
+  const cookies = parseCookies(req.headers.cookie);
+  // Signing out of a session that has ended already: done.
+  if (/^\/console\/sign-out/.test(req.path)) {
+    clearCookie(req, res, SESSION_COOKIE);
+    return res.redirect(303, "/console/sign-in");
+  }
+  const token = cookies[PRESESSION_COOKIE] ?? newToken();
+  setCookie(req, res, PRESESSION_COOKIE, token);
+  if (cookies[SESSION_COOKIE]) clearCookie(req, res, SESSION_COOKIE);
+  let from: string | null = null;
+  try {
+    const referer = new URL(String(req.headers.referer ?? ""));
+    if (referer.host === req.headers.host) from = returnTarget(referer.pathname + referer.search);
+  } catch {
+    // No usable Referer: back to the start page after sign-in.
+  }
+  const action = returnTarget(req.path);
+  const multipart = String(req.headers["content-type"] ?? "").startsWith("multipart/");
+  const resume = action && !multipart ? keepForm(await postedForm(req)) : null;
+  const back: Return = {
+    next: from ?? undefined,
+    ...(action && resume !== null
+      ? { action, resume, doing: describeAction(action, keptFields(resume)) }
+      : {}),
+  };
+  sendPage(res, 401, signInPage({ csrf: token, back }));
+};
 
 const crossSite = (req: Request): boolean => {
   const fetchSite = req.headers["sec-fetch-site"];

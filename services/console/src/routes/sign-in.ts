@@ -1,10 +1,11 @@
 import type { Router } from "express";
-import { identityOf } from "@sift/runtime";
+import { identityOf, queryFields } from "@sift/runtime";
 import type { AccountStore } from "../clients/accounts.ts";
 import type { SessionStore } from "../clients/sessions.ts";
 import type { SignInThrottle } from "../clients/throttle.ts";
 import { checkPassword, hashPassword, needsRehash } from "../domain/password.ts";
-import { signInPage } from "../views/sign-in.ts";
+import { continuePage, signInPage, type Return } from "../views/sign-in.ts";
+import { describeAction, keptFields, returnTarget } from "../domain/resume.ts";
 import {
   clearCookie,
   field,
@@ -37,10 +38,11 @@ export const WRONG_CREDENTIALS = "The e-mail or the password is wrong.";
  */
 export const signInRoutes = (router: Router, deps: SignInDeps): void => {
   router.get("/console/sign-in", (req, res) => {
-    if (res.locals.visitor) return res.redirect(303, "/console/");
+    const next = returnTarget(queryFields(req)["next"]) ?? undefined;
+    if (res.locals.visitor) return res.redirect(303, next ?? "/console/");
     const token = parseCookies(req.headers.cookie)[PRESESSION_COOKIE] ?? newToken();
     setCookie(req, res, PRESESSION_COOKIE, token);
-    sendPage(res, 200, signInPage({ csrf: token }));
+    sendPage(res, 200, signInPage({ csrf: token, back: { next } }));
   });
 
   router.post("/console/sign-in", async (req, res) => {
@@ -48,24 +50,46 @@ export const signInRoutes = (router: Router, deps: SignInDeps): void => {
     const email = field(fields, "email").trim().toLowerCase();
     const password = field(fields, "password");
     const csrf = field(fields, "_csrf");
+    // Where to go after: the page asked for, and a form kept from an ended session (issue 41).
+    const next = returnTarget(field(fields, "next")) ?? undefined;
+    const action = returnTarget(field(fields, "action")) ?? undefined;
+    const resume = action ? field(fields, "resume") : undefined;
+    const kept = resume !== undefined ? keptFields(resume) : [];
+    const back: Return = {
+      next,
+      ...(action && resume !== undefined ? { action, resume, doing: describeAction(action, kept) } : {}),
+    };
     const wait = await deps.throttle.take(identityOf(res).client ?? "unknown", email);
     if (wait > 0) {
       res.setHeader("Retry-After", String(Math.ceil(wait / 1000)));
       const message = `Too many attempts. Try again in ${Math.ceil(wait / 1000)} s.`;
-      return sendPage(res, 429, signInPage({ csrf, email, error: message }));
+      return sendPage(res, 429, signInPage({ csrf, email, error: message, back }));
     }
     const found = await deps.accounts.credentials(email);
     const ok = await checkPassword(found?.passwordHash ?? deps.decoyHash, password);
-    if (!found || !ok) return sendPage(res, 401, signInPage({ csrf, email, error: WRONG_CREDENTIALS }));
+    if (!found || !ok) return sendPage(res, 401, signInPage({ csrf, email, error: WRONG_CREDENTIALS, back }));
     if (needsRehash(found.passwordHash)) {
       await deps.accounts.setPasswordHash(found.user.id, await hashPassword(password));
     }
     const previous = res.locals.visitor;
     if (previous) await deps.sessions.end(previous.session.id, previous.user.id);
-    const { token } = await deps.sessions.start(found.user.id, sessionOrigin(req, res));
+    const { token, session } = await deps.sessions.start(found.user.id, sessionOrigin(req, res));
     setCookie(req, res, SESSION_COOKIE, token, deps.absoluteMs);
     clearCookie(req, res, PRESESSION_COOKIE);
-    res.redirect(303, "/console/");
+    if (back.action && back.doing) {
+      return sendPage(
+        res,
+        200,
+        continuePage({
+          csrf: session.csrf,
+          action: back.action,
+          fields: kept,
+          doing: back.doing,
+          next: next ?? "/console/",
+        }),
+      );
+    }
+    res.redirect(303, next ?? "/console/");
   });
 
   router.post("/console/sign-out", async (req, res) => {

@@ -5,12 +5,19 @@ import type { AuditLog } from "../clients/audit.ts";
 import { allows, type Action, type Role } from "../domain/roles.ts";
 import { NOT_FOUND_PAGE, messagePage, type Frame, type Screen } from "../views/layout.ts";
 import { sendPage, type Visitor } from "./context.ts";
+import { returnTarget } from "../domain/resume.ts";
 
 export interface WorkspaceDeps {
   keystore: Keystore;
   accounts: AccountStore;
   audit: AuditLog;
 }
+
+/** Sign-in, then back to the page asked for (a deep link opened signed out, issue 41). */
+export const signInFor = (req: Request): string => {
+  const next = returnTarget(req.originalUrl);
+  return next ? `/console/sign-in?next=${encodeURIComponent(next)}` : "/console/sign-in";
+};
 
 /** What a workspace page knows: who, where, with which role, and the frame to draw. */
 export interface Place {
@@ -45,7 +52,7 @@ export const enter = async (
 ): Promise<Place | null> => {
   const visitor = res.locals.visitor;
   if (!visitor) {
-    if (req.method === "GET") res.redirect(303, "/console/sign-in");
+    if (req.method === "GET") res.redirect(303, signInFor(req));
     else sendPage(res, 403, messagePage("Signed out", "Your session has ended. Sign in again."));
     return null;
   }

@@ -76,6 +76,8 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .chip { border: 1px solid var(--line); border-radius: 1rem; padding: 0 .5rem; font-size: .85em; max-width: 24rem; overflow-wrap: anywhere; }
 .chip.toward-spam { border-left: 3px solid var(--danger); }
 .chip.toward-clean { border-left: 3px solid var(--ok); }
+.chip .dir, .dir-spam, .dir-clean { font-size: .85em; color: var(--muted); }
+.dir-spam, .dir-clean { font-weight: 600; }
 .esc { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; background: var(--panel); border: 1px dashed var(--danger); border-radius: .2rem; padding: 0 .15rem; }
 .value { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: isolate; }
 dl.fields { display: grid; grid-template-columns: minmax(6rem, 14rem) 1fr; gap: .25rem 1rem; }

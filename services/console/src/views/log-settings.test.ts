@@ -16,6 +16,12 @@ describe("the log settings section", () => {
     expect(options(section(true, "redacted"))).toEqual(["full", "redacted", "none"]);
     expect(options(section(false, "redacted"))).toEqual(["redacted", "none"]);
     expect(section(false, "redacted")).toContain("no log key (SIFT_LOG_KEYS)");
+    // How to turn full on, in words, where the deployment has no key; not shown once it is full.
+    expect(section(false, "redacted")).toContain(
+      "<code>SIFT_LOG_KEYS=key1:&lt;32 random bytes, base64&gt;</code>",
+    );
+    expect(section(true, "redacted")).toContain("An owner can choose it below");
+    expect(section(true, "full")).not.toContain("log-full-help");
     expect(options(section(false, "full"))).toEqual(["full", "redacted", "none"]);
   });
 

@@ -36,6 +36,23 @@ export const logSettingsSection = (place: Place, view: LogSettingsView): Html =>
     <h2 id="log-settings">What the log keeps</h2>
     <p id="log-summary">${summary(s)}</p>
     ${
+      s.privacy !== "full"
+        ? html`<p class="muted" id="log-full-help">
+            Only <strong>full</strong> keeps the sender's address and the links as written, so you can reply
+            to a customer flagged by mistake and block a sender from a row.
+            ${
+              view.canSeal
+                ? "An owner can choose it below; the text is then sealed with the deployment's log key."
+                : html`It needs a log key on the deployment: whoever runs Sift sets
+                    <code>SIFT_LOG_KEYS=key1:&lt;32 random bytes, base64&gt;</code> (for example from
+                    <code>openssl rand -base64 32</code>) on the classify, verify and console services and
+                    restarts them; full is then offered here. A local stack started with
+                    <code>pnpm start</code> makes one by itself.`
+            }
+          </p>`
+        : null
+    }
+    ${
       view.canManage
         ? html`${postForm(
             { action: base, csrf: place.frame.csrf },

@@ -1,5 +1,6 @@
 import type { UsageStatus } from "@sift/keystore";
 import type { BucketCount, ReasonCount } from "@sift/verdicts";
+import { keyText } from "../domain/reasons.ts";
 import { html, type Html } from "../domain/html.ts";
 import { change, PERIODS, type PeriodName } from "../domain/overview.ts";
 import type { Place } from "../routes/workspace.ts";
@@ -137,7 +138,7 @@ export const overviewPage = (place: Place, view: OverviewView): Html => {
                     html`<tr>
                       <td>
                         <a href="${ws}/submissions?reason=${encodeURIComponent(r.reason)}"
-                          >${shown(r.reason)}</a
+                          >${shown(keyText(r.reason))}</a
                         >
                       </td>
                       <td class="number">${number(r.count)}</td>

@@ -5,6 +5,7 @@ import { queryEntries, queryHref, type VerdictQuery } from "../domain/verdict-qu
 import type { Place } from "../routes/workspace.ts";
 import { csrfField, layout } from "./layout.ts";
 import { allows } from "../domain/roles.ts";
+import { directionText, groupReasons } from "../domain/reasons.ts";
 import { justReviewed, pendingScore, type ReviewView } from "./review.ts";
 import { actingForm, actionButtons, configName, verdictTable } from "./verdict-rows.ts";
 import { logSettingsSection, type LogSettingsView } from "./log-settings.ts";
@@ -16,7 +17,6 @@ import {
   fieldName,
   longText,
   outcomeText,
-  reasonChips,
   reviewText,
   scoreText,
   shown,
@@ -133,7 +133,14 @@ export const submissionPage = (
       ${note ? html`<p class="muted">${note}</p>` : null}
       ${
         fields.length > 0
-          ? html`${v.content.mode === "redacted" ? html`<p class="muted">Redacted: e-mail addresses, phone numbers and links were masked before storing.</p>` : null}
+          ? html`${
+                v.content.mode === "redacted"
+                  ? html`<p class="muted">
+                      Redacted: e-mail addresses, phone numbers and links were masked before storing.
+                      <a href="${base}/submissions#log-settings">How to keep them</a>
+                    </p>`
+                  : null
+              }
               <dl class="fields">
                 ${fields.map(
                   ([name, value]) =>
@@ -161,26 +168,28 @@ export const submissionPage = (
         v.reasons.length === 0
           ? html`<p class="muted">No reasons were recorded.</p>`
           : listing({
-              caption: "Every reason, strongest first",
-              rows: v.reasons.map((r, i) => ({ r, i })),
-              empty: "",
+              caption: "What pushed the score, strongest first",
+              rows: groupReasons(v.reasons),
+              empty: html`<p class="muted">Only ordinary words were listed: nothing to show.</p>`,
               columns: [
-                { head: "Reason", cell: ({ r }) => reasonChips([r]) },
+                {
+                  head: "Which way",
+                  cell: (g) => html`<span class="dir-${g.direction}">${directionText(g.direction)}</span>`,
+                },
+                {
+                  head: "What",
+                  cell: (g) =>
+                    g.words && g.words.length > 0
+                      ? html`${g.text} ${g.words.map((w, i) => html`${i > 0 ? ", " : ""}“${shown(w.word)}”`)}`
+                      : shown(g.text),
+                },
                 {
                   head: "Weight",
                   className: "number",
-                  cell: ({ r }) => {
-                    const w = (r as { weight?: unknown } | null)?.weight;
-                    return typeof w === "number" ? w.toFixed(3) : "—";
-                  },
+                  cell: (g) =>
+                    g.weight === null ? "—" : `${g.weight >= 0 ? "+" : ""}${g.weight.toFixed(3)}`,
                 },
-                {
-                  head: "Field",
-                  cell: ({ r }) => {
-                    const f = (r as { field?: unknown } | null)?.field;
-                    return typeof f === "string" ? fieldName(f) : "—";
-                  },
-                },
+                { head: "Field", cell: (g) => (g.field === null ? "—" : fieldName(g.field)) },
               ],
             })
       }

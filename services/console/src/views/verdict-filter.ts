@@ -1,4 +1,5 @@
 import { html, type Html } from "../domain/html.ts";
+import { keyText } from "../domain/reasons.ts";
 import { queryEntries, queryHref, type VerdictQuery } from "../domain/verdict-query.ts";
 
 export interface ConfigOption {
@@ -65,7 +66,9 @@ export const filterForm = (f: {
         list="${f.id}-reasons"
         value="${q.reason}"
       />
-      <datalist id="${f.id}-reasons">${f.reasons.map((r) => html`<option value="${r}"></option>`)}</datalist>
+      <datalist id="${f.id}-reasons">
+        ${f.reasons.map((r) => html`<option value="${r}">${keyText(r)}</option>`)}
+      </datalist>
     </div>
     ${choose("hit", "List hit", [
       ["", "any"],

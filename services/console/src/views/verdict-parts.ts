@@ -1,6 +1,7 @@
-import { reasonKey, type ContentView, type Verdict } from "@sift/verdicts";
+import type { ContentView, Verdict } from "@sift/verdicts";
 import { html, type Html } from "../domain/html.ts";
-import { cut, NAME_CHARS, pieces, reasonText, reasonWeight, SHOWN_CHARS } from "../domain/display.ts";
+import { cut, NAME_CHARS, pieces, SHOWN_CHARS } from "../domain/display.ts";
+import { directionText, groupReasons } from "../domain/reasons.ts";
 import { queryHref, type VerdictQuery } from "../domain/verdict-query.ts";
 
 /**
@@ -40,32 +41,40 @@ export const scoreText = (v: Pick<Verdict, "score">): string =>
 export const outcomeText = (v: Pick<Verdict, "operation" | "label" | "ok">): string =>
   v.operation === "verify" ? (v.ok ? "verified" : "verify failed") : (v.label ?? "—");
 
-/** Each reason as a chip; a chip is a link to the verdicts with the same reason when `base` is given. */
+/**
+ * The reasons as chips, grouped and in words (domain/reasons.ts), each saying which way it
+ * pushed; at most `max` groups. With `link`, a chip (or each quoted word) is a link to the
+ * verdicts with the same reason.
+ */
 export const reasonChips = (
   reasons: readonly unknown[],
   link?: { base: string; query: VerdictQuery },
-): Html =>
-  reasons.length === 0
-    ? html`<span class="muted">none</span>`
-    : html`<ul class="chips">
-        ${reasons.map((r) => {
-          const text = shown(Array.from(reasonText(r)).slice(0, NAME_CHARS).join(""));
-          const weight = reasonWeight(r);
-          const title =
-            weight === null
-              ? null
-              : `weight ${weight >= 0 ? "+" : ""}${weight.toFixed(2)} (log-odds, + toward spam)`;
-          const chip = link
-            ? html`<a href="${queryHref(link.base, link.query, { reason: reasonKey(r) })}">${text}</a>`
-            : text;
-          return html`<li
-            class="chip ${weight !== null && weight < 0 ? "toward-clean" : "toward-spam"}"
-            ${title ? html` title="${title}"` : null}
-          >
-            ${chip}
-          </li>`;
-        })}
-      </ul>`;
+  max = 4,
+): Html => {
+  const groups = groupReasons(reasons).slice(0, max);
+  if (groups.length === 0) return html`<span class="muted">none</span>`;
+  const linked = (key: string, body: Html | string) =>
+    link ? html`<a href="${queryHref(link.base, link.query, { reason: key })}">${body}</a>` : body;
+  return html`<ul class="chips">
+    ${groups.map((g) => {
+      const title =
+        g.weight === null
+          ? null
+          : `weight ${g.weight >= 0 ? "+" : ""}${g.weight.toFixed(2)} (log-odds, + toward spam)`;
+      return html`<li class="chip toward-${g.direction}" ${title ? html` title="${title}"` : null}>
+        <span class="dir">${directionText(g.direction)}:</span>
+        ${
+          g.words && g.words.length > 0
+            ? html`${g.text}
+              ${g.words.map((w, i) => html`${i > 0 ? ", " : ""}${linked(w.key, html`“${shown(clip(w.word))}”`)}`)}`
+            : linked(g.key, shown(clip(g.text)))
+        }
+      </li>`;
+    })}
+  </ul>`;
+};
+
+const clip = (text: string): string => Array.from(text).slice(0, NAME_CHARS).join("");
 
 export const reviewText = (v: Pick<Verdict, "review">): string =>
   v.review === "unreviewed" ? "not reviewed" : v.review === "spam" ? "reviewed: spam" : "reviewed: not spam";
