@@ -1,75 +1,140 @@
 /**
- * What verify's replica acknowledgement costs (issue 29): `pnpm bench:spend-wait`. On one 3 + 3
- * Redis Cluster from the local binaries (testkit's startReplicatedCluster, the same as the
- * cluster rows, each master behind its pass-through proxy), three verify stacks, one with
- * SIFT_SPEND_REPLICA_ACKS=0 and two with the default (WAIT for one replica), on one connection and
- * on four (SIFT_SPEND_CONNECTIONS=4: spends spread over them), each verifying the
- * same number of fresh solutions through the gateway, CONCURRENCY at a time. Prints p50 / p99 /
- * max of each in ms and the calls per second.
+ * What a spend costs on a Redis Cluster, the marker pair (issue 39) against the one marker with
+ * WAIT 1 (issue 29's design) in one run: `pnpm bench:spend-wait`. On one 3 + 3 Redis Cluster from
+ * the local binaries (testkit's startReplicatedCluster, as the cluster rows, each master behind
+ * its pass-through proxy), verify stacks with each design in turn (and one marker without WAIT,
+ * the floor), each verifying CALLS fresh solutions through the gateway, CONCURRENCY at a time;
+ * ROUNDS rounds, the designs' order reversed every other round so that drift on a shared machine
+ * falls on both. Prints each run (p50 / p99 / max in ms, calls per second, Redis commands the
+ * spends sent per verify, spent-marker keys and their bytes per verify), then the medians and the
+ * pair's throughput as a share of WAIT's.
  */
+import { Redis } from "ioredis";
 import { createKey, solveChallenge, startReplicatedCluster, startServer, startStack } from "@sift/testkit";
 import { post } from "@sift/testkit";
 
 /** Enough calls for a p99 of a few dozen samples above it. */
-const CALLS = Number(process.env["CALLS"] ?? 2_000);
+const CALLS = Number(process.env["CALLS"] ?? 1_000);
 /** A handful of forms verified at once, as a busy site's backend does. */
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 8);
-/** The spread tried beside verify's default of one connection (SIFT_SPEND_CONNECTIONS). */
-const SPEND_CONNECTIONS = 4;
+const ROUNDS = Number(process.env["ROUNDS"] ?? 3);
+
+const DESIGNS = [
+  { name: "one marker + WAIT 1 (issue 29)", spendMarkers: 1, spendReplicaAcks: "auto" },
+  { name: "marker pair (issue 39)", spendMarkers: "auto", spendReplicaAcks: 0 },
+  { name: "one marker, no wait (floor)", spendMarkers: 1, spendReplicaAcks: 0 },
+] as const;
 
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 const cluster = await startReplicatedCluster();
 const nats = await startServer("nats");
-try {
-  for (const [acks, connections] of [
-    [0, 1],
-    ["auto", 1],
-    ["auto", SPEND_CONNECTIONS],
-  ] as const) {
-    const stack = await startStack({
-      redisUrl: "redis://127.0.0.1:1",
-      redisClusterNodes: cluster.nodes,
-      natsUrl: nats.url,
-      spendReplicaAcks: acks,
-      spendConnections: connections,
-    });
-    try {
-      const key = await createKey(stack.keystore, { kind: "challenge" });
-      const solutions: string[] = [];
-      while (solutions.length < CALLS)
-        solutions.push(
-          ...(await Promise.all(
-            Array.from({ length: 16 }, () => solveChallenge(stack.gatewayUrl, key.siteKey!)),
-          )),
-        );
-      const times: number[] = [];
-      let next = 0;
-      let accepted = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < CALLS) {
-            const solution = solutions[next++]!;
-            const t = performance.now();
-            const reply = await post(`${stack.gatewayUrl}/verify`, { secretKey: key.secretKey, solution });
-            times.push(performance.now() - t);
-            if ((reply.json as { ok?: boolean })?.ok === true) accepted++;
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      times.sort((a, b) => a - b);
-      const fmt = (ms: number) => ms.toFixed(2);
-      console.log(
-        `replica acks ${String(acks).padEnd(4)}, ${connections} spend connection${connections > 1 ? "s" : " "}: ${CALLS} verifies, ${CONCURRENCY} at a time: p50 ${fmt(percentile(times, 50))} ms, p99 ${fmt(percentile(times, 99))} ms, max ${fmt(times.at(-1)!)} ms, ${(CALLS / seconds).toFixed(0)}/s, ${accepted} ok`,
-      );
-    } finally {
-      await stack.stop();
+const masters = cluster.members.filter((m) => m.replicaOf === undefined).map((m) => m.port);
+const nodes = masters.map((port) => new Redis({ port, lazyConnect: true }));
+/** Commands processed by the masters (INFO stats), and the spent markers' keys and bytes. */
+const redisTotals = async () => {
+  let commands = 0;
+  let keys = 0;
+  let bytes = 0;
+  for (const node of nodes) {
+    commands += Number(/total_commands_processed:(\d+)/.exec(await node.info("stats"))?.[1] ?? 0);
+    for (const key of await node.keys("sift:challenge:spent:*")) {
+      keys++;
+      bytes += Number((await node.memory("USAGE", key)) ?? 0);
     }
   }
+  return { commands, keys, bytes };
+};
+
+const results = new Map<string, Array<{ rate: number; p50: number; p99: number }>>();
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? DESIGNS : [...DESIGNS].reverse();
+    for (const design of order) {
+      const stack = await startStack({
+        redisUrl: "redis://127.0.0.1:1",
+        redisClusterNodes: cluster.nodes,
+        natsUrl: nats.url,
+        spendMarkers: design.spendMarkers,
+        spendReplicaAcks: design.spendReplicaAcks,
+      });
+      try {
+        const key = await createKey(stack.keystore, { kind: "challenge" });
+        const solutions: string[] = [];
+        while (solutions.length < CALLS)
+          solutions.push(
+            ...(await Promise.all(
+              Array.from({ length: 16 }, () => solveChallenge(stack.gatewayUrl, key.siteKey!)),
+            )),
+          );
+        // Each run starts from no spent marker, so the keys counted after it are its own.
+        for (const node of nodes) {
+          // One DEL each: a cluster node refuses a multi-key command across slots.
+          const pipeline = node.pipeline();
+          for (const old of await node.keys("sift:challenge:spent:*")) pipeline.del(old);
+          await pipeline.exec();
+        }
+        const before = await redisTotals();
+        const times: number[] = [];
+        let next = 0;
+        let accepted = 0;
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < CALLS) {
+              const solution = solutions[next++]!;
+              const t = performance.now();
+              const reply = await post(`${stack.gatewayUrl}/verify`, { secretKey: key.secretKey, solution });
+              times.push(performance.now() - t);
+              if ((reply.json as { ok?: boolean })?.ok === true) accepted++;
+            }
+          }),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        const after = await redisTotals();
+        times.sort((a, b) => a - b);
+        const [p50, p99] = [percentile(times, 50), percentile(times, 99)];
+        const rate = CALLS / seconds;
+        results.set(design.name, [...(results.get(design.name) ?? []), { rate, p50, p99 }]);
+        const fmt = (ms: number) => ms.toFixed(2);
+        // The masters' commands include the gateway's key lookup (one script per verify) and the
+        // INFO / KEYS of this count; the difference between designs is the spend's.
+        console.log(
+          `round ${round + 1}, ${design.name.padEnd(31)}: ${CALLS} verifies, ${CONCURRENCY} at a time: p50 ${fmt(p50)} ms, p99 ${fmt(p99)} ms, max ${fmt(times.at(-1)!)} ms, ${rate.toFixed(0)}/s, ${accepted} ok; Redis commands per verify ${((after.commands - before.commands) / CALLS).toFixed(2)}, spent-marker keys per verify ${(after.keys / CALLS).toFixed(2)}, ${(after.bytes / CALLS).toFixed(0)} bytes`,
+        );
+      } finally {
+        await stack.stop();
+      }
+    }
+  }
+  const summary = (name: string) => {
+    const runs = results.get(name)!;
+    return {
+      rate: median(runs.map((r) => r.rate)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+    };
+  };
+  for (const design of DESIGNS) {
+    const s = summary(design.name);
+    console.log(
+      `median of ${ROUNDS}, ${design.name.padEnd(31)}: ${s.rate.toFixed(0)}/s, p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`,
+    );
+  }
+  const ratios = results
+    .get(DESIGNS[1].name)!
+    .map((pair, i) => pair.rate / results.get(DESIGNS[0].name)![i]!.rate);
+  console.log(
+    `marker pair / WAIT throughput: per round ${ratios.map((r) => r.toFixed(2)).join(", ")}; median ${median(ratios).toFixed(2)} × (goal ≥ 0.9 ×)`,
+  );
 } finally {
+  for (const node of nodes) node.disconnect();
   await nats.stop();
   await cluster.stop();
 }
