@@ -73,7 +73,7 @@ const akismet207 = (apiKey: string): Driver => {
     comment_author_email: c.email,
     comment_content: c.content,
     ...(c.role ? { user_role: c.role } : {}),
-    ...(c.isTest ? { is_test: "1" } : {}),
+    ...(c.isTest ? { is_test: 1 } : {}),
   });
   return {
     verifyKey: () => verifyKey(),
