@@ -56,12 +56,29 @@ export interface AkismetDeps {
  */
 export const mountAkismet = (app: Express, deps: AkismetDeps): void => {
   const common = [errorFormat("classify"), boundedBody()];
-  app.post(AKISMET_PATHS.verifyKey, ...common, verifyKey(deps));
-  app.post(AKISMET_PATHS.commentCheck, ...common, commentCheck(deps));
-  app.post(AKISMET_PATHS.submitSpam, ...common, submit(deps, "spam"));
-  app.post(AKISMET_PATHS.submitHam, ...common, submit(deps, "clean"));
-  app.get(AKISMET_PATHS.usageLimit, ...common, usageLimit(deps));
+  const guarded = (handler: RequestHandler): RequestHandler => inAkismetWords(deps.logger, handler);
+  app.post(AKISMET_PATHS.verifyKey, ...common, guarded(verifyKey(deps)));
+  app.post(AKISMET_PATHS.commentCheck, ...common, guarded(commentCheck(deps)));
+  app.post(AKISMET_PATHS.submitSpam, ...common, guarded(submit(deps, "spam")));
+  app.post(AKISMET_PATHS.submitHam, ...common, guarded(submit(deps, "clean")));
+  app.get(AKISMET_PATHS.usageLimit, ...common, guarded(usageLimit(deps)));
 };
+
+/**
+ * A failure on our side (Redis down during the key lookup) as an Akismet error, which its
+ * clients surface as one to retry, rather than the JSON 500 the error middleware would send.
+ */
+const inAkismetWords =
+  (logger: Logger, handler: RequestHandler): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      logFailure(logger, err, { requestId: requestContext(res).requestId }, "akismet call failed");
+      if (res.headersSent) return void res.destroy();
+      akismetError(res, 500, ClassifyMessage.internal);
+    }
+  };
 
 const paramsOf = (req: Request): AkismetParams =>
   readAkismetParams(

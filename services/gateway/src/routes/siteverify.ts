@@ -52,10 +52,36 @@ export interface SiteverifyDeps {
  */
 export const mountSiteverify = (app: Express, deps: SiteverifyDeps): void => {
   for (const [shape, path] of Object.entries(SITEVERIFY_PATHS) as Array<[SiteverifyShape, string]>) {
-    app.post(path, errorFormat("json"), boundedBody(), siteverify(deps, shape));
+    const failed = (res: Response) =>
+      void res
+        .status(200)
+        .json({ success: false, hostname: "", "error-codes": [siteverifyCode(shape, "internal")] });
+    app.post(path, errorFormat("json"), boundedBody(), guarded(deps.logger, siteverify(deps, shape), failed));
   }
-  app.post(FRIENDLY_SITEVERIFY_PATH, errorFormat("json"), boundedBody(), friendly(deps));
+  const friendlyFailed = (res: Response) => {
+    const { code, status } = FRIENDLY_ERRORS.internal;
+    res.status(status).json({ success: false, error: { error_code: code, detail: VerifyMessage.internal } });
+  };
+  app.post(
+    FRIENDLY_SITEVERIFY_PATH,
+    errorFormat("json"),
+    boundedBody(),
+    guarded(deps.logger, friendly(deps), friendlyFailed),
+  );
 };
+
+/** A failure on our side (Redis down during the key lookup) in the shape's own words. */
+const guarded =
+  (logger: Logger, handler: RequestHandler, failed: (res: Response) => void): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      logFailure(logger, err, { requestId: requestContext(res).requestId }, "siteverify failed");
+      if (res.headersSent) return void res.destroy();
+      failed(res);
+    }
+  };
 
 /** A string parameter, or what verify would make of another type (a list, a number): sent on. */
 const field = (req: Request, name: string): unknown => {
