@@ -101,8 +101,7 @@ const invalid = (res: Response, why: string): void => {
 };
 
 type Admission =
-  | { ok: true; key: Identity["key"]; record?: ResolvedKeyRecord }
-  | { ok: false; answer: (res: Response) => void | Promise<void> };
+  { ok: true; key: Identity["key"] } | { ok: false; answer: (res: Response) => void | Promise<void> };
 
 /**
  * The key, as the classify key rules have it (spec 5.1), from Akismet's sources: `test` is test
@@ -127,13 +126,7 @@ const admit = async (
   const hash = source.from === "host" ? await deps.keystore.foldedHash(source.key) : null;
   if (source.from === "host" && !hash)
     return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
-  const found = take
-    ? hash
-      ? await deps.keystore.resolveAndTakeHash(hash)
-      : await deps.keystore.resolveAndTake(source.key)
-    : await (hash ? deps.keystore.resolveHash(hash) : deps.keystore.resolve(source.key)).then((record) =>
-        record ? { record, retryAfterMs: 0 } : null,
-      );
+  const found = await lookUp(deps.keystore, hash ?? source.key, hash !== null, take);
   if (!found) return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
   const { record, retryAfterMs } = found;
   if (record.kind !== "classify")
@@ -157,7 +150,19 @@ const admit = async (
       .indexFolded(source.key)
       .catch((err: unknown) => logFailure(deps.logger, err, {}, "folded key not indexed"));
   }
-  return { ok: true, key: resolvedKey(record), record };
+  return { ok: true, key: resolvedKey(record) };
+};
+
+/** The key's record by its secret or (`hashed`) its exact hash, taking from its rate limit when `take`. */
+const lookUp = async (
+  keystore: Keystore,
+  secretOrHash: string,
+  hashed: boolean,
+  take: boolean,
+): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> => {
+  if (take) return hashed ? keystore.resolveAndTakeHash(secretOrHash) : keystore.resolveAndTake(secretOrHash);
+  const record = await (hashed ? keystore.resolveHash(secretOrHash) : keystore.resolve(secretOrHash));
+  return record ? { record, retryAfterMs: 0 } : null;
 };
 
 const rateLimited = (res: Response, retryAfterMs: number): void => {

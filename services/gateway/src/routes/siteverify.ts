@@ -83,11 +83,6 @@ const guarded =
     }
   };
 
-/** A string parameter, or what verify would make of another type (a list, a number): sent on. */
-const field = (req: Request, name: string): unknown => {
-  const body = requestBody(req);
-  return body.kind === "json" || body.kind === "form" ? bodyField(body, name) : undefined;
-};
 const present = (value: unknown): boolean => value !== undefined && value !== null && value !== "";
 
 /** One call of verify's own path; a verify that cannot be reached answers as its own failure would. */
@@ -151,8 +146,8 @@ const siteverify =
     };
     const parsed = requestBody(req);
     if (parsed.kind !== "json" && parsed.kind !== "form") return send("bad-request");
-    const secret = field(req, "secret");
-    const response = field(req, "response");
+    const secret = bodyField(parsed, "secret");
+    const response = bodyField(parsed, "response");
     const dummy = typeof secret === "string" ? DUMMY_SECRETS[shape][secret] : undefined;
     if (dummy) {
       if (!present(response)) return send("missing-response");
@@ -167,7 +162,7 @@ const siteverify =
     if (
       shape === "hcaptcha" &&
       present(response) &&
-      !(await siteKeyMatches(deps, secret, field(req, "sitekey")))
+      !(await siteKeyMatches(deps, secret, bodyField(parsed, "sitekey")))
     ) {
       return send("mismatch");
     }
@@ -192,9 +187,9 @@ const friendly =
     if (!present(secret)) return fail("missing-secret", VerifyMessage.missingKey);
     const parsed = requestBody(req);
     if (parsed.kind !== "json" && parsed.kind !== "form") return fail("bad-request", "the body must be JSON");
-    const response = field(req, "response");
+    const response = bodyField(parsed, "response");
     if (!present(response)) return fail("missing-response", VerifyMessage.missingSolution);
-    if (!(await siteKeyMatches(deps, secret, field(req, "sitekey")))) {
+    if (!(await siteKeyMatches(deps, secret, bodyField(parsed, "sitekey")))) {
       return fail("mismatch", "the sitekey does not belong to this API key");
     }
     const answer = await verifyCall(deps, req, res, secret, response);
