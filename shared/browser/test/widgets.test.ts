@@ -42,70 +42,72 @@ const WIDGETS = [
   },
 ];
 
-beforeAll(async () => {
-  await buildBrowserBundle();
-  stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
-  const key = await createKey(stack.keystore, { kind: "challenge" });
-  await stack.keystore.updateConfig(key.configId, { difficulty: 1 });
-  siteKey = key.siteKey!;
-  secretKey = key.secretKey;
-  // The site: a page per widget, and a form handler that asks that vendor's siteverify (on Sift).
-  site = createServer((req, res) => {
-    const widget = WIDGETS.find((w) => req.url?.startsWith(`/${w.markup}`));
-    if (!widget) return void res.writeHead(404).end();
-    if (req.method === "GET") {
-      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html>
-<script>window.solvedWith = null; function onSolved(token) { window.solvedWith = token; }</script>
-<script src="${stack.gatewayUrl}${widget.script}" async defer></script>
-<form id="f" method="post" action="/${widget.markup}/submit">
-  <input name="message" value="Hello there">
-  <div class="${widget.markup}" data-sitekey="${siteKey}" data-callback="onSolved"></div>
-  <button>Send</button>
-</form>`);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const fields = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
-      const answer = await fetch(`${stack.gatewayUrl}${widget.verify}`, {
-        method: "POST",
-        body: new URLSearchParams({ secret: secretKey, response: fields[widget.field] ?? "" }),
+describe.skipIf(!inject("browserTests"))("vendor widget markup", () => {
+  beforeAll(async () => {
+    await buildBrowserBundle();
+    stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl") });
+    const key = await createKey(stack.keystore, { kind: "challenge" });
+    await stack.keystore.updateConfig(key.configId, { difficulty: 1 });
+    siteKey = key.siteKey!;
+    secretKey = key.secretKey;
+    // The site: a page per widget, and a form handler that asks that vendor's siteverify (on Sift).
+    site = createServer((req, res) => {
+      const widget = WIDGETS.find((w) => req.url?.startsWith(`/${w.markup}`));
+      if (!widget) return void res.writeHead(404).end();
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html>
+  <script>window.solvedWith = null; function onSolved(token) { window.solvedWith = token; }</script>
+  <script src="${stack.gatewayUrl}${widget.script}" async defer></script>
+  <form id="f" method="post" action="/${widget.markup}/submit">
+    <input name="message" value="Hello there">
+    <div class="${widget.markup}" data-sitekey="${siteKey}" data-callback="onSolved"></div>
+    <button>Send</button>
+  </form>`);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", async () => {
+        const fields = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
+        const answer = await fetch(`${stack.gatewayUrl}${widget.verify}`, {
+          method: "POST",
+          body: new URLSearchParams({ secret: secretKey, response: fields[widget.field] ?? "" }),
+        });
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ fields, siteverify: await answer.json() }));
       });
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ fields, siteverify: await answer.json() }));
     });
+    siteUrl = `http://127.0.0.1:${await listen(site, 0, "127.0.0.1")}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   });
-  siteUrl = `http://127.0.0.1:${await listen(site, 0, "127.0.0.1")}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-afterAll(async () => {
-  await browser?.close();
-  if (site) await closeServer(site);
-  await stack?.stop();
-});
+  afterAll(async () => {
+    await browser?.close();
+    if (site) await closeServer(site);
+    await stack?.stop();
+  });
 
-describe.each(WIDGETS)("a page with $name's markup", (widget) => {
-  it(`fills ${widget.field}, calls data-callback, and passes the server's siteverify`, async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${siteUrl}/${widget.markup}`);
-      await page.waitForFunction(() => window.Sift !== undefined);
-      await page.focus("input[name=message]");
-      await page.waitForFunction(
-        () => (window as unknown as { solvedWith: string | null }).solvedWith !== null,
-      );
-      await Promise.all([page.waitForURL(/submit$/), page.click("button")]);
-      const { fields, siteverify } = JSON.parse((await page.textContent("body")) ?? "{}") as {
-        fields: Record<string, string>;
-        siteverify: { success: boolean; "error-codes": string[] };
-      };
-      expect(fields[widget.field]?.split(".")).toHaveLength(4);
-      expect(fields["_vendor"]).toBe(fields[widget.field]);
-      expect(siteverify).toMatchObject({ success: true, "error-codes": [] });
-    } finally {
-      await page.close();
-    }
+  describe.each(WIDGETS)("a page with $name's markup", (widget) => {
+    it(`fills ${widget.field}, calls data-callback, and passes the server's siteverify`, async () => {
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${siteUrl}/${widget.markup}`);
+        await page.waitForFunction(() => window.Sift !== undefined);
+        await page.focus("input[name=message]");
+        await page.waitForFunction(
+          () => (window as unknown as { solvedWith: string | null }).solvedWith !== null,
+        );
+        await Promise.all([page.waitForURL(/submit$/), page.click("button")]);
+        const { fields, siteverify } = JSON.parse((await page.textContent("body")) ?? "{}") as {
+          fields: Record<string, string>;
+          siteverify: { success: boolean; "error-codes": string[] };
+        };
+        expect(fields[widget.field]?.split(".")).toHaveLength(4);
+        expect(fields["_vendor"]).toBe(fields[widget.field]);
+        expect(siteverify).toMatchObject({ success: true, "error-codes": [] });
+      } finally {
+        await page.close();
+      }
+    });
   });
 });
