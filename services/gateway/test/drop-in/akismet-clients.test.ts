@@ -132,6 +132,10 @@ describe.each([
     expect(await client.check(CLEAN)).toBe(false);
     expect(await client.check(SPAM)).toBe(true);
     expect(await used(site.workspaceId)).toBe(2);
+    // The classify path's verdict log has both, as for a direct /classify.
+    await expect
+      .poll(async () => (await stack.verdicts.list(site.workspaceId, { limit: 10 })).verdicts.length)
+      .toBe(2);
   });
 
   it("answers Akismet's test triggers without counting them", async () => {
