@@ -1,6 +1,13 @@
 import express, { type Express, type RequestHandler } from "express";
 import { Counter } from "prom-client";
-import { ENDPOINTS, type Access, type Endpoint, type EndpointTable, type Service } from "@sift/contracts";
+import {
+  ENDPOINTS,
+  VENDOR_SCRIPT_PATHS,
+  type Access,
+  type Endpoint,
+  type EndpointTable,
+  type Service,
+} from "@sift/contracts";
 import type { Keystore, RateLimiter, RefusalCounter, UsageMeter } from "@sift/keystore";
 import {
   assignRequestId,
@@ -117,6 +124,7 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
   });
   mountSiteverify(app, { ...deps, verify: new ServiceCaller(deps.config.verifyUrl, deps.signer) });
   app.get("/sift.js", browserScript(deps.browserScriptPath));
+  for (const path of VENDOR_SCRIPT_PATHS) app.get(path, browserScript(deps.browserScriptPath));
   app.get("/openapi.json", openApi(endpoints));
 
   app.use(notFound);

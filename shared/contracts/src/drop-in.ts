@@ -30,6 +30,14 @@ export type SiteverifyShape = keyof typeof SITEVERIFY_PATHS;
 /** Friendly Captcha v2's siteverify (its own JSON shape, `X-API-Key`). */
 export const FRIENDLY_SITEVERIFY_PATH = "/api/v2/captcha/siteverify";
 
+/**
+ * Where the vendors' pages load their widget script from, on the same paths under Sift: the
+ * gateway serves sift.js there too, so a page (or an app whose captcha URL is one setting, as
+ * Gitea's RECAPTCHA_URL) changes only the host of its script tag. Friendly Captcha's comes from a
+ * CDN path of its own and has no counterpart.
+ */
+export const VENDOR_SCRIPT_PATHS = ["/turnstile/v0/api.js", "/recaptcha/api.js", "/1/api.js"] as const;
+
 /** What a siteverify shape answers, always with HTTP 200. */
 export const SiteverifyResponse = z.object({
   success: z.boolean(),

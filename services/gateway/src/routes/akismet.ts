@@ -56,12 +56,29 @@ export interface AkismetDeps {
  */
 export const mountAkismet = (app: Express, deps: AkismetDeps): void => {
   const common = [errorFormat("classify"), boundedBody()];
-  app.post(AKISMET_PATHS.verifyKey, ...common, verifyKey(deps));
-  app.post(AKISMET_PATHS.commentCheck, ...common, commentCheck(deps));
-  app.post(AKISMET_PATHS.submitSpam, ...common, submit(deps, "spam"));
-  app.post(AKISMET_PATHS.submitHam, ...common, submit(deps, "clean"));
-  app.get(AKISMET_PATHS.usageLimit, ...common, usageLimit(deps));
+  const guarded = (handler: RequestHandler): RequestHandler => inAkismetWords(deps.logger, handler);
+  app.post(AKISMET_PATHS.verifyKey, ...common, guarded(verifyKey(deps)));
+  app.post(AKISMET_PATHS.commentCheck, ...common, guarded(commentCheck(deps)));
+  app.post(AKISMET_PATHS.submitSpam, ...common, guarded(submit(deps, "spam")));
+  app.post(AKISMET_PATHS.submitHam, ...common, guarded(submit(deps, "clean")));
+  app.get(AKISMET_PATHS.usageLimit, ...common, guarded(usageLimit(deps)));
 };
+
+/**
+ * A failure on our side (Redis down during the key lookup) as an Akismet error, which its
+ * clients surface as one to retry, rather than the JSON 500 the error middleware would send.
+ */
+const inAkismetWords =
+  (logger: Logger, handler: RequestHandler): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      logFailure(logger, err, { requestId: requestContext(res).requestId }, "akismet call failed");
+      if (res.headersSent) return void res.destroy();
+      akismetError(res, 500, ClassifyMessage.internal);
+    }
+  };
 
 const paramsOf = (req: Request): AkismetParams =>
   readAkismetParams(
@@ -84,8 +101,7 @@ const invalid = (res: Response, why: string): void => {
 };
 
 type Admission =
-  | { ok: true; key: Identity["key"]; record?: ResolvedKeyRecord }
-  | { ok: false; answer: (res: Response) => void | Promise<void> };
+  { ok: true; key: Identity["key"] } | { ok: false; answer: (res: Response) => void | Promise<void> };
 
 /**
  * The key, as the classify key rules have it (spec 5.1), from Akismet's sources: `test` is test
@@ -110,13 +126,7 @@ const admit = async (
   const hash = source.from === "host" ? await deps.keystore.foldedHash(source.key) : null;
   if (source.from === "host" && !hash)
     return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
-  const found = take
-    ? hash
-      ? await deps.keystore.resolveAndTakeHash(hash)
-      : await deps.keystore.resolveAndTake(source.key)
-    : await (hash ? deps.keystore.resolveHash(hash) : deps.keystore.resolve(source.key)).then((record) =>
-        record ? { record, retryAfterMs: 0 } : null,
-      );
+  const found = await lookUp(deps.keystore, hash ?? source.key, hash !== null, take);
   if (!found) return { ok: false, answer: (res) => invalid(res, ClassifyMessage.invalidKey) };
   const { record, retryAfterMs } = found;
   if (record.kind !== "classify")
@@ -140,7 +150,19 @@ const admit = async (
       .indexFolded(source.key)
       .catch((err: unknown) => logFailure(deps.logger, err, {}, "folded key not indexed"));
   }
-  return { ok: true, key: resolvedKey(record), record };
+  return { ok: true, key: resolvedKey(record) };
+};
+
+/** The key's record by its secret or (`hashed`) its exact hash, taking from its rate limit when `take`. */
+const lookUp = async (
+  keystore: Keystore,
+  secretOrHash: string,
+  hashed: boolean,
+  take: boolean,
+): Promise<{ record: ResolvedKeyRecord; retryAfterMs: number } | null> => {
+  if (take) return hashed ? keystore.resolveAndTakeHash(secretOrHash) : keystore.resolveAndTake(secretOrHash);
+  const record = await (hashed ? keystore.resolveHash(secretOrHash) : keystore.resolve(secretOrHash));
+  return record ? { record, retryAfterMs: 0 } : null;
 };
 
 const rateLimited = (res: Response, retryAfterMs: number): void => {

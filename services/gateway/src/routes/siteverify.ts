@@ -52,16 +52,37 @@ export interface SiteverifyDeps {
  */
 export const mountSiteverify = (app: Express, deps: SiteverifyDeps): void => {
   for (const [shape, path] of Object.entries(SITEVERIFY_PATHS) as Array<[SiteverifyShape, string]>) {
-    app.post(path, errorFormat("json"), boundedBody(), siteverify(deps, shape));
+    const failed = (res: Response) =>
+      void res
+        .status(200)
+        .json({ success: false, hostname: "", "error-codes": [siteverifyCode(shape, "internal")] });
+    app.post(path, errorFormat("json"), boundedBody(), guarded(deps.logger, siteverify(deps, shape), failed));
   }
-  app.post(FRIENDLY_SITEVERIFY_PATH, errorFormat("json"), boundedBody(), friendly(deps));
+  const friendlyFailed = (res: Response) => {
+    const { code, status } = FRIENDLY_ERRORS.internal;
+    res.status(status).json({ success: false, error: { error_code: code, detail: VerifyMessage.internal } });
+  };
+  app.post(
+    FRIENDLY_SITEVERIFY_PATH,
+    errorFormat("json"),
+    boundedBody(),
+    guarded(deps.logger, friendly(deps), friendlyFailed),
+  );
 };
 
-/** A string parameter, or what verify would make of another type (a list, a number): sent on. */
-const field = (req: Request, name: string): unknown => {
-  const body = requestBody(req);
-  return body.kind === "json" || body.kind === "form" ? bodyField(body, name) : undefined;
-};
+/** A failure on our side (Redis down during the key lookup) in the shape's own words. */
+const guarded =
+  (logger: Logger, handler: RequestHandler, failed: (res: Response) => void): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      logFailure(logger, err, { requestId: requestContext(res).requestId }, "siteverify failed");
+      if (res.headersSent) return void res.destroy();
+      failed(res);
+    }
+  };
+
 const present = (value: unknown): boolean => value !== undefined && value !== null && value !== "";
 
 /** One call of verify's own path; a verify that cannot be reached answers as its own failure would. */
@@ -125,8 +146,8 @@ const siteverify =
     };
     const parsed = requestBody(req);
     if (parsed.kind !== "json" && parsed.kind !== "form") return send("bad-request");
-    const secret = field(req, "secret");
-    const response = field(req, "response");
+    const secret = bodyField(parsed, "secret");
+    const response = bodyField(parsed, "response");
     const dummy = typeof secret === "string" ? DUMMY_SECRETS[shape][secret] : undefined;
     if (dummy) {
       if (!present(response)) return send("missing-response");
@@ -141,7 +162,7 @@ const siteverify =
     if (
       shape === "hcaptcha" &&
       present(response) &&
-      !(await siteKeyMatches(deps, secret, field(req, "sitekey")))
+      !(await siteKeyMatches(deps, secret, bodyField(parsed, "sitekey")))
     ) {
       return send("mismatch");
     }
@@ -166,9 +187,9 @@ const friendly =
     if (!present(secret)) return fail("missing-secret", VerifyMessage.missingKey);
     const parsed = requestBody(req);
     if (parsed.kind !== "json" && parsed.kind !== "form") return fail("bad-request", "the body must be JSON");
-    const response = field(req, "response");
+    const response = bodyField(parsed, "response");
     if (!present(response)) return fail("missing-response", VerifyMessage.missingSolution);
-    if (!(await siteKeyMatches(deps, secret, field(req, "sitekey")))) {
+    if (!(await siteKeyMatches(deps, secret, bodyField(parsed, "sitekey")))) {
       return fail("mismatch", "the sitekey does not belong to this API key");
     }
     const answer = await verifyCall(deps, req, res, secret, response);

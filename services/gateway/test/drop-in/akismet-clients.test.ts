@@ -4,7 +4,7 @@ import { AkismetClient } from "akismet-api";
 import * as akismet from "akismet";
 import { Author, Blog, CheckResult, Client as CedxClient, Comment } from "@cedx/akismet";
 import { createKey, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
-import { CAMPAIGN, CLEAN, expectLocalhostSubdomains, RESEND, SPAM, within5s } from "./helpers.ts";
+import { CAMPAIGN, CLEAN, localhostSubdomains, RESEND, SPAM, within5s } from "./helpers.ts";
 
 /**
  * Akismet's API on the gateway, driven by three Akismet clients from npm, unchanged and only
@@ -16,8 +16,10 @@ let scoring: ScoringStack;
 let stack: Stack;
 let port: string;
 
+/** The host-name clients need `KEY.localhost` to resolve (helpers.ts); @cedx/akismet does not. */
+const hostNames = await localhostSubdomains();
+
 beforeAll(async () => {
-  await expectLocalhostSubdomains();
   scoring = await startScoringStack({ redisUrl: inject("redisUrl") });
   stack = scoring.stack;
   port = new URL(stack.gatewayUrl).port;
@@ -73,7 +75,7 @@ const akismet207 = (apiKey: string): Driver => {
     comment_author_email: c.email,
     comment_content: c.content,
     ...(c.role ? { user_role: c.role } : {}),
-    ...(c.isTest ? { is_test: "1" } : {}),
+    ...(c.isTest ? { is_test: 1 } : {}),
   });
   return {
     verifyKey: () => verifyKey(),
@@ -118,10 +120,11 @@ const cedx = (apiKey: string): Driver => {
 };
 
 describe.each([
-  ["akismet-api 6.0.0 (key in the host name)", akismetApi],
-  ["akismet 2.0.7 (key in the host name)", akismet207],
-  ["@cedx/akismet 16.2.1 (key as api_key)", cedx],
-])("%s", (_name, driver) => {
+  ["akismet-api 6.0.0 (key in the host name)", akismetApi, hostNames],
+  ["akismet 2.0.7 (key in the host name)", akismet207, hostNames],
+  ["@cedx/akismet 16.2.1 (key as api_key)", cedx, true],
+])("%s", (_name, driver, runs) => {
+  if (!runs) return void it.skip("needs KEY.localhost to resolve (apt-get install libnss-myhostname)");
   it("verifies its key, and answers a clean and a spam comment, each counted once", async () => {
     const site = await workspace();
     const client = driver(site.secretKey);
@@ -129,6 +132,10 @@ describe.each([
     expect(await client.check(CLEAN)).toBe(false);
     expect(await client.check(SPAM)).toBe(true);
     expect(await used(site.workspaceId)).toBe(2);
+    // The classify path's verdict log has both, as for a direct /classify.
+    await expect
+      .poll(async () => (await stack.verdicts.list(site.workspaceId, { limit: 10 })).verdicts.length)
+      .toBe(2);
   });
 
   it("answers Akismet's test triggers without counting them", async () => {

@@ -1,5 +1,4 @@
 import { lookup } from "node:dns/promises";
-import { expect } from "vitest";
 
 /**
  * What the drop-in tests share: samples, the 5 s bound on a report's effect, and the check that
@@ -52,11 +51,18 @@ export const within5s = async (check: () => Promise<boolean>): Promise<number> =
   return Date.now() - start;
 };
 
-/** Fails with what to install when `*.localhost` does not resolve to this machine. */
-export const expectLocalhostSubdomains = async (): Promise<void> => {
+/**
+ * Whether `KEY.localhost` resolves to this machine. Off CI a machine without it skips the two
+ * host-name clients with a line saying what to install; on CI (`CI` set, as .ci/run does, which
+ * installs it) they never skip, so a missing module fails them there.
+ */
+export const localhostSubdomains = async (): Promise<boolean> => {
   const found = await lookup("sk_probe-Key.localhost", { all: true }).catch(() => []);
-  expect(
-    found.map((a) => a.address),
-    "KEY.localhost must resolve to this machine: apt-get install libnss-myhostname (docs/integrations.md)",
-  ).toEqual(expect.arrayContaining([expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]));
+  const ok = found.some((a) => a.address === "127.0.0.1" || a.address === "::1");
+  if (!ok && !process.env["CI"]) {
+    console.warn(
+      "sift: KEY.localhost does not resolve; apt-get install libnss-myhostname runs the Akismet host-name clients' tests",
+    );
+  }
+  return ok || Boolean(process.env["CI"]);
 };

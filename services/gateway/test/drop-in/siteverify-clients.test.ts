@@ -71,6 +71,17 @@ describe("@friendlycaptcha/server-sdk", () => {
   });
 });
 
+describe("@friendlycaptcha/server-sdk with Sift's test key", () => {
+  it("accepts the solution ok and rejects any other, spending nothing", async () => {
+    const client = new FriendlyCaptchaClient({ apiKey: "test", apiEndpoint: stack.gatewayUrl });
+    expect((await client.verifyCaptchaResponse("ok")).shouldAccept()).toBe(true);
+    expect((await client.verifyCaptchaResponse("ok")).shouldAccept()).toBe(true);
+    expect((await client.verifyCaptchaResponse("nok")).getResponseError()?.error_code).toBe(
+      "response_invalid",
+    );
+  });
+});
+
 describe.each([
   ["cloudflare-turnstile", "/turnstile/v0/siteverify"],
   ["google-recaptcha", "/recaptcha/api/siteverify"],
@@ -109,6 +120,18 @@ describe.each([
     const solution = await solved(siteKey);
     expect(await signUp(auth, solution)).toBe(200);
     expect(await signUp(auth, solution)).toBe(403);
+  });
+
+  it("honours the vendor's documented test secret, as the vendor's own service would", async () => {
+    const passing = {
+      "cloudflare-turnstile": ["1x0000000000000000000000000000000AA", "XXXX.DUMMY.TOKEN.XXXX"],
+      "google-recaptcha": ["6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe", "any-token"],
+      hcaptcha: ["0x0000000000000000000000000000000000000000", "10000000-aaaa-bbbb-cccc-000000000001"],
+    }[provider];
+    expect(await signUp(app(passing[0]!), passing[1]!)).toBe(200);
+    if (provider === "cloudflare-turnstile") {
+      expect(await signUp(app("2x0000000000000000000000000000000AA"), passing[1]!)).toBe(403);
+    }
   });
 
   it("refuses a wrong solution, and any solution with a wrong secret", async () => {

@@ -7,6 +7,16 @@ export const URL_ATTR = "data-sift-url";
 /** `focus` (default): start on the first focus inside the form; `load`: start at once. */
 export const START_ATTR = "data-sift-start";
 
+/** Where a form's challenge comes from when its markup is not Sift's own (widgets.ts). */
+export interface FormSource {
+  siteKey: string;
+  url: string;
+  /** A field the page already posts (`g-recaptcha-response`, …), filled with the same solution. */
+  alsoFill?: string;
+  /** Called with the solution, as the vendor's widget calls its `data-callback`. */
+  onSolved?: (solution: string) => void;
+}
+
 /**
  * One marked form: a hidden `_vendor` field, a challenge solved ahead of time, and a submit that
  * waits for the solution. Without a solution the form is never sent (fail closed, spec 6).
@@ -14,6 +24,8 @@ export const START_ATTR = "data-sift-start";
 export class FormChallenge {
   readonly form: HTMLFormElement;
   readonly #field: HTMLInputElement;
+  readonly #source: FormSource | undefined;
+  readonly #vendorField: HTMLInputElement | HTMLTextAreaElement | undefined;
   #pending: Promise<Solved> | undefined;
   #solved: Solved | undefined;
   /** Set while we re-submit after solving, so our own submit handler lets it through. */
@@ -21,9 +33,11 @@ export class FormChallenge {
   /** A submit waiting for the solution. */
   #held: { submitter: HTMLElement | null } | undefined;
 
-  constructor(form: HTMLFormElement) {
+  constructor(form: HTMLFormElement, source?: FormSource) {
     this.form = form;
+    this.#source = source;
     this.#field = fieldOf(form);
+    this.#vendorField = source?.alsoFill ? fieldOf(form, source.alsoFill) : undefined;
     // Capture: at the form itself capture listeners run first, before the page's own handlers.
     form.addEventListener("submit", this.#onSubmit, { capture: true });
     if (form.getAttribute(START_ATTR) === "load") void this.solve().catch(() => {});
@@ -34,19 +48,22 @@ export class FormChallenge {
   solve(): Promise<string> {
     if (this.#solved && Date.now() < this.#solved.freshUntil) return Promise.resolve(this.#solved.solution);
     this.#field.value = "";
+    if (this.#vendorField) this.#vendorField.value = "";
     this.#pending ??= this.#run().finally(() => (this.#pending = undefined));
     return this.#pending.then((solved) => solved.solution);
   }
 
   async #run(): Promise<Solved> {
-    const siteKey = this.form.getAttribute(SITE_KEY_ATTR) ?? "";
-    const baseUrl = this.form.getAttribute(URL_ATTR) ?? "";
+    const siteKey = this.#source?.siteKey ?? this.form.getAttribute(SITE_KEY_ATTR) ?? "";
+    const baseUrl = this.#source?.url ?? this.form.getAttribute(URL_ATTR) ?? "";
     dispatch(this.form, START_EVENT, { siteKey });
     try {
       const solved = await runChallenge(siteKey, baseUrl);
       this.#solved = solved;
       this.#field.value = solved.solution;
+      if (this.#vendorField) this.#vendorField.value = solved.solution;
       dispatch(this.form, SUCCESS_EVENT, { solution: solved.solution });
+      this.#source?.onSolved?.(solved.solution);
       return solved;
     } catch (error) {
       this.#solved = undefined;
@@ -101,12 +118,13 @@ export class FormChallenge {
   }
 }
 
-const fieldOf = (form: HTMLFormElement): HTMLInputElement => {
-  const existing = form.querySelector<HTMLInputElement>(`input[name="${FIELD_NAME}"]`);
+/** The form's field of that name (an input, or the textarea reCAPTCHA's markup has), else a new hidden input. */
+const fieldOf = (form: HTMLFormElement, name: string = FIELD_NAME): HTMLInputElement => {
+  const existing = form.querySelector<HTMLInputElement>(`input[name="${name}"], textarea[name="${name}"]`);
   if (existing) return existing;
   const field = document.createElement("input");
   field.type = "hidden";
-  field.name = FIELD_NAME;
+  field.name = name;
   form.appendChild(field);
   return field;
 };
