@@ -370,6 +370,9 @@ export const writeResults = async (
           (st, i) =>
             `| ${st.stage} | ${st.atMs.toFixed(3)} | ${i === 0 ? "" : `${st.stepMeanMs.toFixed(3)} / ${st.stepMedianMs.toFixed(3)}`} | ${i === 0 ? "" : st.note} |`,
         ),
+        "",
+        `The worker's own span after its model run (explanation, learned state, the reply's JSON and its write to the socket): ` +
+          `${r.stages.workerAfterModel.meanMs.toFixed(3)} ms mean, ${r.stages.workerAfterModel.medianMs.toFixed(3)} ms median.`,
       ]
     : ["(not run)"];
   const memoryTable = [

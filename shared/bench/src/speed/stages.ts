@@ -24,8 +24,10 @@ const STAGES = [
   { stage: "worker in", note: "classify → NATS server → the worker's callback" },
   { stage: "model run started", note: "parse, schema check, featurise" },
   { stage: "model run done", note: "the ONNX session's run" },
-  { stage: "worker reply sent", note: "explanation (when asked), learned state, the reply's JSON" },
-  { stage: "classify has the reply", note: "worker → NATS server → classify, the reply's parse and check" },
+  {
+    stage: "classify has the reply",
+    note: "explanation (the log's or asked), learned state, the reply's JSON, worker → NATS server → classify, the reply's parse and check",
+  },
   { stage: "classify answered", note: "the answer's JSON and write, the verdict log's record" },
   { stage: "gateway out", note: "classify → gateway over loopback, the proxy's copy of the answer" },
   { stage: "client has the answer", note: "loopback to the bench, its HTTP parse" },
@@ -46,6 +48,12 @@ export interface StageBreakdown {
   /** Calls whose trace came back whole (every stage's span), the ones the figures are read from. */
   complete: number;
   stages: StageFigure[];
+  /**
+   * The worker's span from its model run's end to its own end (the reply written to its socket):
+   * not a stage of the chain, as the write that sends the reply can return after classify has
+   * read it (the write wakes the NATS server, which may take the core first).
+   */
+  workerAfterModel: { meanMs: number; medianMs: number };
 }
 
 /** The wall-clock moment of each stage of one call (ms since the epoch), from its trace. */
@@ -73,13 +81,15 @@ const timeline = (spans: CollectedSpan[], sent: number, answered: number): numbe
     process!.startMs,
     batch!.startMs,
     batch!.endMs,
-    process!.endMs,
     send!.endMs,
     classifyServer!.endMs,
     gatewayServer!.endMs,
     answered,
   ];
 };
+
+/** The index of "model run done" in STAGES (where the worker's own end is measured from). */
+const MODEL_DONE = STAGES.findIndex((s) => s.stage === "model run done");
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -146,11 +156,16 @@ export const stageBreakdown = async (options: {
           .filter((s) => s.service === "gateway" && s.kind === "server")
           .map((s) => [String(s.attributes["sift.request_id"]), s.traceId]),
       );
+      workerEnds = calls.map((c) => {
+        const spans = byTrace.get(roots.get(c.requestId) ?? "") ?? [];
+        return spans.find((s) => s.service === "model-worker" && s.kind === "consumer")?.endMs ?? NaN;
+      });
       return calls.map((c) => {
         const traceId = roots.get(c.requestId);
         return traceId ? timeline(byTrace.get(traceId) ?? [], c.sent, c.answered) : null;
       });
     };
+    let workerEnds: number[] = [];
     let lines = complete();
     while (lines.some((l) => l === null) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -159,9 +174,11 @@ export const stageBreakdown = async (options: {
     const whole = lines.filter((l): l is number[] => l !== null);
     options.log(`stage breakdown: ${whole.length} of ${calls.length} traces whole`);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const after = lines.flatMap((l, i) => (l ? [workerEnds[i]! - l[MODEL_DONE]!] : []));
     return {
       calls: calls.length,
       complete: whole.length,
+      workerAfterModel: { meanMs: mean(after), medianMs: median(after) },
       stages: STAGES.map(({ stage, note }, i) => {
         const steps = whole.map((l) => (i === 0 ? 0 : l[i]! - l[i - 1]!));
         return {
