@@ -37,8 +37,11 @@ export interface ClassifyRouteDeps {
   /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
   clock: Clock;
-  /** `all` (default): explain every call a workspace logs; `asked`: only `?explain=1` calls. */
-  logReasons?: "all" | "asked";
+  /**
+   * The reasons a logged call that asked for none gets for the log: `light` (default, the
+   * worker's cheap ones), `full` (explained as `?explain=1` is) or none (`asked`).
+   */
+  logReasons?: "light" | "full" | "asked";
 }
 
 /**
@@ -86,14 +89,17 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       return sendError(res, "quota_exceeded");
     }
 
-    // A workspace that keeps a log gets each verdict's reasons recorded, so its workers explain
-    // every call (the cost is in docs/benchmarks.md); the answer carries them only when asked.
+    // A workspace that keeps a log gets each verdict's reasons recorded: the light ones (no
+    // extra model run) unless the caller asked for reasons or SIFT_LOG_REASONS says otherwise
+    // (the cost is in docs/benchmarks.md); the answer carries them only when asked.
     const settings = key.log ?? DEFAULT_LOG_SETTINGS;
     const logged = deps.verdicts && logIsOn(settings) ? settings : null;
+    const logReasons = deps.logReasons ?? "light";
+    const forLog = logged === null || logReasons === "asked" ? false : logReasons === "full" ? true : "light";
     const result = await deps.inference
       .score(input.model, input.fields, identity.requestId, {
         workspaceId: key.workspaceId,
-        explain: explain || (logged !== null && deps.logReasons !== "asked"),
+        explain: explain || forLog,
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
