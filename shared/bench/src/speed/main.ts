@@ -258,7 +258,7 @@ const specs = httpSpecs({
   },
   classifyLogOnDirect: {
     id: "classify-log-on-direct",
-    label: "classify service alone, log on, every verdict explained",
+    label: "classify service alone, log on, light reasons (the default)",
     url: `http://127.0.0.1:${sift.ports.classify}/classify`,
     headers: identity("classify", logRedactedKey.record),
     body: classifyBodies(),
@@ -514,7 +514,7 @@ try {
     );
     const direct = await runGroup(
       "log-reasons",
-      `classify service alone: verdict log off, on with every verdict explained, on with reasons only when asked, ${mode.connections} connections`,
+      `classify service alone: verdict log off, on with light reasons (the default), on with reasons only when asked, ${mode.connections} connections`,
       [offDirect, cpu(T.classifyLogOnDirect), cpu(T.classifyLogAskedDirect)],
       { connections: mode.connections, seconds: mode.seconds },
     );

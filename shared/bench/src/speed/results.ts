@@ -364,15 +364,12 @@ export const writeResults = async (
       : ["(not run)"];
   const stageTable = r.stages
     ? [
-        "| stage | at ms (median since sent) | ms since the stage before, mean / median | what lies between |",
+        "| stage | at ms (median since sent) | ms since the stage before (or the one named), mean / median | what lies between |",
         "| --- | ---: | ---: | --- |",
         ...r.stages.stages.map(
           (st, i) =>
             `| ${st.stage} | ${st.atMs.toFixed(3)} | ${i === 0 ? "" : `${st.stepMeanMs.toFixed(3)} / ${st.stepMedianMs.toFixed(3)}`} | ${i === 0 ? "" : st.note} |`,
         ),
-        "",
-        `The worker's own span after its model run (explanation, learned state, the reply's JSON and its write to the socket): ` +
-          `${r.stages.workerAfterModel.meanMs.toFixed(3)} ms mean, ${r.stages.workerAfterModel.medianMs.toFixed(3)} ms median.`,
       ]
     : ["(not run)"];
   const memoryTable = [

@@ -9,36 +9,52 @@ import { Agent, request } from "node:http";
 import { spawnStack, startOtlpCollector, startServer, type CollectedSpan } from "@sift/testkit";
 import { median } from "./load.ts";
 
-/** The stages of one call, in the order it reaches them: where each one's time is read. */
-const STAGES = [
+/**
+ * The stages of one call, in the order it reaches them (the chain: each row's time is from the
+ * row before), and beside them the moments that overlap the chain (`from`: each row's time is
+ * from that stage): the usage script runs beside the model's request since issue 40, and the
+ * worker's own span ends with the write of its reply, which can return after classify read it.
+ */
+const STAGES: ReadonlyArray<{ stage: string; note: string; from?: string }> = [
   { stage: "client sent", note: "the bench's clock as the request is written" },
   { stage: "gateway in", note: "loopback, the gateway's HTTP parse and its first middlewares" },
   { stage: "gateway key script done", note: "body read, key resolved and rate limit taken (one Lua call)" },
   { stage: "gateway → classify sent", note: "identity signed, the proxy hop opened" },
   { stage: "classify in", note: "loopback, the classify service's HTTP parse" },
   {
-    stage: "usage script done",
-    note: "body, identity check, request parse, content rules, the usage script",
+    stage: "NATS request sent",
+    note: "body, identity check, request parse, content rules (and, before issue 40, the usage script)",
   },
-  { stage: "NATS request sent", note: "the verdict log's settings, the inference client's request made" },
   { stage: "worker in", note: "classify → NATS server → the worker's callback" },
   { stage: "model run started", note: "parse, schema check, featurise" },
   { stage: "model run done", note: "the ONNX session's run" },
   {
     stage: "classify has the reply",
-    note: "explanation (the log's or asked), learned state, the reply's JSON, worker → NATS server → classify, the reply's parse and check",
+    note: "reasons (the log's or asked), learned state, the reply's JSON, worker → NATS server → classify, the reply's parse",
   },
   { stage: "classify answered", note: "the answer's JSON and write, the verdict log's record" },
   { stage: "gateway out", note: "classify → gateway over loopback, the proxy's copy of the answer" },
   { stage: "client has the answer", note: "loopback to the bench, its HTTP parse" },
-] as const;
+  {
+    stage: "usage script done",
+    note: "beside the chain, from classify in: body, identity, parse, content rules, the usage script",
+    from: "classify in",
+  },
+  {
+    stage: "worker's span ends",
+    note: "beside the chain, from model run done: reasons, learned state, the reply's JSON and its write",
+    from: "model run done",
+  },
+];
 
 export interface StageFigure {
   stage: string;
   note: string;
+  /** The stage this one is timed from, when it is not the one before (a moment beside the chain). */
+  from?: string;
   /** Median time since the client sent the call, ms. */
   atMs: number;
-  /** Mean and median of each call's time from the stage before, ms. */
+  /** Mean and median of each call's time from the stage before (or `from`), ms. */
   stepMeanMs: number;
   stepMedianMs: number;
 }
@@ -48,12 +64,6 @@ export interface StageBreakdown {
   /** Calls whose trace came back whole (every stage's span), the ones the figures are read from. */
   complete: number;
   stages: StageFigure[];
-  /**
-   * The worker's span from its model run's end to its own end (the reply written to its socket):
-   * not a stage of the chain, as the write that sends the reply can return after classify has
-   * read it (the write wakes the NATS server, which may take the core first).
-   */
-  workerAfterModel: { meanMs: number; medianMs: number };
 }
 
 /** The wall-clock moment of each stage of one call (ms since the epoch), from its trace. */
@@ -70,13 +80,13 @@ const timeline = (spans: CollectedSpan[], sent: number, answered: number): numbe
   const batch = find("model-worker", "internal", "model batch");
   const parts = [gatewayServer, keyResolve, gatewayClient, classifyServer, usageAdmit, send, process, batch];
   if (parts.some((p) => p === undefined)) return null;
+  // In STAGES' order.
   return [
     sent,
     gatewayServer!.startMs,
     keyResolve!.endMs,
     gatewayClient!.startMs,
     classifyServer!.startMs,
-    usageAdmit!.endMs,
     send!.startMs,
     process!.startMs,
     batch!.startMs,
@@ -85,11 +95,10 @@ const timeline = (spans: CollectedSpan[], sent: number, answered: number): numbe
     classifyServer!.endMs,
     gatewayServer!.endMs,
     answered,
+    usageAdmit!.endMs,
+    process!.endMs,
   ];
 };
-
-/** The index of "model run done" in STAGES (where the worker's own end is measured from). */
-const MODEL_DONE = STAGES.findIndex((s) => s.stage === "model run done");
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -156,16 +165,11 @@ export const stageBreakdown = async (options: {
           .filter((s) => s.service === "gateway" && s.kind === "server")
           .map((s) => [String(s.attributes["sift.request_id"]), s.traceId]),
       );
-      workerEnds = calls.map((c) => {
-        const spans = byTrace.get(roots.get(c.requestId) ?? "") ?? [];
-        return spans.find((s) => s.service === "model-worker" && s.kind === "consumer")?.endMs ?? NaN;
-      });
       return calls.map((c) => {
         const traceId = roots.get(c.requestId);
         return traceId ? timeline(byTrace.get(traceId) ?? [], c.sent, c.answered) : null;
       });
     };
-    let workerEnds: number[] = [];
     let lines = complete();
     while (lines.some((l) => l === null) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -174,16 +178,16 @@ export const stageBreakdown = async (options: {
     const whole = lines.filter((l): l is number[] => l !== null);
     options.log(`stage breakdown: ${whole.length} of ${calls.length} traces whole`);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-    const after = lines.flatMap((l, i) => (l ? [workerEnds[i]! - l[MODEL_DONE]!] : []));
     return {
       calls: calls.length,
       complete: whole.length,
-      workerAfterModel: { meanMs: mean(after), medianMs: median(after) },
-      stages: STAGES.map(({ stage, note }, i) => {
-        const steps = whole.map((l) => (i === 0 ? 0 : l[i]! - l[i - 1]!));
+      stages: STAGES.map(({ stage, note, from }, i) => {
+        const base = from === undefined ? i - 1 : STAGES.findIndex((x) => x.stage === from);
+        const steps = whole.map((l) => (i === 0 ? 0 : l[i]! - l[base]!));
         return {
           stage,
           note,
+          ...(from === undefined ? {} : { from }),
           atMs: median(whole.map((l) => l[i]! - l[0]!)),
           stepMeanMs: mean(steps),
           stepMedianMs: median(steps),
