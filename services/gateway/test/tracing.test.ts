@@ -106,6 +106,10 @@ describe("traces", () => {
       const parent = byId.get(s.parentSpanId);
       if (parent) expect(s.startMs, `${s.name} after ${parent.name}`).toBeGreaterThanOrEqual(parent.startMs);
     }
+    // The model's request goes out with the usage script, not after it (issue 40).
+    const send = spans.find((s) => s.service === "classify" && s.kind === "client")!;
+    const admit = spans.find((s) => s.name === "usage admit")!;
+    expect(send.startMs).toBeLessThanOrEqual(admit.startMs);
     // Secrets never reach a span.
     expect(JSON.stringify(collector.spans)).not.toContain(key.secretKey);
     expect(collector.rejected).toBe(0);
