@@ -133,6 +133,7 @@ export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
   gateway: "--max-semi-space-size=4",
   verify: "--max-semi-space-size=4",
   classify: "--max-semi-space-size=4",
+  worker: "--max-semi-space-size=8",
 };
 
 const nodeOptions = (name: ServiceName): Record<string, string> => {

@@ -206,7 +206,8 @@ const explainSignals = async (
   // What each row's feature moves the log-odds by (row 0, the empty row, by nothing).
   let part: Float64Array;
   if (light) {
-    part = Float64Array.from(ids, (id, r) => light[id]! * vals[r]!);
+    part = new Float64Array(total);
+    for (let r = 1; r < total; r++) part[r] = light[ids[r]!]! * vals[r]!;
   } else {
     const scores = await (deps.scoreSingles
       ? deps.scoreSingles(ids, vals)
