@@ -17,8 +17,8 @@ export interface ClassifyDeps extends AppDeps {
   reports: ReportQueue;
   /** The verdict log's write side; none: nothing recorded (and no reasons asked for it). */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
-  /** `all`: every logged verdict explained; `asked`: only `?explain=1` calls (config.ts). */
-  logReasons?: "all" | "asked";
+  /** What the log keeps of a call that asked no reasons: `light`, `full` or none (`asked`; config.ts). */
+  logReasons?: "light" | "full" | "asked";
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

@@ -26,11 +26,16 @@ const Config = ServiceConfig.extend({
     .transform((v) => v === "1" || v === "true" || v === "on")
     .meta({ env: "SIFT_INFERENCE_COALESCE" }),
   /**
-   * Whether a workspace's verdict log gets every verdict's reasons (`all`: each call of a
-   * workspace that keeps a log is explained by its worker, the cost in docs/benchmarks.md) or
-   * only those the caller asked for with `?explain=1` (`asked`: the log's other fields only).
+   * The reasons a workspace's verdict log keeps for a call that did not ask for any: `light`
+   * (default: the worker's cheap reasons, no extra model run, docs/model-worker.md), `full`
+   * (every such call explained in full as `?explain=1` is; `all` is its former name, kept), or
+   * none (`asked`: only calls with `?explain=1` have reasons in the log).
    */
-  logReasons: z.enum(["all", "asked"]).default("all").meta({ env: "SIFT_LOG_REASONS" }),
+  logReasons: z
+    .enum(["light", "full", "all", "asked"])
+    .default("light")
+    .transform((v) => (v === "all" ? "full" : v))
+    .meta({ env: "SIFT_LOG_REASONS" }),
   /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });

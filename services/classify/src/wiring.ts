@@ -31,8 +31,8 @@ export const createClassifyService = async (
     models?: readonly ModelName[];
     /** Keys for `full`-mode log content (SIFT_LOG_KEYS); none: `full` stores no content. */
     logKeys?: LogKeyRing;
-    /** `all` (default): every logged verdict explained; `asked`: only `?explain=1` calls. */
-    logReasons?: "all" | "asked";
+    /** What the log keeps of a call that asked no reasons: `light` (default), `full` or none (`asked`). */
+    logReasons?: "light" | "full" | "asked";
   },
 ) => {
   const { redis, clock, logger } = deps;
@@ -56,7 +56,7 @@ export const createClassifyService = async (
     usage,
     reports,
     verdicts: recorder,
-    logReasons: deps.logReasons ?? "all",
+    logReasons: deps.logReasons ?? "light",
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,

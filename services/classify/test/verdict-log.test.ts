@@ -112,7 +112,7 @@ describe("the verdict log's write path", () => {
     expect(given.some((r) => r.label.includes("cheap-seo"))).toBe(true);
     // ... which the log keeps in the clear by kind alone: same codes, weights and fields.
     const redacted = await classifyKey();
-    expect((await classify(redacted.secretKey)).status).toBe(200);
+    expect((await classify(redacted.secretKey, CONTENT, "?explain=1")).status).toBe(200);
     const [kept] = await entries(redacted.workspaceId, 1);
     const shape = (reasons: unknown[]) =>
       (reasons as Reason[]).map(({ signal, weight, field }) => ({ signal, weight, field }));
@@ -120,6 +120,29 @@ describe("the verdict log's write path", () => {
     const words = (kept!.reasons as Reason[]).filter((r) => r.signal === "word").map((r) => r.label);
     expect(new Set(words)).toEqual(new Set(["a word of the text"]));
     expect(JSON.stringify(kept!.reasons)).not.toMatch(/cheap-seo|“free”|“audit”/);
+  });
+
+  it("keeps the light reasons for a call that asked for none: the same kinds of piece, no quoted words, small weights' digits", async () => {
+    type Reason = { signal: string; weight: number; field?: string; label: string };
+    const key = await classifyKey({ logPrivacy: "full" });
+    const given = ((await classify(key.secretKey, CONTENT, "?explain=1")).json as { reasons: Reason[] })
+      .reasons;
+    expect((await classify(key.secretKey)).status).toBe(200);
+    // The test clock stands still: the two entries share a time, so their order is the ids' chance.
+    const both = (await entries(key.workspaceId, 2)) as Array<{ reasons: Reason[] }>;
+    const same = (r: Reason[]) => JSON.stringify(r) === JSON.stringify(given);
+    expect(both.filter((e) => same(e.reasons))).toHaveLength(1);
+    const light = both.find((e) => !same(e.reasons));
+    expect(light!.reasons.length).toBeGreaterThan(0);
+    // Every kind of piece the light reasons name is one the full reasons can name, and a form
+    // signal (one feature, no n-grams) weighs what it weighs in the full reasons, to 1e-4.
+    const kinds = new Set(["word", "link_site", "email_address", "form_layout", "text_shape", "link_count"]);
+    for (const reason of light!.reasons) {
+      expect(kinds.has(reason.signal) || /^[a-z_]+$/.test(reason.signal), reason.signal).toBe(true);
+      expect(Math.round(reason.weight * 1e4) / 1e4).toBe(reason.weight);
+      const full = given.find((g) => g.label === reason.label && g.field === reason.field);
+      if (full && !kinds.has(reason.signal)) expect(reason.weight).toBeCloseTo(full.weight, 4);
+    }
   });
 
   it("records nothing for the test key, refused calls, or a workspace whose retention is 0", async () => {

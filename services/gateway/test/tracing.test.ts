@@ -95,6 +95,21 @@ describe("traces", () => {
     const batch = spans.find((s) => s.name === "model batch")!;
     expect(batch.attributes).toMatchObject({ "sift.batch.size": 1, "sift.model": "spam-standard" });
     expect(spans.every((s) => s.status !== 2)).toBe(true);
+    // Every span starts after its parent on one time line, across processes, to the microsecond:
+    // starts and ends are performance.timeOrigin + performance.now(), not whole milliseconds
+    // (an end may follow its parent's: a server span ends on its answer's close event, which
+    // can come after the proxy's span has seen the answer whole).
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const s of spans) {
+      expect(Number.isInteger(s.startMs), `${s.name} starts at a whole millisecond`).toBe(false);
+      expect(s.endMs, `${s.name} ends after it starts`).toBeGreaterThanOrEqual(s.startMs);
+      const parent = byId.get(s.parentSpanId);
+      if (parent) expect(s.startMs, `${s.name} after ${parent.name}`).toBeGreaterThanOrEqual(parent.startMs);
+    }
+    // The model's request goes out with the usage script, not after it (issue 40).
+    const send = spans.find((s) => s.service === "classify" && s.kind === "client")!;
+    const admit = spans.find((s) => s.name === "usage admit")!;
+    expect(send.startMs).toBeLessThanOrEqual(admit.startMs);
     // Secrets never reach a span.
     expect(JSON.stringify(collector.spans)).not.toContain(key.secretKey);
     expect(collector.rejected).toBe(0);

@@ -111,6 +111,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       score: (features: Features[], trace?: Context) => batcher.submit(features, trace),
       scoreSingles: (ids: Int32Array, vals: Float32Array) => scorer.scoreSingles(ids, vals),
       rows: createRowIndex(),
+      ...(scorer.parts ? { parts: scorer.parts } : {}),
       model: scorer.model,
       version: scorer.version,
       strictness: scorer.strictness,

@@ -38,6 +38,7 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
     memory: Record<string, { peakMb: number }>;
     reports: { count: number; applied: number };
     solutionsSpent: number;
+    stages: { calls: number; complete: number; stages: Array<{ stage: string; atMs: number }> };
   };
   const ids = results.summaries.map((s) => s.id);
   expect(ids).toEqual(
@@ -54,8 +55,11 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
       "worker-raw",
       "classify-no-reports",
       "classify-reports",
+      "classify-bare-1",
       "classify-gateway-1",
+      "testkey-classify-1",
       "verify-gateway-1",
+      "testkey-verify-1",
       "classify-gateway-half",
       "verify-gateway-half",
       "lever-verify-no-key-cache",
@@ -87,6 +91,10 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   expect(results.reports.applied).toBeGreaterThanOrEqual(results.reports.count);
   for (const hop of results.hops) expect(hop.count, hop.hop).toBeGreaterThan(0);
   expect(Object.keys(results.memory).sort()).toEqual(["classify", "gateway", "verify", "worker"]);
+  // The stage breakdown read every call's whole trace, and its stages come in order.
+  expect(results.stages.complete).toBe(results.stages.calls);
+  expect(results.stages.stages.map((s) => s.stage)).toContain("worker in");
+  for (const stage of results.stages.stages) expect(Number.isFinite(stage.atMs), stage.stage).toBe(true);
   for (const goal of results.goals) expect(goal.figure, goal.goal).not.toBe("not run");
 }, 120_000);
 

@@ -33,6 +33,12 @@ export const InferenceRequest = z.object({
   workspaceId: z.string().min(1).max(128).optional(),
   /** Add each submission's reasons. */
   explain: z.boolean().optional(),
+  /**
+   * With `explain`: the light reasons the verdict log keeps for a call that did not ask for any
+   * (each word weighed by its own feature, no character n-grams, no extra model run:
+   * docs/model-worker.md). A worker that does not know it gives the full reasons.
+   */
+  lightReasons: z.boolean().optional(),
 });
 export type InferenceRequest = z.infer<typeof InferenceRequest>;
 

@@ -19,7 +19,11 @@ export type InferenceResult =
 export interface ScoreOptions {
   /** Score with this workspace's learned state (reports, lists, the shared layer). */
   workspaceId?: string;
-  explain?: boolean;
+  /**
+   * Ask for each submission's reasons: `true` the full ones (`?explain=1`), `light` the verdict
+   * log's cheaper ones for a call that did not ask (InferenceRequest's lightReasons).
+   */
+  explain?: boolean | "light";
   /** The calling request's span context: read by the traced client (traced-inference.ts). */
   trace?: Context;
   /**
@@ -52,7 +56,7 @@ const COALESCE_MAX_BYTES = 256 * 1024;
 interface Submission {
   model: ModelName;
   workspaceId: string | undefined;
-  explain: boolean;
+  explain: boolean | "light";
   requestId: string;
   /** Its fields as JSON, made once: the request is assembled from these. */
   fieldsJson: string;
@@ -127,7 +131,7 @@ export class NatsInferenceClient implements InferenceClient {
       options.carry(headers);
       [result] = (await this.#send([submission], headers)) as [InferenceResult];
     } else if (this.#coalescer) {
-      const key = `${model}\n${submission.workspaceId ?? ""}\n${submission.explain ? 1 : 0}`;
+      const key = `${model}\n${submission.workspaceId ?? ""}\n${submission.explain}`;
       result = await this.#coalescer.add(key, submission);
     } else {
       [result] = (await this.#send([submission], natsHeaders())) as [InferenceResult];
@@ -148,6 +152,7 @@ export class NatsInferenceClient implements InferenceClient {
       `{"model":${JSON.stringify(first.model)},"submissions":[${submissions.map((s) => s.fieldsJson).join(",")}]` +
       (first.workspaceId ? `,"workspaceId":${JSON.stringify(first.workspaceId)}` : "") +
       (first.explain ? `,"explain":true` : "") +
+      (first.explain === "light" ? `,"lightReasons":true` : "") +
       "}";
     const fail = (reason: InferenceFailure) =>
       submissions.map((): InferenceResult => ({ ok: false, reason }));

@@ -16,6 +16,9 @@ export interface CollectedSpan {
   /** OTLP status code: 0 unset, 1 ok, 2 error. */
   status: number;
   links: Array<{ traceId: string; spanId: string }>;
+  /** Start and end, milliseconds since the epoch with the exporter's nanoseconds as a fraction. */
+  startMs: number;
+  endMs: number;
 }
 
 export interface OtlpCollector {
@@ -48,6 +51,9 @@ interface OtlpSpan {
   attributes?: OtlpAttribute[];
   status?: { code?: number };
   links?: Array<{ traceId: string; spanId: string }>;
+  /** Nanoseconds since the epoch, as a decimal string (or a number from other exporters). */
+  startTimeUnixNano?: string | number;
+  endTimeUnixNano?: string | number;
 }
 interface OtlpExport {
   resourceSpans?: Array<{
@@ -62,6 +68,13 @@ const valueOf = (value: OtlpValue): string | number | boolean =>
   value.doubleValue ??
   value.boolValue ??
   "";
+
+/** Epoch nanoseconds (too large for a double's precision) as milliseconds with a fraction. */
+const msOf = (nanos: string | number | undefined): number => {
+  if (nanos === undefined || !/^\d+$/.test(String(nanos))) return NaN;
+  const n = BigInt(nanos);
+  return Number(n / 1_000_000n) + Number(n % 1_000_000n) / 1e6;
+};
 
 const attributesOf = (list: OtlpAttribute[] | undefined) =>
   Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
@@ -102,6 +115,8 @@ export const startOtlpCollector = async (): Promise<OtlpCollector> => {
               attributes: attributesOf(span.attributes),
               status: span.status?.code ?? 0,
               links: span.links ?? [],
+              startMs: msOf(span.startTimeUnixNano),
+              endMs: msOf(span.endTimeUnixNano),
             });
           }
         }

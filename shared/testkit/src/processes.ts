@@ -125,14 +125,16 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
  * NODE_OPTIONS, which infra.test.ts holds to this table). A young generation of 2 × 4 MB
  * instead of V8's 2 × 16 MB: the request paths' garbage dies young either way, and the 24 MB
  * less each kept the gateway and verify under 150 MB RSS at load (issue 30, docs/benchmarks.md
- * "Memory (issue 30)"; classify's bench peaks lie outside its heap). Not the worker: its batch
- * arrays outlive a 4 MB semi-space, and promoted early they grew its old space by more than the
- * young generation saved.
+ * "Memory (issue 30)"; classify's bench peaks lie outside its heap). The worker 2 × 8 MB
+ * (issue 40): with every logged verdict fully explained its batch arrays outlived a 4 MB
+ * semi-space and grew its old space; with the log's light reasons 8 MB took its peak from 166
+ * to 143 MB in `pnpm bench --only classify,worker --quick`, and 4 MB no further (142).
  */
 export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
   gateway: "--max-semi-space-size=4",
   verify: "--max-semi-space-size=4",
   classify: "--max-semi-space-size=4",
+  worker: "--max-semi-space-size=8",
 };
 
 const nodeOptions = (name: ServiceName): Record<string, string> => {

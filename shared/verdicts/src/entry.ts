@@ -121,7 +121,9 @@ export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: Lo
     ...(input.score === undefined ? {} : { s: input.score }),
     ...(input.ok === undefined ? {} : { ok: input.ok }),
     h: input.listHits.length > 0 ? 1 : 0,
-    k: reasons.map(reasonKey),
+    // Each key once: the filters ask whether a verdict has a reason, the top reasons count
+    // verdicts per key (log.ts), so a repeat ("a word of the text" five times) only costs bytes.
+    k: [...new Set(reasons.map(reasonKey))],
   };
   const outcome = outcomeOf(input) ?? "none";
   const waiting =

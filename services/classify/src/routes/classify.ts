@@ -37,8 +37,11 @@ export interface ClassifyRouteDeps {
   /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
   clock: Clock;
-  /** `all` (default): explain every call a workspace logs; `asked`: only `?explain=1` calls. */
-  logReasons?: "all" | "asked";
+  /**
+   * The reasons a logged call that asked for none gets for the log: `light` (default, the
+   * worker's cheap ones), `full` (explained as `?explain=1` is) or none (`asked`).
+   */
+  logReasons?: "light" | "full" | "asked";
 }
 
 /**
@@ -79,24 +82,31 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     if (key.status !== "valid" || key.kind !== "classify") return sendError(res, "invalid_key");
 
     const workspace = { id: key.workspaceId, plan: key.plan, allowance: key.allowance };
+    // A workspace that keeps a log gets each verdict's reasons recorded: the light ones (no
+    // extra model run) unless the caller asked for reasons or SIFT_LOG_REASONS says otherwise
+    // (the cost is in docs/benchmarks.md); the answer carries them only when asked.
+    const settings = key.log ?? DEFAULT_LOG_SETTINGS;
+    const logged = deps.verdicts && logIsOn(settings) ? settings : null;
+    const logReasons = deps.logReasons ?? "light";
+    const forLog = logged === null || logReasons === "asked" ? false : logReasons === "full" ? true : "light";
+    // The model's request goes out with the usage script, not after it: neither needs the other,
+    // so a call waits for the slower of the two round trips instead of their sum (issue 40). The
+    // answers keep DESIGN.md's order: a refused admission answers 429 whatever the model said,
+    // and its score is dropped (a model run the gateway's rate limit bounds).
+    const scoring = deps.inference
+      .score(input.model, input.fields, identity.requestId, {
+        workspaceId: key.workspaceId,
+        explain: explain || forLog,
+        trace: requestContext(res).traceContext,
+      })
+      .catch(() => null);
     const admission = await traceStep(res, deps.tracing, "usage admit", () => deps.usage.admit(workspace));
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
       return sendError(res, "quota_exceeded");
     }
-
-    // A workspace that keeps a log gets each verdict's reasons recorded, so its workers explain
-    // every call (the cost is in docs/benchmarks.md); the answer carries them only when asked.
-    const settings = key.log ?? DEFAULT_LOG_SETTINGS;
-    const logged = deps.verdicts && logIsOn(settings) ? settings : null;
-    const result = await deps.inference
-      .score(input.model, input.fields, identity.requestId, {
-        workspaceId: key.workspaceId,
-        explain: explain || (logged !== null && deps.logReasons !== "asked"),
-        trace: requestContext(res).traceContext,
-      })
-      .catch(() => null);
+    const result = await scoring;
     // A call not answered with a verdict gives its count back; a failed release is logged, never
     // answered (the caller's answer must not depend on it).
     const giveBack = () =>

@@ -13,6 +13,7 @@ import {
   toInt64,
   type Features,
 } from "@sift/model";
+import { featureParts } from "../domain/feature-parts.ts";
 
 /** Scores featurised submissions; one real implementation (onnxruntime), behind this interface. */
 export interface Scorer {
@@ -27,6 +28,8 @@ export interface Scorer {
    * row), as a [n, 1] batch: the explain path's rows, without a Features object per row.
    */
   scoreSingles(ids: Int32Array, vals: Float32Array): Promise<Float32Array>;
+  /** Each feature's part at value 1 (domain/feature-parts.ts): the verdict log's light reasons. */
+  readonly parts?: Float32Array;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
     }
     return scores;
   };
+  const scoreSingles = (ids: Int32Array, vals: Float32Array) => run(ids.length, 1, toInt64(ids), vals);
   return {
     model: meta.model,
     version: meta.version,
@@ -82,7 +86,8 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
       const batch = toBatch(features);
       return run(batch.rows, batch.width, batch.ids, batch.vals);
     },
-    scoreSingles: (ids, vals) => run(ids.length, 1, toInt64(ids), vals),
+    scoreSingles,
+    parts: await featureParts(scoreSingles),
     close: () => session.release(),
   };
 };

@@ -23,6 +23,11 @@ export interface InferenceDeps {
   scoreSingles?: (ids: Int32Array, vals: Float32Array) => Promise<ArrayLike<number>>;
   /** The explain path's feature → row table (createRowIndex), kept for the worker's life. */
   rows: RowIndex;
+  /**
+   * Each feature's part at value 1 (domain/feature-parts.ts), for the verdict log's light
+   * reasons; absent, a light request is explained in full.
+   */
+  parts?: Float32Array;
   /** The model this handler serves: a request for another is refused, never answered with it. */
   model: string;
   version: string;
@@ -71,7 +76,10 @@ export const handleInference = async (
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
-    if (request.explain) fieldReasons = await explainSignals(request.submissions, features, traces!, deps);
+    if (request.explain) {
+      const light = request.lightReasons && deps.parts ? deps.parts : undefined;
+      fieldReasons = await explainSignals(request.submissions, features, traces!, deps, light);
+    }
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
@@ -151,12 +159,17 @@ const NOTHING: Features = { ids: new Int32Array(0), vals: new Float32Array(0) };
  * log-odds. A feature's part is read off the model itself (one row holding only that feature,
  * against the empty row), so the worker needs nothing but the ONNX file; a feature two pieces
  * share is split evenly between them. One extra model run per explained request, off the plain path.
+ *
+ * `light` (the verdict log's reasons for a call that asked for none): the pieces without their
+ * character n-grams, each feature's part read from the table made at start (feature-parts.ts)
+ * instead of a model run: a fraction of the full price, from what featurising computed anyway.
  */
 const explainSignals = async (
   submissions: readonly (readonly NormalizedField[])[],
   features: readonly Features[],
   traces: readonly (readonly FieldTrace[])[],
   deps: Pick<InferenceDeps, "score" | "scoreSingles" | "rows">,
+  light?: Float32Array,
 ): Promise<Reason[][]> => {
   // Row 0 is the empty row (the padding id at 0), then one row per feature of each submission.
   const total = features.reduce((n, f) => n + f.ids.length, 1);
@@ -174,7 +187,7 @@ const explainSignals = async (
     const stamp = deps.rows.next();
     for (let k = 0; k < f.ids.length; k++) deps.rows.set(f.ids[k]!, next + k, stamp);
     next += f.ids.length;
-    const pieces = attributions(fields, traces[i]);
+    const pieces = attributions(fields, traces[i], light ? { ngrams: false } : {});
     // Each piece's features as rows, distinct and in first-seen order (the order of its sum);
     // resolved now, before the model run's await, while `deps.rows` holds this submission's rows.
     const owned = pieces.map((piece, p) => {
@@ -190,12 +203,18 @@ const explainSignals = async (
     });
     return { pieces, owned };
   });
-  const scores = await (deps.scoreSingles
-    ? deps.scoreSingles(ids, vals)
-    : singlesByRows(deps.score, ids, vals));
-  const baseline = logit(scores[0]!);
-  // What each row's feature moves the log-odds by.
-  const part = Float64Array.from(scores, (s) => logit(s) - baseline);
+  // What each row's feature moves the log-odds by (row 0, the empty row, by nothing).
+  let part: Float64Array;
+  if (light) {
+    part = new Float64Array(total);
+    for (let r = 1; r < total; r++) part[r] = light[ids[r]!]! * vals[r]!;
+  } else {
+    const scores = await (deps.scoreSingles
+      ? deps.scoreSingles(ids, vals)
+      : singlesByRows(deps.score, ids, vals));
+    const baseline = logit(scores[0]!);
+    part = Float64Array.from(scores, (s) => logit(s) - baseline);
+  }
   return plans.map(({ pieces, owned }) => {
     const reasons: Reason[] = [];
     pieces.forEach((piece, p) => {
@@ -206,7 +225,8 @@ const explainSignals = async (
       reasons.push({
         signal: piece.code,
         label: piece.label,
-        weight,
+        // The log's light reasons keep four decimals (a chip shows two): a smaller reply and entry.
+        weight: light ? Math.round(weight * 1e4) / 1e4 : weight,
         ...(piece.field === undefined ? {} : { field: piece.field }),
       });
     });

@@ -150,6 +150,8 @@ export const startChains = async (options: { built: boolean }) => {
     batchOneNatsUrl: batchOneNats.url,
     noopNatsUrl: noopNats.url,
     internalSecret,
+    /** The environment every Sift service here gets (another stack of the same Sift: stages.ts). */
+    common,
     sift,
     noop,
     bare: { url: url(ports.bareGateway), serviceUrl: url(ports.bare) },

@@ -1,4 +1,4 @@
-// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency,levers,log]
+// pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency,stages,levers,log]
 //            [--out docs/benchmarks.md] [--json file] [--source] [--no-build] [--rounds N]
 //
 // Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
@@ -30,6 +30,7 @@ import { MODES, writeResults, type GroupResult, type Results } from "./results.t
 import { cpuSampler, withCpu } from "./cpu.ts";
 import { classifyBodies } from "./samples.ts";
 import { SolutionPool } from "./solutions.ts";
+import { stageBreakdown, type StageBreakdown } from "./stages.ts";
 import { natsTarget, rawTarget } from "./worker-load.ts";
 
 const { values } = parseArgs({
@@ -48,7 +49,16 @@ const { values } = parseArgs({
 const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
 const mode = values.rounds ? { ...MODES[modeName], rounds: Number(values.rounds) } : MODES[modeName];
 const only = new Set(
-  values.only?.split(",") ?? ["verify", "classify", "worker", "reports", "latency", "levers", "log"],
+  values.only?.split(",") ?? [
+    "verify",
+    "classify",
+    "worker",
+    "reports",
+    "latency",
+    "stages",
+    "levers",
+    "log",
+  ],
 );
 const log = (line: string) => console.log(line);
 const startedAt = new Date();
@@ -182,6 +192,22 @@ const specs = httpSpecs({
     body: classifyBodies(),
     accept: verdict,
   },
+  classifyTestKey: {
+    id: "testkey-classify",
+    label: "classify through the gateway, test key (no model, no usage)",
+    url: `${sift.baseUrl}/classify`,
+    headers: bearer("test"),
+    body: classifyBodies(),
+    accept: verdict,
+  },
+  verifyTestKey: {
+    id: "testkey-verify",
+    label: "verify through the gateway, test key",
+    url: `${sift.baseUrl}/verify`,
+    headers: bearer("test"),
+    body: () => '{"solution":"ok"}',
+    accept: (status, body) => status === 200 && body === '{"ok":true,"message":"Test key"}',
+  },
   classifyBareService: {
     id: "classify-bare-service",
     label: "bare service alone (one HTTP hop, no gateway)",
@@ -232,7 +258,7 @@ const specs = httpSpecs({
   },
   classifyLogOnDirect: {
     id: "classify-log-on-direct",
-    label: "classify service alone, log on, every verdict explained",
+    label: "classify service alone, log on, light reasons (the default)",
     url: `http://127.0.0.1:${sift.ports.classify}/classify`,
     headers: identity("classify", logRedactedKey.record),
     body: classifyBodies(),
@@ -314,6 +340,7 @@ const peak = (series: Series[], id: string) =>
 
 let hops: HopFigure[] = [];
 let batching: HopFigure[] = [];
+let stages: StageBreakdown | undefined;
 let reportsSeeded: { applied: number; seconds: number } | undefined;
 const peaks = new Map<string, number>();
 try {
@@ -386,12 +413,18 @@ try {
     );
   }
   if (only.has("latency")) {
+    // Every path one request at a time, beside the bare chain in the same rounds: each path's
+    // latency as a multiple of the bare chain's is issue 40's figure (the milliseconds move 2-3 ×
+    // between machines, the multiple much less).
     await runGroup(
-      "latency-1-classify",
-      "classify latency at 1 connection",
+      "latency-1",
+      "latency at 1 connection",
       [
-        { ...T.classifyGateway, id: "classify-gateway-1", label: "classify through the gateway" },
         { ...T.classifyBare, id: "classify-bare-1" },
+        { ...T.classifyGateway, id: "classify-gateway-1", label: "classify through the gateway (real key)" },
+        { ...T.classifyTestKey, id: "testkey-classify-1" },
+        { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway (real solutions)" },
+        { ...T.verifyTestKey, id: "testkey-verify-1" },
         { ...T.classifyBareService, id: "classify-bare-service-1" },
       ],
       { connections: 1, seconds: mode.latencySeconds },
@@ -415,15 +448,6 @@ try {
         count: mode.floorCount,
       })),
     );
-    await runGroup(
-      "latency-1-verify",
-      "verify latency at 1 connection",
-      [
-        { ...T.verifyGateway, id: "verify-gateway-1", label: "verify through the gateway" },
-        { ...T.verifyBare, id: "verify-bare-1" },
-      ],
-      { connections: 1, seconds: mode.latencySeconds },
-    );
     if (peaks.size) {
       const half = new Map([...peaks].map(([id, rps]) => [`${id}-half`, rps / 2]));
       const halfTargets = [T.classifyGateway, T.classifyBare, T.verifyGateway, T.verifyBare]
@@ -440,6 +464,19 @@ try {
         { connections: mode.connections, seconds: mode.latencySeconds, rateOf: (t) => half.get(t.id) },
       );
     }
+  }
+
+  if (only.has("stages")) {
+    log(`\nstage breakdown: ${mode.stageCount} lone classify calls through a traced stack`);
+    stages = await stageBreakdown({
+      common: chains.common,
+      built: !values.source,
+      secretKey: classifyKey.secretKey,
+      body: classifyBodies(),
+      warmup: Math.min(200, mode.stageCount),
+      count: mode.stageCount,
+      log,
+    });
   }
 
   if (only.has("levers")) {
@@ -477,7 +514,7 @@ try {
     );
     const direct = await runGroup(
       "log-reasons",
-      `classify service alone: verdict log off, on with every verdict explained, on with reasons only when asked, ${mode.connections} connections`,
+      `classify service alone: verdict log off, on with light reasons (the default), on with reasons only when asked, ${mode.connections} connections`,
       [offDirect, cpu(T.classifyLogOnDirect), cpu(T.classifyLogAskedDirect)],
       { connections: mode.connections, seconds: mode.seconds },
     );
@@ -531,6 +568,7 @@ try {
     groups,
     hops,
     batching,
+    stages,
     memory,
   };
   await writeResults(results, {

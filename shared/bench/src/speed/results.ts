@@ -8,6 +8,7 @@ import { ROOT } from "@sift/testkit";
 import { chartSvg } from "./chart.ts";
 import type { HopFigure } from "./hops.ts";
 import { median, type Series } from "./load.ts";
+import type { StageBreakdown } from "./stages.ts";
 
 export const MODES = {
   full: {
@@ -19,6 +20,7 @@ export const MODES = {
     workerConcurrency: 32,
     reports: 10_000,
     floorCount: 3_000,
+    stageCount: 1_000,
   },
   quick: {
     seconds: 2,
@@ -29,6 +31,7 @@ export const MODES = {
     workerConcurrency: 32,
     reports: 2_000,
     floorCount: 2_000,
+    stageCount: 500,
   },
   smoke: {
     seconds: 1,
@@ -39,6 +42,7 @@ export const MODES = {
     workerConcurrency: 16,
     reports: 50,
     floorCount: 200,
+    stageCount: 50,
   },
 } as const;
 
@@ -61,6 +65,8 @@ export interface Results {
   hops: HopFigure[];
   /** Submissions per NATS request and per model run, over the classify runs at full load. */
   batching: HopFigure[];
+  /** One lone classify by stage, from a traced stack's spans (stages.ts). */
+  stages?: StageBreakdown | undefined;
   memory: Record<
     string,
     {
@@ -104,6 +110,9 @@ interface Goal {
   met: boolean | undefined;
 }
 
+/** The bare chain at one connection: what issue 40's latency multiples are of. */
+const BARE_1 = "classify-bare-1";
+
 const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] => {
   const ratio = (goal: string, a: string, b: string, min: number): Goal => {
     const x = find(a);
@@ -133,7 +142,39 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
     };
   };
   const memory = Object.entries(r.memory);
+  /** At one connection: a path's mean (1000 / req/s) as a multiple of the bare chain's. */
+  const latencyRatio = (goal: string, id: string, max: number): Goal => {
+    const x = find(id);
+    const bare = find(BARE_1);
+    if (!x || !bare) return { goal, figure: "not run", met: undefined };
+    const q = bare.median / x.median;
+    return {
+      goal,
+      figure: `${(1000 / x.median).toFixed(2)} / ${(1000 / bare.median).toFixed(2)} ms = ${q.toFixed(2)}×`,
+      met: q <= max,
+    };
+  };
+  const worker = r.memory["worker"];
   return [
+    latencyRatio(
+      "classify, real key, one connection ≤ 2.5 × the bare chain (issue 40)",
+      "classify-gateway-1",
+      2.5,
+    ),
+    latencyRatio("verify, one connection ≤ 1.3 × the bare chain (issue 40)", "verify-gateway-1", 1.3),
+    ratio(
+      "classify throughput, 16 connections ≥ 0.40 × the bare chain (issue 40)",
+      "classify-gateway",
+      "classify-bare",
+      0.4,
+    ),
+    worker
+      ? {
+          goal: "model worker peak RSS ≤ 200 MB (issue 40)",
+          figure: `${worker.peakMb.toFixed(0)} MB`,
+          met: worker.peakMb <= 200,
+        }
+      : { goal: "model worker peak RSS ≤ 200 MB (issue 40)", figure: "not run", met: undefined },
     ratio("verify through the gateway ≥ 0.8 × the bare chain", "verify-gateway", "verify-bare", 0.8),
     ratio("classify through the gateway ≥ 0.5 × the bare chain", "classify-gateway", "classify-bare", 0.5),
     ratio("gateway in front of classify ≥ 0.7 × classify alone", "classify-gateway", "classify-direct", 0.7),
@@ -158,7 +199,7 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
       0.9,
     ),
     ratio(
-      "classify with the verdict log on (default, redacted) within 5 % of off (issue 28)",
+      "classify with the verdict log on (default, redacted) within 5 % of off (issues 28, 40)",
       "classify-log-redacted",
       "classify-log-off",
       0.95,
@@ -306,6 +347,31 @@ export const writeResults = async (
         ...r.batching.map((h) => `| ${h.hop} | ${h.meanMs.toFixed(2)} | ${h.count} |`),
       ]
     : ["(not run)"];
+  const latencyGroup = r.groups.find((g) => g.id === "latency-1");
+  const bare1 = find(BARE_1);
+  const multiplesTable =
+    latencyGroup && bare1
+      ? [
+          "| path, one connection | mean ms (1000 / req/s) | × the bare chain |",
+          "| --- | ---: | ---: |",
+          ...latencyGroup.series
+            .map(summary)
+            .map(
+              (s) =>
+                `| ${s.label} | ${(1000 / s.median).toFixed(3)} | ${(bare1.median / s.median).toFixed(2)} |`,
+            ),
+        ]
+      : ["(not run)"];
+  const stageTable = r.stages
+    ? [
+        "| stage | at ms (median since sent) | ms since the stage before (or the one named), mean / median | what lies between |",
+        "| --- | ---: | ---: | --- |",
+        ...r.stages.stages.map(
+          (st, i) =>
+            `| ${st.stage} | ${st.atMs.toFixed(3)} | ${i === 0 ? "" : `${st.stepMeanMs.toFixed(3)} / ${st.stepMedianMs.toFixed(3)}`} | ${i === 0 ? "" : st.note} |`,
+        ),
+      ]
+    : ["(not run)"];
   const memoryTable = [
     "| service | RSS started, idle MB | RSS after the run MB | peak RSS MB | V8 heap used / total MB after the run |",
     "| --- | ---: | ---: | ---: | ---: |",
@@ -319,6 +385,8 @@ export const writeResults = async (
   options.log(lines.join("\n"));
   options.log(`\n### goals\n\n${goalTable.join("\n")}`);
   options.log(`\n### where one classify's time goes (1 connection)\n\n${hopTable.join("\n")}`);
+  options.log(`\n### one connection, × the bare chain\n\n${multiplesTable.join("\n")}`);
+  options.log(`\n### one lone classify by stage (traced stack, wall clock)\n\n${stageTable.join("\n")}`);
   options.log(`\n### coalescing and batching (classify, full load)\n\n${batchingTable.join("\n")}`);
   options.log(`\n### memory\n\n${memoryTable.join("\n")}`);
 
@@ -379,9 +447,13 @@ that run.
   run and ${r.loadAfter.map((x) => x.toFixed(2)).join(" / ")} after: the machine is shared, so only ratios within one run count.
 - Versions: Node ${v.node}, autocannon ${v.autocannon}, onnxruntime-node ${v.onnxruntime}, ${v.redis}, ${v.nats}; commit ${v.commit}.
 
-## Goals (issue 19, and issue 17's throughput goal)
+## Goals (issue 40 first, then issue 19's, issue 17's and issue 28's)
 
 ${goalTable.join("\n")}
+
+Every path at one connection, as a multiple of the bare chain's latency in the same rounds:
+
+${multiplesTable.join("\n")}
 
 ### Where each gap comes from (computed from this run)
 
@@ -402,6 +474,17 @@ starting with = are the differences, each hop's own share; the floors are single
 timed from the bench's process:
 
 ${hopTable.join("\n")}
+
+### One lone classify by stage, wall clock
+
+${r.stages ? `${r.stages.complete.toLocaleString("en-US")} of ${r.stages.calls.toLocaleString("en-US")} classify calls` : "Classify calls"} one after another on one connection through a second
+stack like the first but with tracing on (OTLP to a collector in the bench's process, its own
+NATS), read from each call's spans: when the call reached each stage, on one clock (every span
+starts and ends at performance.timeOrigin + performance.now(), the same time line in every
+process of the machine). The first and last rows are the bench's own clock around the call.
+Tracing costs the traced stack some microseconds per span; the stack measured above has it off.
+
+${stageTable.join("\n")}
 
 How much one NATS request and one model run carried during the classify runs at
 ${mode.connections} connections:

@@ -26,12 +26,19 @@ export interface Attribution {
  * came from. It starts from what featurize read of each field (`traces`, from the same fields:
  * roles, canonical texts, words, links, fired signals), so explaining a verdict does not read
  * the submission twice; without them it featurises once more to get them. Only for
- * `?explain=1`: it allocates freely and never runs on the plain path.
+ * explanations: it allocates freely and never runs on the plain path.
+ *
+ * `ngrams: false` (the verdict log's light reasons, docs/model-worker.md) leaves out the
+ * character and shape n-grams, most of a text's features and most of this function's time: each
+ * word is then weighed by its own word feature alone, and nothing is "how the text is written"
+ * but its link count.
  */
 export const attributions = (
   fields: readonly NormalizedField[],
   traces: readonly FieldTrace[] = traceOf(fields),
+  options: { ngrams?: boolean } = {},
 ): Attribution[] => {
+  const withNgrams = options.ngrams ?? true;
   const out = new Collector();
   out.add("form_layout", "the form's fields", undefined, `nf:${Math.min(fields.length, 6)}`);
   fields.forEach(([name, value], i) => {
@@ -48,7 +55,7 @@ export const attributions = (
       const text = read.text!;
       const spans = wordSpans(text);
       for (const { word } of spans) out.add("word", wordLabel(word), name, `aw:${word}`);
-      ngrams(out, name, "a", text, 3, 4, spans);
+      if (withNgrams) ngrams(out, name, "a", text, 3, 4, spans);
     } else {
       const { hosts, emailDomains } = read.links!;
       if (hosts.length > 0) linkParts(out, name, hosts);
@@ -57,12 +64,15 @@ export const attributions = (
         out.add("email_address", `an e-mail address at ${site}`, name, `ed:${site}`);
       }
       const text = read.text!;
-      const spans = wordSpans(text);
       tokens = read.words!;
       for (const word of tokens) out.add("word", wordLabel(word), name, `w:${word}`);
-      ngrams(out, name, "c", text, 2, 4, spans);
-      const shape = text.replace(/[\p{L}\p{M}]+/gu, "a").replace(/[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu, "e");
-      ngrams(out, name, "s", shape, 2, 5, []);
+      if (withNgrams) {
+        ngrams(out, name, "c", text, 2, 4, wordSpans(text));
+        const shape = text
+          .replace(/[\p{L}\p{M}]+/gu, "a")
+          .replace(/[\p{So}\p{Sk}\u{1F000}-\u{1FAFF}]/gu, "e");
+        ngrams(out, name, "s", shape, 2, 5, []);
+      }
       out.add("text_shape", "how the text is written", name, `sl:${Math.min(hosts.length, 3)}`);
     }
     for (const signal of new Set(read.signals)) {
