@@ -1,7 +1,10 @@
 import { MAX_REASONS, type NormalizedField, type Reason, type Strictness } from "@sift/contracts";
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
+import { languageSignal, type LanguageProfile } from "./language.ts";
 import { matchLists, type ListEntry } from "./lists.ts";
+import type { PopulationCurve } from "./placement.ts";
+import type { ReviewedScores } from "./reviewed.ts";
 
 /** What one workspace has taught Sift: its reports and its lists. */
 export interface WorkspaceState {
@@ -10,6 +13,10 @@ export interface WorkspaceState {
   lists: readonly ListEntry[];
   /** Where 0.8 sits for the workspace (absent: balanced, the model's own). */
   strictness?: Strictness;
+  /** Its reviewed reports' base scores (per-site placement); absent: the model's placement. */
+  reviewed?: ReviewedScores | null;
+  /** Scripts and languages of its reviewed clean messages; absent: no language signal. */
+  languages?: LanguageProfile | null;
 }
 
 export interface Verdict {
@@ -51,19 +58,35 @@ export const personalize = (input: {
    * added before anything the workspace taught: a mode moves the model, not the overrides.
    */
   strictnessOffset?: number;
+  /**
+   * The model scoring (its version and calibration population's clean tail, from its metadata):
+   * what per-site placement places on. Absent: the strictness offset alone.
+   */
+  model?: { version: string; population?: PopulationCurve | undefined };
 }): Verdict => {
   const { state, shared } = input;
-  /** What the workspace adds (strictness, learned layers, near-duplicates, lists). */
+  /** What the workspace adds (placement, language, learned layers, near-duplicates, lists). */
   const reasons: Reason[] = [];
   let z = logit(input.baseScore);
-  const offset = input.strictnessOffset ?? 0;
-  if (offset !== 0) {
+  const mode = state?.strictness ?? "balanced";
+  // Per-site placement, once the workspace has reviewed enough, takes the strictness offset's place.
+  const placed = input.model && state?.reviewed ? state.reviewed.placement(input.model, mode) : null;
+  const offset = placed ? placed.offset : (input.strictnessOffset ?? 0);
+  if (placed) {
     z += offset;
     reasons.push({
-      signal: "strictness",
-      label: `strictness: ${state?.strictness ?? "balanced"}`,
+      signal: "site_placement",
+      label: `0.8 placed on this site's ${placed.reviewed} reviewed clean messages (${mode})`,
       weight: offset,
     });
+  } else if (offset !== 0) {
+    z += offset;
+    reasons.push({ signal: "strictness", label: `strictness: ${mode}`, weight: offset });
+  }
+  const writing = languageSignal(input.fields, state?.languages);
+  if (writing) {
+    z += writing.weight;
+    reasons.push({ signal: writing.signal, label: writing.label, weight: writing.weight });
   }
 
   const own = state?.own ?? null;
