@@ -82,9 +82,12 @@ export const scriptOf = (text: string): { script: string; letters: number } | nu
   return { script: best, letters: most };
 };
 
+/** franc compares trigrams of this much text at most (its cost grows with the text). */
+const LANGUAGE_CHARS = 200;
+
 /** franc-min's language (ISO 639-3) of a text, or undefined when it cannot tell. */
 export const languageOf = (text: string): string | undefined => {
-  const code = franc(text, { minLength: MIN_LETTERS });
+  const code = franc(text.slice(0, LANGUAGE_CHARS), { minLength: MIN_LETTERS });
   return code === "und" ? undefined : code;
 };
 
@@ -161,11 +164,14 @@ const top = (counts: ReadonlyMap<string, number>): [string, number] =>
  * What the message's writing says against the workspace's profile: a script it has never
  * received (strong), a language it rarely receives (weak), or nothing. Nothing while the
  * history is short (MIN_HISTORY) or already mixed, and nothing for a message too short to tell.
- * franc-min runs only when the script matched and the site's languages are known (its cost).
+ * franc-min (a millisecond or so on a loaded core) runs only when the script matched, the site's
+ * languages are known and `matters(RARE_LANGUAGE_WEIGHT)` says the weak signal could change the
+ * label; the script is counted with regular expressions over at most 400 characters.
  */
 export const languageSignal = (
   fields: readonly NormalizedField[],
   profile: LanguageProfile | null | undefined,
+  matters: (weight: number) => boolean = () => true,
 ): LanguageSignal | null => {
   if (!profile || profile.total < MIN_HISTORY) return null;
   const [mainScript, mainCount] = top(profile.scripts);
@@ -192,6 +198,7 @@ export const languageSignal = (
   if (known < MIN_HISTORY) return null;
   const [mainLanguage, mainLanguageCount] = top(profile.languages);
   if (mainLanguageCount / known < SINGLE_LANGUAGE) return null;
+  if (!matters(RARE_LANGUAGE_WEIGHT)) return null;
   const language = languageOf(text);
   if (!language || language === mainLanguage) return null;
   if ((profile.languages.get(language) ?? 0) / known >= RARE_LANGUAGE) return null;

@@ -1,4 +1,10 @@
-import { MAX_REASONS, type NormalizedField, type Reason, type Strictness } from "@sift/contracts";
+import {
+  MAX_REASONS,
+  SPAM_THRESHOLD,
+  type NormalizedField,
+  type Reason,
+  type Strictness,
+} from "@sift/contracts";
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
 import { languageSignal, type LanguageProfile } from "./language.ts";
@@ -29,6 +35,8 @@ const BLOCKED = 0.9;
 const ALLOWED = 0.1;
 /** The shared layer counts half as much as a workspace's own reports. */
 const SHARED_WEIGHT = 0.5;
+/** The label's threshold (spec 2.2) as log-odds. */
+const LOGIT_THRESHOLD = Math.log(SPAM_THRESHOLD / (1 - SPAM_THRESHOLD));
 /** Keep logits finite for scores of exactly 0 or 1. */
 const EPSILON = 1e-6;
 
@@ -83,17 +91,22 @@ export const personalize = (input: {
     z += offset;
     reasons.push({ signal: "strictness", label: `strictness: ${mode}`, weight: offset });
   }
-  const writing = languageSignal(input.fields, state?.languages);
+  const own = state?.own ?? null;
+  const ownAdjustment = own?.adjustment(input.ids) ?? 0;
+  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
+  // The weak language signal is worth reading (franc's cost) only where it could move the label.
+  const before = z + ownAdjustment + sharedAdjustment;
+  const writing = languageSignal(
+    input.fields,
+    state?.languages,
+    (weight) => before < LOGIT_THRESHOLD && before + weight >= LOGIT_THRESHOLD,
+  );
   if (writing) {
     z += writing.weight;
     reasons.push({ signal: writing.signal, label: writing.label, weight: writing.weight });
   }
-
-  const own = state?.own ?? null;
-  const ownAdjustment = own?.adjustment(input.ids) ?? 0;
   if (ownAdjustment !== 0)
     reasons.push({ signal: "learned_site", label: "what this site's reports taught", weight: ownAdjustment });
-  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
   if (sharedAdjustment !== 0)
     reasons.push({
       signal: "learned_shared",

@@ -111,4 +111,52 @@ describe("per-site placement through the feedback store (real Redis)", () => {
     expect(after.languages).toBeNull();
     expect(after.reviewed).toBeNull();
   });
+
+  it("catches a long message in a script a monolingual site never received, and leaves a multilingual site's alone", async () => {
+    const english = workspace();
+    const mixed = workspace();
+    for (let i = 0; i < 120; i++) {
+      await store.record(english, job(english, "clean", -5, { script: "Latn", language: "eng" }));
+      const cyrillic = i % 2 === 0;
+      await store.record(
+        mixed,
+        job(
+          mixed,
+          "clean",
+          -5,
+          cyrillic ? { script: "Cyrl", language: "rus" } : { script: "Latn", language: "eng" },
+        ),
+      );
+    }
+    const georgian: NormalizedField[] = [
+      [
+        "message",
+        "გამარჯობა, გთავაზობთ ძალიან იაფ სესხს ყოველგვარი შემოწმების გარეშე, დაგვიკავშირდით დღესვე",
+      ],
+    ];
+    const verdict = (state: WorkspaceState) =>
+      personalize({
+        baseScore: 0.05,
+        ids: [],
+        fields: georgian,
+        state,
+        shared: null,
+        model: MODEL,
+        baseReasons: [],
+      });
+    const caught = verdict(await stateOf(english));
+    expect(caught.score).toBeGreaterThanOrEqual(0.8);
+    expect(caught.reasons).toContainEqual(
+      expect.objectContaining({
+        signal: "new_script",
+        label: "written in Georgian; this site receives English",
+      }),
+    );
+    // The mixed site's verdict is what it would be without any language profile (its placement aside).
+    const mixedState = await stateOf(mixed);
+    const left = verdict(mixedState);
+    expect(left.score).toBe(verdict({ ...mixedState, languages: null }).score);
+    expect(left.score).toBeLessThan(0.8);
+    expect(left.reasons.map((r) => r.signal)).not.toContain("new_script");
+  });
 });
