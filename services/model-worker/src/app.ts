@@ -115,6 +115,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       model: scorer.model,
       version: scorer.version,
       strictness: scorer.strictness,
+      population: scorer.population,
       logger,
       ...(deps.states ? { states: deps.states } : {}),
     };

@@ -43,6 +43,16 @@ export const FeedbackJob = z.object({
   fingerprint: z.string().max(1024),
   reportedAt: z.number().int(),
   requestId: z.string().optional(),
+  /**
+   * The base model's score of the reported submission as log-odds (balanced, before anything the
+   * workspace taught), and the model version that gave it: per-site placement's input. Absent
+   * when the report was made from text the verdict log did not keep.
+   */
+  logOdds: z.number().finite().optional(),
+  modelVersion: z.string().max(100).optional(),
+  /** The submission's script (ISO 15924) and language (ISO 639-3), when long enough to tell. */
+  script: z.string().max(8).optional(),
+  language: z.string().max(8).optional(),
 });
 export type FeedbackJob = z.infer<typeof FeedbackJob>;
 

@@ -5,3 +5,6 @@ export * from "./lists.ts";
 export * from "./personalize.ts";
 export * from "./list-store.ts";
 export * from "./store.ts";
+export * from "./placement.ts";
+export * from "./reviewed.ts";
+export * from "./language.ts";

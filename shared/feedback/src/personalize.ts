@@ -1,7 +1,16 @@
-import { MAX_REASONS, type NormalizedField, type Reason, type Strictness } from "@sift/contracts";
+import {
+  MAX_REASONS,
+  SPAM_THRESHOLD,
+  type NormalizedField,
+  type Reason,
+  type Strictness,
+} from "@sift/contracts";
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
+import { languageSignal, type LanguageProfile } from "./language.ts";
 import { matchLists, type ListEntry } from "./lists.ts";
+import type { PopulationCurve } from "./placement.ts";
+import type { ReviewedScores } from "./reviewed.ts";
 
 /** What one workspace has taught Sift: its reports and its lists. */
 export interface WorkspaceState {
@@ -10,6 +19,10 @@ export interface WorkspaceState {
   lists: readonly ListEntry[];
   /** Where 0.8 sits for the workspace (absent: balanced, the model's own). */
   strictness?: Strictness;
+  /** Its reviewed reports' base scores (per-site placement); absent: the model's placement. */
+  reviewed?: ReviewedScores | null;
+  /** Scripts and languages of its reviewed clean messages; absent: no language signal. */
+  languages?: LanguageProfile | null;
 }
 
 export interface Verdict {
@@ -22,6 +35,8 @@ const BLOCKED = 0.9;
 const ALLOWED = 0.1;
 /** The shared layer counts half as much as a workspace's own reports. */
 const SHARED_WEIGHT = 0.5;
+/** The label's threshold (spec 2.2) as log-odds. */
+const LOGIT_THRESHOLD = Math.log(SPAM_THRESHOLD / (1 - SPAM_THRESHOLD));
 /** Keep logits finite for scores of exactly 0 or 1. */
 const EPSILON = 1e-6;
 
@@ -51,26 +66,47 @@ export const personalize = (input: {
    * added before anything the workspace taught: a mode moves the model, not the overrides.
    */
   strictnessOffset?: number;
+  /**
+   * The model scoring (its version and calibration population's clean tail, from its metadata):
+   * what per-site placement places on. Absent: the strictness offset alone.
+   */
+  model?: { version: string; population?: PopulationCurve | undefined };
 }): Verdict => {
   const { state, shared } = input;
-  /** What the workspace adds (strictness, learned layers, near-duplicates, lists). */
+  /** What the workspace adds (placement, language, learned layers, near-duplicates, lists). */
   const reasons: Reason[] = [];
   let z = logit(input.baseScore);
-  const offset = input.strictnessOffset ?? 0;
-  if (offset !== 0) {
+  const mode = state?.strictness ?? "balanced";
+  // Per-site placement, once the workspace has reviewed enough, takes the strictness offset's place.
+  const placed = input.model && state?.reviewed ? state.reviewed.placement(input.model, mode) : null;
+  const offset = placed ? placed.offset : (input.strictnessOffset ?? 0);
+  if (placed) {
     z += offset;
     reasons.push({
-      signal: "strictness",
-      label: `strictness: ${state?.strictness ?? "balanced"}`,
+      signal: "site_placement",
+      label: `0.8 placed on this site's ${placed.reviewed} reviewed clean messages (${mode})`,
       weight: offset,
     });
+  } else if (offset !== 0) {
+    z += offset;
+    reasons.push({ signal: "strictness", label: `strictness: ${mode}`, weight: offset });
   }
-
   const own = state?.own ?? null;
   const ownAdjustment = own?.adjustment(input.ids) ?? 0;
+  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
+  // The weak language signal is worth reading (franc's cost) only where it could move the label.
+  const before = z + ownAdjustment + sharedAdjustment;
+  const writing = languageSignal(
+    input.fields,
+    state?.languages,
+    (weight) => before < LOGIT_THRESHOLD && before + weight >= LOGIT_THRESHOLD,
+  );
+  if (writing) {
+    z += writing.weight;
+    reasons.push({ signal: writing.signal, label: writing.label, weight: writing.weight });
+  }
   if (ownAdjustment !== 0)
     reasons.push({ signal: "learned_site", label: "what this site's reports taught", weight: ownAdjustment });
-  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
   if (sharedAdjustment !== 0)
     reasons.push({
       signal: "learned_shared",

@@ -5,6 +5,8 @@ import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./l
 import { ListStore, parseListMember, type ListStoreDeps } from "./list-store.ts";
 import type { ListEntry } from "./lists.ts";
 import { bandKeys } from "./near-duplicates.ts";
+import { profileOf, type LanguageProfile } from "./language.ts";
+import { encodeReviewed, REVIEWED_RECORD_BYTES } from "./reviewed.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */
 export const SHARED_LAYER = "_shared";
@@ -12,15 +14,18 @@ export const SHARED_LAYER = "_shared";
 export const MAX_FINGERPRINTS = 20_000;
 
 /**
- * RECORD: one report into a layer, atomically. KEYS: counts, fingerprints, meta, version.
- * ARGV: label (spam|clean), reportedAt, fingerprint record (binary), buckets... Counts are
- * BITFIELD u32 counters (saturating), spam at bucket b, clean at LAYER_BUCKETS + b; the
- * fingerprint log is trimmed from the front past its cap. Returns the new version.
+ * RECORD: one report into a layer, atomically. KEYS: counts, fingerprints, meta, version,
+ * reviewed (per-site placement's score log), languages. ARGV: label (spam|clean), reportedAt,
+ * fingerprint record (binary), reviewed record (binary, or empty when the report has no base
+ * score), script, language (empty when unknown; counted for clean reports only), buckets...
+ * Counts are BITFIELD u32 counters (saturating), spam at bucket b, clean at LAYER_BUCKETS + b;
+ * the fingerprint and reviewed logs are trimmed from the front past their caps. Returns the new
+ * version.
  */
 const RECORD = `
 local offset = ARGV[1] == 'spam' and 0 or ${LAYER_BUCKETS}
 local ops = {}
-for i = 4, #ARGV do
+for i = 7, #ARGV do
   ops[#ops + 1] = 'INCRBY'; ops[#ops + 1] = 'u32'; ops[#ops + 1] = '#' .. (offset + tonumber(ARGV[i])); ops[#ops + 1] = 1
   if #ops >= 4000 then
     redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'SAT', unpack(ops)); ops = {}
@@ -31,6 +36,17 @@ local size = redis.call('APPEND', KEYS[2], ARGV[3])
 local cap = ${MAX_FINGERPRINTS * FINGERPRINT_RECORD_BYTES}
 if size > cap then
   redis.call('SET', KEYS[2], redis.call('GETRANGE', KEYS[2], size - cap, -1))
+end
+if #ARGV[4] > 0 then
+  local scored = redis.call('APPEND', KEYS[5], ARGV[4])
+  local scoredCap = ${MAX_FINGERPRINTS * REVIEWED_RECORD_BYTES}
+  if scored > scoredCap then
+    redis.call('SET', KEYS[5], redis.call('GETRANGE', KEYS[5], scored - scoredCap, -1))
+  end
+end
+if ARGV[1] == 'clean' and #ARGV[5] > 0 then
+  redis.call('HINCRBY', KEYS[6], 's:' .. ARGV[5], 1)
+  if #ARGV[6] > 0 then redis.call('HINCRBY', KEYS[6], 'l:' .. ARGV[6], 1) end
 end
 redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 redis.call('HSET', KEYS[3], 'updatedAt', ARGV[2])
@@ -94,6 +110,10 @@ export interface StateSnapshot extends LayerSnapshot {
   version: number;
   lists: ListEntry[];
   strictness: Strictness;
+  /** The reviewed log (reviewed.ts): each report's label, base log-odds and model. */
+  reviewed: Buffer | null;
+  /** Scripts and languages of its reviewed clean messages (language.ts). */
+  languages: LanguageProfile | null;
 }
 
 const strictnessOf = (value: string | null): Strictness =>
@@ -110,7 +130,7 @@ const strictnessOf = (value: string | null): Strictness =>
 export class FeedbackStore extends ListStore {
   constructor(deps: ListStoreDeps) {
     super(deps);
-    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 4, lua: RECORD });
+    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 6, lua: RECORD });
     this.redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
     this.redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
@@ -128,9 +148,14 @@ export class FeedbackStore extends ListStore {
       this.key(layer, "fingerprints"),
       this.key(layer, "meta"),
       this.key(layer, "version"),
+      this.key(layer, "reviewed"),
+      this.key(layer, "languages"),
       job.label,
       String(job.reportedAt),
       record,
+      encodeReviewed(job),
+      job.script ?? "",
+      job.language ?? "",
       ...buckets,
     );
     return Number(version);
@@ -177,16 +202,22 @@ export class FeedbackStore extends ListStore {
       .hmget(this.key(layer, "meta"), "spam", "clean")
       .smembers(this.key(layer, "lists"))
       .get(this.key(layer, "strictness"))
+      .getBuffer(this.key(layer, "reviewed"))
+      .hgetall(this.key(layer, "languages"))
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
-    const [version, counts, fingerprints, meta, lists, strictness] = results.map(([, value]) => value) as [
+    const [version, counts, fingerprints, meta, lists, strictness, reviewed, languages] = results.map(
+      ([, value]) => value,
+    ) as [
       string | null,
       Buffer | null,
       Buffer | null,
       Array<string | null>,
       string[],
       string | null,
+      Buffer | null,
+      Record<string, string> | null,
     ];
     return {
       version: Number(version ?? 0),
@@ -196,6 +227,8 @@ export class FeedbackStore extends ListStore {
       clean: Number(meta[1] ?? 0),
       lists: lists.flatMap(parseListMember),
       strictness: strictnessOf(strictness),
+      reviewed,
+      languages: profileOf(languages),
     };
   }
 
@@ -219,6 +252,8 @@ export class FeedbackStore extends ListStore {
         this.key(workspaceId, "counts"),
         this.key(workspaceId, "fingerprints"),
         this.key(workspaceId, "meta"),
+        this.key(workspaceId, "reviewed"),
+        this.key(workspaceId, "languages"),
       ),
       this.redis.incr(this.key(workspaceId, "version")),
     ]);
@@ -261,9 +296,14 @@ declare module "ioredis" {
       fingerprints: string,
       meta: string,
       version: string,
+      reviewed: string,
+      languages: string,
       label: string,
       reportedAt: string,
       record: Buffer,
+      reviewedRecord: Buffer,
+      script: string,
+      language: string,
       ...buckets: string[]
     ): Result<number, Context>;
     siftAgreeReport(

@@ -36,6 +36,13 @@ export const ModelMeta = z.object({
   strictness: z
     .object({ relaxed: z.number(), balanced: z.number(), strict: z.number() })
     .default({ relaxed: 0, balanced: 0, strict: 0 }),
+  /**
+   * The calibration population's clean tail: the score's log-odds (balanced) at which each rate
+   * of its clean messages is flagged, out of domain. A workspace's own placement (per-site
+   * placement, @sift/feedback) starts from it as its prior. Absent in a model trained before
+   * issue 36: a workspace then keeps the model's placement.
+   */
+  population: z.object({ rates: z.array(z.number()), logOdds: z.array(z.number()) }).optional(),
   bias: z.number(),
   trainedOn: z.array(z.object({ source: z.string(), rows: z.number().int(), spam: z.number().int() })),
   options: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),

@@ -4,3 +4,4 @@ export * from "./artifact.ts";
 export { fnv1a } from "./features/hash.ts";
 export { LISTS_DIR, PHRASE_WORDS, phraseKey } from "./lists/format.ts";
 export * from "./explain/attributions.ts";
+export * from "./linear.ts";

@@ -25,7 +25,9 @@ export const queueReport = async (
 ): Promise<FeedbackJob> => {
   const { fingerprint, ...rest } = input;
   const report = toReport(rest);
-  const job = fingerprint ? { ...report, fingerprint } : report;
+  // Not the original text: its fingerprint, and no base score (the redacted text scores otherwise).
+  const { logOdds: _logOdds, modelVersion: _version, ...redacted } = report;
+  const job = fingerprint ? { ...redacted, fingerprint } : report;
   await reports.add(job);
   return job;
 };

@@ -22,6 +22,8 @@ export interface Scorer {
   readonly version: string;
   /** Log-odds offsets per workspace strictness, from the model's metadata (0 for balanced). */
   readonly strictness: Readonly<Record<Strictness, number>>;
+  /** The calibration population's clean tail, from its metadata (absent in older models). */
+  readonly population?: { rates: number[]; logOdds: number[] } | undefined;
   score(features: readonly Features[]): Promise<Float32Array>;
   /**
    * Rows of one feature each (`ids[i]` at `vals[i]` alone in row i; PAD_ID at 0 is the empty
@@ -82,6 +84,7 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
     model: meta.model,
     version: meta.version,
     strictness: meta.strictness,
+    population: meta.population,
     score: async (features) => {
       const batch = toBatch(features);
       return run(batch.rows, batch.width, batch.ids, batch.vals);

@@ -1,4 +1,10 @@
-import { FeedbackStore, ReportLayer, SHARED_LAYER, type WorkspaceState } from "@sift/feedback";
+import {
+  FeedbackStore,
+  ReportLayer,
+  ReviewedScores,
+  SHARED_LAYER,
+  type WorkspaceState,
+} from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
 
 export interface LearnedState {
@@ -105,6 +111,8 @@ export class CachedWorkspaceStates implements WorkspaceStates {
           own: snapshot.spam + snapshot.clean > 0 ? new ReportLayer(snapshot) : null,
           lists: snapshot.lists,
           strictness: snapshot.strictness,
+          reviewed: snapshot.reviewed ? new ReviewedScores(snapshot.reviewed) : null,
+          languages: snapshot.languages,
         };
       } catch (err) {
         this.#logger.warn(

@@ -7,7 +7,7 @@ import {
   type Reason,
   type Strictness,
 } from "@sift/contracts";
-import { logit, personalize } from "@sift/feedback";
+import { logit, personalize, type PopulationCurve } from "@sift/feedback";
 import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
@@ -36,6 +36,8 @@ export interface InferenceDeps {
   states?: WorkspaceStates;
   /** The model's log-odds offset per strictness (its metadata); absent: every mode is balanced. */
   strictness?: Readonly<Record<Strictness, number>>;
+  /** The calibration population's clean tail (its metadata): per-site placement's prior. */
+  population?: PopulationCurve | undefined;
 }
 
 /**
@@ -91,6 +93,7 @@ export const handleInference = async (
     learned
       ? personalize({
           strictnessOffset,
+          model: { version: deps.version, population: deps.population },
           baseScore: base[i]!,
           ids: features[i]!.ids,
           fields,

@@ -27,8 +27,7 @@ export const whatItIs = (meta: ModelMeta): string => {
     epochs: meta.options["epochs"],
     l2: meta.options["l2"],
     sourceWeighing: power === 0 ? "the same" : `in proportion to its size to the power ${power}`,
-    targetFprPooled: pct(meta.options["targetFprPooled"]),
-    targetFprFamily: pct(meta.options["targetFprFamily"]),
+    targetFpr: pct(meta.options["targetFpr"]),
     strictRelaxed: meta.strictness.relaxed.toFixed(2),
     strictStrict: meta.strictness.strict.toFixed(2),
   });

@@ -42,28 +42,31 @@ const pooledRow = (name: string, m: Metrics): string =>
 
 const met = (ok: boolean): string => (ok ? "met" : "**not met**");
 
-/** Issue 31's goals against this run's figures (the replay's row is in docs/feedback.md). */
+/** Issue 36's goals against this run's figures (the replay's rows are in docs/feedback.md). */
 const goalTable = (c: CardInput): string => {
   const g = c.goals;
-  const worstUnseen = Math.max(...g.unseenFpr.map((u) => u.fpr));
-  const families = g.losoFamilyFpr ?? [];
-  const worstFamily = Math.max(...families.map((f) => f.fpr).filter(Number.isFinite));
+  const population = g.population ?? { pooled: NaN, families: [] };
+  const worstFamily = Math.max(...population.families.map((f) => f.fpr));
   const pitches = c.examples.slice(0, 3).filter((e) => e.score >= 0.8).length;
   const order = c.examples.find((e) => e.what === "real order question")?.score ?? NaN;
   return [
     "| goal | target | this model | |",
     "| --- | --- | --- | --- |",
-    `| leave-one-source-out pooled clean flagged @0.8 (FPR) | ≤ 1% | ${pct(g.losoPooled.fpr)} | ${met(g.losoPooled.fpr <= 0.01)} |`,
-    `| leave-one-source-out worst family FPR @0.8 | ≤ 3% | ${pct(worstFamily)} | ${met(worstFamily <= 0.03)} |`,
-    `| leave-one-source-out mean recall @0.8 | ≥ 0.35 | ${f3(g.losoMeanRecall)} | ${met(g.losoMeanRecall >= 0.35)} |`,
-    `| leave-one-source-out mean ROC AUC | ≥ 0.85 | ${f3(g.losoMeanAuc)} | ${met(g.losoMeanAuc >= 0.85)} |`,
-    `| in-domain pooled recall @0.8 (with in-domain FPR ${pct(g.inDomain.fpr)}, ≤ 1%) | ≥ 0.80 | ${f3(g.inDomain.recall)} | ${met(g.inDomain.recall >= 0.8 && g.inDomain.fpr <= 0.01)} |`,
-    ...g.unseenFpr.map(
-      (u) => `| unseen \`${u.source}\` FPR @0.8 | ≤ 3% | ${pct(u.fpr)} | ${met(u.fpr <= 0.03)} |`,
-    ),
-    `| worst unseen FPR @0.8 | ≤ 3% | ${pct(worstUnseen)} | ${met(worstUnseen <= 0.03)} |`,
+    `| calibration population (form-like families) clean flagged @0.8, \`balanced\`, leave-one-family-out | ≤ 1% | ${pct(population.pooled)} | ${met(population.pooled <= 0.01)} |`,
+    `| … its worst family (${population.families.map((f) => `${f.family} ${pct(f.fpr)}`).join(", ")}) | ≤ 4% | ${pct(worstFamily)} | ${met(worstFamily <= 0.04)} |`,
+    `| leave-one-source-out mean recall @0.8 (sources with spam) | ≥ 0.45 | ${f3(g.losoMeanRecall)} | ${met(g.losoMeanRecall >= 0.45)} |`,
     `| the card's three pitches (SEO, helpline, web design) ≥ 0.8 | 3 of 3 | ${pitches} of 3 | ${met(pitches === 3)} |`,
     `| the real order question | < 0.3 | ${f3(order)} | ${met(order < 0.3)} |`,
+    "",
+    "Reported, not goals (0.8 is not placed on them): leave-one-source-out mean ROC AUC " +
+      `${f3(g.losoMeanAuc)}, every held-out clean message flagged ${pct(g.losoPooled.fpr)}; ` +
+      g.losoFamilyFpr
+        .filter((f) => f.family === "spamassassin")
+        .map((f) => `SpamAssassin's e-mail ham ${pct(f.fpr)}`)
+        .join("") +
+      "; unseen sets' clean flagged: " +
+      g.unseenFpr.map((u) => `\`${u.source}\` ${pct(u.fpr)}`).join(", ") +
+      `; in-domain pooled recall ${f3(g.inDomain.recall)} at in-domain FPR ${pct(g.inDomain.fpr)}.`,
   ].join("\n");
 };
 
@@ -111,7 +114,7 @@ export const renderCard = (c: CardInput): string => {
 | rebuild | \`pnpm train --data ../shared/data\` (deterministic: same data and code give the same bytes) |
 | evaluate | \`pnpm eval --data ../shared/data\` (writes this card and \`docs/model/*.svg\`) |
 
-## Goals (issue 31) against this model
+## Goals (issue 36) against this model
 
 ${goalTable(c)}
 
@@ -156,8 +159,9 @@ ${table(c.cross)}
 | **mean of sources** (AUC over sources with both labels, recall over sources with spam) | | ${f3(c.goals.losoMeanAuc)} | ${f3(mean(c.cross.filter((r) => r.metrics.spam > 0 && r.metrics.spam < r.metrics.n).map((r) => r.metrics.prAuc)))} | | ${f3(c.goals.losoMeanRecall)} | | |
 ${pooledRow("pooled out-of-domain", c.goals.losoPooled)}
 
-Clean messages flagged at 0.8 per held-out family (0.8 is placed so none exceeds 3 %, and the
-pool 1 %, on the training run's own out-of-domain scores; these are the evaluation's nested runs):
+Clean messages flagged at 0.8 per held-out family (0.8 is placed on the calibration population
+only, so the e-mail and social families are reported here, not bounded; these are the
+evaluation's nested runs):
 
 ${familyTable(c)}
 

@@ -1,6 +1,7 @@
 import { FORM_SHAPES } from "../data/forms.ts";
 import { SOURCES, type SourceName } from "../data/catalog.ts";
 import { evaluate, type Metrics, type Prediction } from "./metrics.ts";
+import { CALIBRATION_POPULATION } from "../train/calibrate.ts";
 
 /** A row of a results table: a source (or a pool) and its metrics at 0.8. */
 export interface Row {
@@ -27,6 +28,7 @@ export const goalsOf = (
   losoMeanRecall: mean(cross.filter((r) => r.metrics.spam > 0).map((r) => r.metrics.recall)),
   losoPooled: evaluate(cross.flatMap((r) => r.preds)),
   losoFamilyFpr: familyFpr(cross),
+  population: populationFpr(cross),
   inDomain: pooled,
   unseenFpr: unseen.map((r) => ({ source: r.source, fpr: r.metrics.fpr })),
 });
@@ -39,6 +41,26 @@ const familyFpr = (cross: ReadonlyArray<{ source: SourceName; preds: Prediction[
     byFamily.set(family, [...(byFamily.get(family) ?? []), ...r.preds]);
   }
   return [...byFamily].map(([family, preds]) => ({ family, fpr: evaluate(preds).fpr }));
+};
+
+/**
+ * The calibration population's clean messages flagged at 0.8, leave-one-source-out (each source
+ * scored by the nested pipeline that never saw its family, its 0.8 placed on the other
+ * families): per population family (its members weighing the same) and pooled (the families
+ * weighing the same), as 0.8 is placed.
+ */
+const populationFpr = (cross: ReadonlyArray<{ source: SourceName; preds: Prediction[] }>) => {
+  const rateOf = (sources: readonly string[]) => {
+    const clean = cross
+      .filter((r) => sources.includes(r.source))
+      .flatMap((r) => r.preds.filter((p) => p.label === 0));
+    return clean.length ? clean.filter((p) => p.score >= 0.8).length / clean.length : NaN;
+  };
+  const families = Object.entries(CALIBRATION_POPULATION).map(([family, members]) => ({
+    family,
+    fpr: mean(members.map(rateOf).filter(Number.isFinite)),
+  }));
+  return { pooled: mean(families.map((f) => f.fpr)), families };
 };
 
 /**

@@ -16,7 +16,7 @@ export const buildArtifact = (
 ): { onnx: Uint8Array; meta: ModelMeta } => {
   const weightsHash = createHash("sha256")
     .update(new Uint8Array(model.weights.buffer))
-    .update(JSON.stringify([model.bias, model.calibration, model.strictness]))
+    .update(JSON.stringify([model.bias, model.calibration, model.strictness, model.population]))
     .digest("hex");
   const version = `1.${FEATURIZER_VERSION}.0+${weightsHash.slice(0, 10)}`;
   const trainedOn = [...new Set(examples.map((e) => e.source))].map((source) => ({
@@ -33,9 +33,8 @@ export const buildArtifact = (
       metadata: { model: SPAM_STANDARD, version, featurizerVersion: String(FEATURIZER_VERSION) },
     },
   );
-  const { log: _log, foldCache: _cache, targetFpr, ...rest } = options;
   // Metadata options are flat (name → number), as the card's slots read them.
-  const plain = { ...rest, targetFprPooled: targetFpr.pooled, targetFprFamily: targetFpr.family };
+  const { log: _log, foldCache: _cache, ...plain } = options;
   const meta: ModelMeta = {
     model: SPAM_STANDARD,
     version,
@@ -45,6 +44,7 @@ export const buildArtifact = (
     sha256: createHash("sha256").update(onnx).digest("hex"),
     calibration: model.calibration,
     strictness: model.strictness,
+    population: model.population,
     bias: model.bias,
     trainedOn,
     options: plain,

@@ -3,11 +3,12 @@ import { SPAM_THRESHOLD } from "@sift/contracts";
 /**
  * Maps the raw logit z to the score σ(a·z + b). a comes from Platt scaling on out-of-fold logits
  * (so the score is spread like a probability, not clumped at 0 and 1); b is then set so that the
- * product threshold 0.8 sits at the lowest logit where the out-of-fold clean messages are
- * flagged no more often than the false-positive target allows, pooled and in each held-out
- * family. A site's false-positive rate does not depend on how much spam it happens to get; the
- * precision the threshold used to be placed by did. Both steps are monotone, so the score stays
- * a rank: a caller's own threshold still orders submissions as the logit does.
+ * product threshold 0.8 sits at the lowest logit where the calibration population's clean
+ * messages (the form-like families, each scored by a model that never saw it) are flagged no
+ * more often than the false-positive target allows. A site's false-positive rate does not depend
+ * on how much spam it happens to get; the precision the threshold was once placed by did. Both
+ * steps are monotone, so the score stays a rank: a caller's own threshold still orders
+ * submissions as the logit does.
  */
 export interface Calibration {
   scale: number;
@@ -18,8 +19,8 @@ export interface Scored {
   z: number;
   label: 0 | 1;
   weight: number;
-  /** The held-out family the example was scored as (its fold); FPR is also capped per family. */
-  family?: string;
+  /** The source the example came from: which calibration family (if any) it belongs to. */
+  source?: string;
 }
 
 /** The product threshold (spec 2.2), from the contracts. */
@@ -27,18 +28,89 @@ export { SPAM_THRESHOLD };
 export const logitOf = (p: number): number => Math.log(p / (1 - p));
 
 /**
- * A false-positive target: `pooled` over every out-of-fold clean message, and `family` for each
- * held-out family's clean messages on their own (a family is one kind of traffic: no kind of
- * site may see more than this).
+ * The calibration population (DESIGN.md's name): the clean messages of the families that look
+ * like what a web form receives, the only ones 0.8 is placed on. Each family weighs the same;
+ * within a family each member (a list of sources holding the same kind of message) weighs the
+ * same, and within a member each message. E-mail (SpamAssassin's mailing lists, the unseen
+ * Turkish and Persian inboxes) is reported, never placed on: newsletters are not what a form
+ * receives, and the strictest of them set 0.8 for everyone (issue 36). Reviews would belong here,
+ * but the only review set (`vietnamese_spamreviews`) is for research only: placing a shipped
+ * parameter on it is shipping a model fitted to it, so it stays an unseen test set.
  */
-export interface FprTarget {
-  pooled: number;
-  family: number;
+export const CALIBRATION_POPULATION: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  enquiries: [["polyai_enquiries"]],
+  comments: [["se_comments_applemeta"], ["youtube_spam"]],
+  chat: [["tg_spam_umputun"], ["sms_spam", "multilingual_sms"]],
+};
+
+/** A clean logit of the population with the weight its family and member give it (sums to 1). */
+export interface Weighted {
+  z: number;
+  weight: number;
+  family: string;
 }
 
-export const calibrate = (scored: readonly Scored[], target: FprTarget): Calibration => {
+/**
+ * The population's clean messages among `scored`, weighed so each family present counts the
+ * same. Without any (a test's toy set), every clean message, each the same.
+ */
+export const populationOf = (
+  scored: readonly Scored[],
+  population: typeof CALIBRATION_POPULATION = CALIBRATION_POPULATION,
+): Weighted[] => {
+  const clean = scored.filter((s) => s.label === 0);
+  const out: Weighted[] = [];
+  const families = Object.entries(population)
+    .map(([family, members]) => ({
+      family,
+      members: members
+        .map((sources) => clean.filter((s) => s.source !== undefined && sources.includes(s.source)))
+        .filter((m) => m.length > 0),
+    }))
+    .filter((f) => f.members.length > 0);
+  for (const { family, members } of families)
+    for (const m of members)
+      for (const s of m)
+        out.push({ z: s.z, weight: 1 / families.length / members.length / m.length, family });
+  if (out.length > 0) return out;
+  return clean.map((s) => ({ z: s.z, weight: 1 / clean.length, family: "" }));
+};
+
+/**
+ * The lowest logit t at which the weighted share of `clean` at or above t is at most `rate`:
+ * halfway between the highest logit that must stay below and the next one up, so a tie never
+ * tips over. Weights sum to 1.
+ */
+export const lowestAllowed = (clean: readonly Weighted[], rate: number): number => {
+  if (clean.length === 0) throw new Error("no clean examples to place the threshold on");
+  const sorted = [...clean].sort((x, y) => y.z - x.z);
+  let flagged = 0;
+  let i = 0;
+  // Take whole runs of equal logits while the share stays within the rate.
+  while (i < sorted.length) {
+    let j = i;
+    let run = 0;
+    while (j < sorted.length && sorted[j]!.z === sorted[i]!.z) run += sorted[j++]!.weight;
+    if (flagged + run > rate + 1e-12) break;
+    flagged += run;
+    i = j;
+  }
+  if (i >= sorted.length) return -Infinity;
+  const below = sorted[i]!.z;
+  const above = i > 0 ? sorted[i - 1]!.z : below + 1;
+  return (below + above) / 2;
+};
+
+/** The lowest logit that flags at most `rate` of the calibration population's clean messages. */
+export const fprThreshold = (scored: readonly Scored[], rate: number): number => {
+  const t = lowestAllowed(populationOf(scored), rate);
+  if (!Number.isFinite(t)) throw new Error("no clean examples to place the threshold on");
+  return t;
+};
+
+export const calibrate = (scored: readonly Scored[], rate: number): Calibration => {
   const { a } = platt(scored);
-  const t = fprThreshold(scored, target);
+  const t = fprThreshold(scored, rate);
   return { scale: a, shift: logitOf(SPAM_THRESHOLD) - a * t };
 };
 
@@ -73,55 +145,16 @@ const platt = (scored: readonly Scored[]): { a: number; b: number } => {
 };
 
 /**
- * The lowest logit t at which at most `rate` of these clean logits are ≥ t: halfway between the
- * highest logit that must stay below and the next one up, so a tie never tips over.
- */
-const lowestAllowed = (clean: readonly number[], rate: number): number => {
-  const sorted = [...clean].sort((x, y) => y - x);
-  const k = Math.floor(rate * sorted.length + 1e-9);
-  if (k >= sorted.length) return -Infinity;
-  const below = sorted[k]!;
-  // Walk up past ties with the first logit that must not be flagged.
-  let i = k;
-  while (i > 0 && sorted[i - 1]! === below) i--;
-  const above = i > 0 ? sorted[i - 1]! : below + 1;
-  return (below + above) / 2;
-};
-
-/**
- * The lowest logit t that keeps the pooled clean flag rate ≤ target.pooled and every family's
- * ≤ target.family. Counted by example (not by the training weights): a false positive is one
- * person's message wrongly held, whichever set it came from.
- */
-export const fprThreshold = (scored: readonly Scored[], target: FprTarget): number => {
-  const clean = scored.filter((s) => s.label === 0);
-  const families = new Map<string, number[]>();
-  for (const s of clean) {
-    const key = s.family ?? "";
-    const list = families.get(key) ?? [];
-    list.push(s.z);
-    families.set(key, list);
-  }
-  let t = lowestAllowed(
-    clean.map((s) => s.z),
-    target.pooled,
-  );
-  for (const zs of families.values()) t = Math.max(t, lowestAllowed(zs, target.family));
-  if (!Number.isFinite(t)) throw new Error("no clean examples to place the threshold on");
-  return t;
-};
-
-/**
- * The strictness modes a workspace may choose, each a false-positive target on the same
- * out-of-fold clean messages. `balanced` is where the model's own 0.8 sits; the others are
- * offsets added to the score's log-odds (σ(logit(score) + offset)), so 0.8 stays the label's
+ * The strictness modes a workspace may choose, each a false-positive target on the calibration
+ * population's pooled clean messages. `balanced` is where the model's own 0.8 sits; the others
+ * are offsets added to the score's log-odds (σ(logit(score) + offset)), so 0.8 stays the label's
  * threshold in every mode and the score stays monotone in the logit.
  */
 export const STRICTNESS_TARGETS = {
-  relaxed: { pooled: 0.003, family: 0.01 },
-  balanced: { pooled: 0.01, family: 0.03 },
-  strict: { pooled: 0.03, family: 0.06 },
-} as const satisfies Record<string, FprTarget>;
+  relaxed: 0.003,
+  balanced: 0.01,
+  strict: 0.03,
+} as const satisfies Record<string, number>;
 export type StrictnessMode = keyof typeof STRICTNESS_TARGETS;
 
 /** Log-odds offsets per mode for a calibration placed at `balanced` (0 for balanced itself). */
@@ -133,4 +166,26 @@ export const strictnessOffsets = (
   const offset = (mode: StrictnessMode) =>
     calibration.scale * (balanced - fprThreshold(scored, STRICTNESS_TARGETS[mode]));
   return { relaxed: offset("relaxed"), balanced: 0, strict: offset("strict") };
+};
+
+/** The false-positive rates the population curve is kept at (the three modes' among them). */
+export const CURVE_RATES: readonly number[] = [
+  0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3,
+  0.4, 0.5,
+];
+
+/**
+ * The calibration population's clean tail as the score's log-odds (balanced) at which each of
+ * CURVE_RATES is flagged: the prior a workspace's own placement starts from (@sift/feedback's
+ * placement.ts), shipped in the model's metadata.
+ */
+export const populationCurve = (
+  scored: readonly Scored[],
+  calibration: Calibration,
+): { rates: number[]; logOdds: number[] } => {
+  const population = populationOf(scored);
+  return {
+    rates: [...CURVE_RATES],
+    logOdds: CURVE_RATES.map((r) => calibration.scale * lowestAllowed(population, r) + calibration.shift),
+  };
 };
