@@ -41,7 +41,7 @@ describe("a submission's network keys", () => {
 
   it("keeps a link's registrable domain from the Public Suffix List, not popular or own domains", () => {
     const fields = msg(
-      "see https://shop.cheap-pills.co.uk/buy?x=1 and www.github.com/x and wikipedia.org and mysite.com and a.b.github.io",
+      "see https://shop.cheap-pills.co.uk/buy?x=1 and https://cheap-pills.co.uk, and www.github.com/x and wikipedia.org and mysite.com and a.b.github.io",
     );
     expect(linkDomains(fields, new Set(["mysite.com"])).sort()).toEqual(["b.github.io", "cheap-pills.co.uk"]);
     // A file name or an unknown suffix is not a site; an e-mail's domain is a contact, not a link.

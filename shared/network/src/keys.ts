@@ -48,7 +48,8 @@ const MESSENGER = /\b(?:t|telegram)\.me\/([a-z0-9_]{4,32})|\bwa\.me\/\+?(\d{8,15
 const HANDLE = /(?:^|[\s(:])@([a-z][a-z0-9_.]{3,31})\b/giu;
 
 const registrable = (host: string): string | null => {
-  const p = parse(host.toLowerCase().replace(/\.$/, ""), { allowPrivateDomains: true });
+  // A link's host as typed: "site.com," or "site.com)." at the end of a sentence is site.com.
+  const p = parse(host.toLowerCase().replace(/[.,;:!?)\]]+$/, ""), { allowPrivateDomains: true });
   // Only names under a suffix the Public Suffix List knows: "file.txt" or "version.final" are not sites.
   if (!p.domain || p.isIp || !(p.isIcann || p.isPrivate)) return null;
   return p.domain;

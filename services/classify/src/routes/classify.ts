@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import {
   labelFor,
+  MAX_REASONS,
   MODEL_NAMES,
   retryAfterSeconds,
   type ClassifyResponse,
@@ -25,6 +26,8 @@ import { readClassifyRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
 import { classifyRecord } from "../domain/verdict-record.ts";
+import { withNetworkReason, type NetworkLookup } from "../clients/network.ts";
+import { withNetwork } from "@sift/network";
 
 export interface ClassifyRouteDeps {
   logger: Logger;
@@ -39,6 +42,8 @@ export interface ClassifyRouteDeps {
   clock: Clock;
   /** `all` (default): explain every call a workspace logs; `asked`: only `?explain=1` calls. */
   logReasons?: "all" | "asked";
+  /** The network (docs/network.md); none: off. */
+  network?: NetworkLookup | undefined;
 }
 
 /**
@@ -90,6 +95,9 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     // every call (the cost is in docs/benchmarks.md); the answer carries them only when asked.
     const settings = key.log ?? DEFAULT_LOG_SETTINGS;
     const logged = deps.verdicts && logIsOn(settings) ? settings : null;
+    // The network's one Redis round trip runs while the model works.
+    const origin = req.get("origin") ?? req.get("referer");
+    const spreads = deps.network?.ask(key, input.fields, origin, identity.requestId) ?? null;
     const result = await deps.inference
       .score(input.model, input.fields, identity.requestId, {
         workspaceId: key.workspaceId,
@@ -120,13 +128,14 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       refusals.inc({ reason: "caller_gone" });
       return;
     }
-    const verdict: ClassifyResponse = {
-      label: labelFor(result.score),
-      score: result.score,
-      model: result.model,
-    };
+    // The spread joins the score's log-odds after the worker's strictness and learned layers,
+    // which are additive there too, so the order does not change the score (docs/network.md).
+    const network = deps.network?.signal(await spreads, result.held === true) ?? { term: 0 };
+    const score = withNetwork(result.score, network.term);
+    const reasons = withNetworkReason(result.reasons ?? [], network.reason, MAX_REASONS);
+    const verdict: ClassifyResponse = { label: labelFor(score), score, model: result.model };
     verdicts.inc({ label: verdict.label, key: "real" });
-    res.json(explain ? { ...verdict, reasons: result.reasons ?? [] } : verdict);
+    res.json(explain ? { ...verdict, reasons } : verdict);
     if (logged) {
       // After the answer; record() keeps the entry for the workspace's next usage script call.
       const time = deps.clock.now();
@@ -135,7 +144,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
           key,
           time,
           verdict,
-          reasons: result.reasons ?? [],
+          reasons,
           fields: input.fields,
         });
         deps.verdicts?.record(record, logged);
