@@ -81,7 +81,7 @@ describe("the network in classify", () => {
     await classify(c.secretKey, message);
     const three = await classify(site.secretKey, message);
     const [reason] = networkReasons(three);
-    expect(reason?.label).toBe("sent to 3 other sites in the last 24 h");
+    expect(reason?.label).toBe("a link in it sent to 3 other sites in the last 24 h");
     expect(reason?.weight).toBeGreaterThan(0);
     expect(three.score).toBeGreaterThan(alone.score);
   });

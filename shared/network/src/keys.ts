@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { parse } from "tldts";
 import type { NormalizedField } from "@sift/contracts";
-import { fingerprint, foldText, SIGNATURE_SIZE } from "@sift/feedback";
+import { fingerprint, foldText, isSender } from "@sift/feedback";
 import { POPULAR_DOMAINS } from "./popular-domains.ts";
 
 /**
@@ -11,8 +11,12 @@ import { POPULAR_DOMAINS } from "./popular-domains.ts";
  * the deployment's secret before it leaves the process (`hashKeys`): Redis never holds a text,
  * domain or address, and keys from another deployment never match.
  */
-export type KeyKind = "text" | "link" | "contact";
-export const KEY_KINDS: readonly KeyKind[] = ["text", "link", "contact"];
+export type KeyKind = "text" | "link" | "contact" | "sender";
+/**
+ * `sender` is the address the form says the message is from: a campaign rotates it, a person
+ * writing to ten shops keeps it, so it only ever lowers the others' spread (spread.ts).
+ */
+export const KEY_KINDS: readonly KeyKind[] = ["text", "link", "contact", "sender"];
 
 export interface RawKey {
   kind: KeyKind;
@@ -31,10 +35,15 @@ export const BAND_MIN_CHARS = 64;
  * counts, "best song ever" (3) and "thanks!" do not (every site receives those: issue 37).
  */
 export const WHOLE_TEXT_MIN_WORDS = 4;
-/** The same 16 bands of 4 positions as the near-duplicate index (@sift/feedback). */
-const BANDS = 16;
-const ROWS = SIGNATURE_SIZE / BANDS;
-/** Per submission at most: 16 bands or one text, then these many domains and contacts (memory bound). */
+/**
+ * Bands of 4 positions, as the near-duplicate index (@sift/feedback) cuts them, but only the
+ * first 8 of its 16: each key costs about 90 bytes of Redis for a week, and a near copy is still
+ * found with probability 1 - (1 - J^4)^8: 0.89 at a similarity J of 0.7, 0.98 at 0.8 (campaign
+ * copies that differ in names, digits and a short tail are above 0.8; digits fold to 0).
+ */
+const ROWS = 4;
+const BANDS = 8;
+/** Per submission at most: 8 bands or one text, then these many domains and contacts (memory bound). */
 export const MAX_DOMAINS = 4;
 export const MAX_CONTACTS = 4;
 
@@ -77,9 +86,18 @@ export const linkDomains = (fields: readonly NormalizedField[], own: ReadonlySet
   return [...domains].slice(0, MAX_DOMAINS);
 };
 
+const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
+
+/** The sender's own address (a field that is only an e-mail address), if the form has one. */
+export const senderAddress = (fields: readonly NormalizedField[]): string | null => {
+  const field = fields.find(([, value]) => ADDRESS.test(value.trim()));
+  return field ? field[1].trim().toLowerCase() : null;
+};
+
+/** Contacts given in what was said (never the sender's own fields). */
 export const contacts = (fields: readonly NormalizedField[]): string[] => {
   const found = new Set<string>();
-  for (const [, value] of fields) {
+  for (const [, value] of fields.filter((f) => !isSender(f))) {
     const text = value.normalize("NFKC");
     for (const m of text.matchAll(EMAIL)) found.add(`email:${m[0].toLowerCase()}`);
     for (const m of text.matchAll(MESSENGER)) {
@@ -111,7 +129,7 @@ export const textKeys = (fields: readonly NormalizedField[]): string[] => {
 };
 
 /**
- * Every key of one submission, at most 16 + 4 + 4. `ownDomains`: the site's own registrable
+ * Every key of one submission, at most 8 + 4 + 4 + 1. `ownDomains`: the site's own registrable
  * domains, which its visitors link to it and which say nothing of a campaign.
  */
 export const submissionKeys = (
@@ -121,6 +139,7 @@ export const submissionKeys = (
   ...textKeys(fields).map((token) => ({ kind: "text" as const, token })),
   ...linkDomains(fields, ownDomains).map((d) => ({ kind: "link" as const, token: `domain:${d}` })),
   ...contacts(fields).map((token) => ({ kind: "contact" as const, token })),
+  ...[senderAddress(fields)].flatMap((a) => (a ? [{ kind: "sender" as const, token: `sender:${a}` }] : [])),
 ];
 
 /** The registrable domain of a URL or host (for a site's own domain from its Origin), or null. */

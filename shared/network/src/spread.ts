@@ -28,11 +28,11 @@ export interface NetworkWeights {
  * campaign copies at 0.8 with every false-positive trap at or under 0.5 %.
  */
 export const DEFAULT_WEIGHTS: NetworkWeights = Object.freeze({
-  text: 1.2,
-  link: 1.2,
-  contact: 1.0,
-  burst: 0.5,
-  cap: 3,
+  text: 0.5,
+  link: 1.5,
+  contact: 0.5,
+  burst: 0,
+  cap: 4,
 });
 
 export interface NetworkSignal {
@@ -42,15 +42,56 @@ export interface NetworkSignal {
   reason?: Reason;
 }
 
-const SIGNAL: Record<KeyKind, string> = {
+const SIGNAL: Record<Exclude<KeyKind, "sender">, string> = {
   text: "network_text",
   link: "network_link",
   contact: "network_contact",
 };
-const WHAT: Record<KeyKind, string> = {
+const WHAT: Record<Exclude<KeyKind, "sender">, string> = {
   text: "sent",
   link: "a link in it sent",
   contact: "a contact in it sent",
+};
+
+/** What the term reads of a submission's spreads: per kind its widest key, and the burst. */
+export interface SpreadFeatures {
+  /** Per kind, the widest key past the gates, and its spread past the sender's own. */
+  best: Map<Exclude<KeyKind, "sender">, { spread: KeySpread; sites: number }>;
+  /** The largest share of a counted key's week that arrived in the last hour (0-1). */
+  burst: number;
+}
+
+export const spreadFeatures = (spreads: readonly KeySpread[], minSites: number): SpreadFeatures => {
+  // The sender's own address reaching as many sites as the text is one person writing to many
+  // (ten shops asked for a quote): each spread counts only past the sender's.
+  const sender = Math.max(0, ...spreads.filter((s) => s.kind === "sender").map((s) => s.week));
+  const best: SpreadFeatures["best"] = new Map();
+  let burst = 0;
+  for (const s of spreads) {
+    if (s.kind === "sender" || s.week < Math.max(1, minSites) || s.week - sender < minSites) continue;
+    const held = best.get(s.kind);
+    if (!held || s.week > held.spread.week || (s.week === held.spread.week && s.day > held.spread.day))
+      best.set(s.kind, { spread: s, sites: s.week - sender });
+    burst = Math.max(burst, Math.min(1, s.hour / s.week));
+  }
+  return { best, burst };
+};
+
+/** The term of some features under some weights, and the kind that added most. */
+export const termOf = (
+  features: SpreadFeatures,
+  weights: NetworkWeights,
+): { term: number; strongest: Exclude<KeyKind, "sender"> | null } => {
+  if (features.best.size === 0) return { term: 0, strongest: null };
+  let sum = weights.burst * features.burst;
+  let strongest: Exclude<KeyKind, "sender"> | null = null;
+  let most = -Infinity;
+  for (const [kind, { sites }] of features.best) {
+    const part = weights[kind] * Math.log2(1 + sites);
+    sum += part;
+    if (part > most) [most, strongest] = [part, kind];
+  }
+  return { term: Math.max(0, Math.min(weights.cap, sum)), strongest };
 };
 
 /**
@@ -63,31 +104,16 @@ export const networkSignal = (
   minSites: number,
   weights: NetworkWeights = DEFAULT_WEIGHTS,
 ): NetworkSignal => {
-  const best = new Map<KeyKind, KeySpread>();
-  let burst = 0;
-  for (const s of spreads) {
-    if (s.week < Math.max(1, minSites)) continue;
-    const held = best.get(s.kind);
-    if (!held || s.week > held.week || (s.week === held.week && s.day > held.day)) best.set(s.kind, s);
-    burst = Math.max(burst, Math.min(1, s.hour / s.week));
-  }
-  if (best.size === 0) return { term: 0 };
-  let sum = weights.burst * burst;
-  let strongest: { kind: KeyKind; part: number; spread: KeySpread } | null = null;
-  for (const [kind, spread] of best) {
-    const part = weights[kind] * Math.log2(1 + spread.week);
-    sum += part;
-    if (!strongest || part > strongest.part) strongest = { kind, part, spread };
-  }
-  const term = Math.min(weights.cap, sum);
+  const features = spreadFeatures(spreads, minSites);
+  const { term, strongest } = termOf(features, weights);
   if (!strongest || term <= 0) return { term: 0 };
-  const { kind, spread } = strongest;
+  const { spread } = features.best.get(strongest)!;
   const [sites, window] = spread.day >= minSites ? [spread.day, "24 h"] : [spread.week, "7 days"];
   return {
     term,
     reason: {
-      signal: SIGNAL[kind],
-      label: `${WHAT[kind]} to ${sites} other site${sites === 1 ? "" : "s"} in the last ${window}`,
+      signal: SIGNAL[strongest],
+      label: `${WHAT[strongest]} to ${sites} other site${sites === 1 ? "" : "s"} in the last ${window}`,
       weight: term,
     },
   };
