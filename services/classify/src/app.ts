@@ -7,6 +7,7 @@ import type { ReportQueue } from "@sift/reports";
 import type { InferenceClient } from "@sift/inference";
 import { classifyRoute } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";
+import type { NetworkLookup } from "./clients/network.ts";
 
 /** Metrics are served at GET /metrics (the service port is internal); a trace covers the call's span, the usage admit and the NATS request. */
 export interface ClassifyDeps extends AppDeps {
@@ -19,6 +20,8 @@ export interface ClassifyDeps extends AppDeps {
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
   /** What the log keeps of a call that asked no reasons: `light`, `full` or none (`asked`; config.ts). */
   logReasons?: "light" | "full" | "asked";
+  /** The network (docs/network.md); none: off. */
+  network?: NetworkLookup | undefined;
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

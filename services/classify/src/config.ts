@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { hostField, natsUrlField, portField, readConfig, ServiceConfig, type Env } from "@sift/runtime";
 
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A duration as people write it: `7d`, `12h`, `30m`, `45s`, `500ms` or `0`. */
+const durationField = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const m = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
+    if (!m || (m[2] === undefined && m[1] !== "0")) {
+      ctx.addIssue({ code: "custom", message: `${name} must be a duration such as 7d, 12h, 30m or 0` });
+      return z.NEVER;
+    }
+    return Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS];
+  });
+
 /** Each field's variable is in its `.meta({ env })`; the shared ones are in ServiceConfig. */
 const Config = ServiceConfig.extend({
   port: portField(8082).meta({ env: ["CLASSIFY_PORT", "PORT"] }),
@@ -38,6 +50,21 @@ const Config = ServiceConfig.extend({
     .meta({ env: "SIFT_LOG_REASONS" }),
   /** Keys for `full`-mode verdict log content, `id:base64 32 bytes,…`, newest last (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
+  /** The network (docs/network.md): on for the deployment unless `off`. */
+  network: z
+    .enum(["on", "off"], { error: "SIFT_NETWORK must be on or off" })
+    .default("on")
+    .transform((v) => v === "on")
+    .meta({ env: "SIFT_NETWORK" }),
+  /**
+   * How old a workspace must be before it counts toward other sites' spreads: a week keeps a
+   * spammer's fresh sign-ups from making their own campaign look like a spread one.
+   */
+  networkMinAgeMs: durationField("SIFT_NETWORK_MIN_AGE")
+    .default(7 * 24 * 3_600_000)
+    .meta({ env: "SIFT_NETWORK_MIN_AGE" }),
+  /** Nothing is said of a key fewer other workspaces sent: below 3 a site could learn what one other received. */
+  networkMinSites: z.coerce.number().int().min(1).max(64).default(3).meta({ env: "SIFT_NETWORK_MIN_SITES" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 

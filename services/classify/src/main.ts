@@ -1,5 +1,6 @@
 import { IdentitySigner, runService } from "@sift/runtime";
 import { LogKeyRing } from "@sift/verdicts";
+import { networkSecret } from "@sift/network";
 import { loadConfig } from "./config.ts";
 import { createClassifyService } from "./wiring.ts";
 
@@ -18,6 +19,12 @@ const exitCode = await runService({
       inferenceCoalesce: config.inferenceCoalesce,
       logKeys: LogKeyRing.parse(config.logKeys),
       logReasons: config.logReasons,
+      network: {
+        on: config.network,
+        minAgeMs: config.networkMinAgeMs,
+        minSites: config.networkMinSites,
+        secret: networkSecret(config.internalSecret),
+      },
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

@@ -11,6 +11,8 @@ import { tracedInferenceClient } from "./clients/traced-inference.ts";
 import { startLearner } from "./jobs/learner.ts";
 import { startLogRetention } from "./jobs/log-retention.ts";
 import { startUsageJobs } from "./jobs/scheduler.ts";
+import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
+import { RedisNetworkStore } from "@sift/network";
 
 /**
  * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)
@@ -33,6 +35,8 @@ export const createClassifyService = async (
     logKeys?: LogKeyRing;
     /** What the log keeps of a call that asked no reasons: `light` (default), `full` or none (`asked`). */
     logReasons?: "light" | "full" | "asked";
+    /** The network's settings and its secret (networkSecret); none: off. */
+    network?: NetworkSettings & { secret: Buffer };
   },
 ) => {
   const { redis, clock, logger } = deps;
@@ -57,6 +61,16 @@ export const createClassifyService = async (
     reports,
     verdicts: recorder,
     logReasons: deps.logReasons ?? "light",
+    network:
+      deps.network?.on === true
+        ? new NetworkLookup({
+            store: new RedisNetworkStore({ redis }),
+            secret: deps.network.secret,
+            settings: deps.network,
+            clock,
+            logger,
+          })
+        : undefined,
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,

@@ -88,6 +88,7 @@ export const COMMANDS: Record<string, Command> = {
       "rate-limit",
       "burst",
       "share-reports",
+      "network",
       "strictness",
       "log-privacy",
       "log-retention-days",
@@ -99,6 +100,9 @@ export const COMMANDS: Record<string, Command> = {
       const strictness = parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness");
       const changes: WorkspaceChanges = definedOnly({
         classify: parse(onOff, flags["classify"], "classify"),
+        // Kept in the workspace and copied into its key records, so the gateway's one read
+        // carries it to classify (docs/network.md).
+        network: parse(onOff, flags["network"], "network"),
         plan: parse(Plan, flags["plan"], "plan"),
         allowance: parse(count, flags["allowance"], "allowance"),
         rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),

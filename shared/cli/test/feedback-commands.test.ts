@@ -144,6 +144,22 @@ describe("sift feedback and sharing", () => {
     expect((await cli("workspace", "set", "--workspace", ws, "--share-reports", "maybe")).code).toBe(2);
   });
 
+  it("takes a workspace out of the network and back with workspace set, in its key records too", async () => {
+    const ws = await newWorkspace();
+    const created = await keystore.createConfig(ws, "classify");
+    const network = async () => (await keystore.resolve(created!.secretKey))?.network;
+    expect(await network()).toEqual({ on: true, since: (await keystore.getWorkspace(ws))!.createdAt });
+    expect(await ok("workspace", "set", "--workspace", ws, "--network", "off")).toEqual({
+      workspaceId: ws,
+      network: false,
+    });
+    expect((await keystore.getWorkspace(ws))?.network).toBe(false);
+    expect((await network())?.on).toBe(false);
+    await ok("workspace", "set", "--workspace", ws, "--network", "on");
+    expect((await network())?.on).toBe(true);
+    expect((await cli("workspace", "set", "--workspace", ws, "--network", "maybe")).code).toBe(2);
+  });
+
   it("sets a workspace's strictness with workspace set, bumping its version so workers reload", async () => {
     const ws = await newWorkspace();
     expect((await ok("feedback", "stats", "--workspace", ws)).strictness).toBe("balanced");

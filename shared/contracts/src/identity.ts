@@ -103,6 +103,11 @@ export const Identity = z.object({
       allowance: z.number().int().nonnegative(),
       /** The workspace's verdict log settings; absent: the defaults (@sift/verdicts settings.ts). */
       log: WorkspaceLog.optional(),
+      /**
+       * The network (docs/network.md): whether the workspace takes part, and when it was created
+       * (only workspaces older than SIFT_NETWORK_MIN_AGE count). Absent: it takes part, age unknown.
+       */
+      network: z.object({ on: z.boolean(), since: z.number().int().optional() }).optional(),
     }),
   ]),
 });
@@ -122,6 +127,7 @@ export const resolvedKey = (record: Omit<ResolvedKey, "status">): ResolvedKey =>
   plan: record.plan,
   allowance: record.allowance,
   ...(record.log ? { log: record.log } : {}),
+  ...(record.network ? { network: record.network } : {}),
 });
 
 /** The identity the gateway signs for one call of `route`, issued now (`client`: the caller's address). */

@@ -74,6 +74,12 @@ export const InferenceReply = z.discriminatedUnion("ok", [
     /** One per submission, in order. */
     scores: z.array(z.number().min(0).max(1)),
     reasons: z.array(z.array(Reason)).optional(),
+    /**
+     * One per submission, present when any is true: the workspace's own clean report (a
+     * near-duplicate of it) or allow list decided the score, so the network's signal must not
+     * move it (docs/network.md). Sent with or without explain.
+     */
+    held: z.array(z.boolean()).optional(),
   }),
   z.object({ ok: z.literal(false), error: WorkerFailure, detail: z.string().optional() }),
 ]);

@@ -21,7 +21,8 @@ const LINK = /\b(?:https?:\/\/|www\.)([^\s/?#<>"']+)[^\s<>"']*/giu;
 const SENDER_FIELD =
   /(?:^|[^a-z])(?:name|author|nick|user|first|last|sender|from|e-?mail)(?:$|[^a-z])|name$|mail$/i;
 const EMAIL_VALUE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
-const isSender = ([name, value]: NormalizedField): boolean =>
+/** Whether a field holds the sender (a name or an address) rather than what was said. */
+export const isSender = ([name, value]: NormalizedField): boolean =>
   EMAIL_VALUE.test(value.trim()) || (SENDER_FIELD.test(name) && value.length <= 80);
 
 export const foldText = (fields: readonly NormalizedField[]): string => {

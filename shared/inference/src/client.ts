@@ -13,7 +13,15 @@ import { Coalescer } from "./coalesce.ts";
 import { Counter, Histogram, type Context, type Registry } from "@sift/runtime";
 
 export type InferenceResult =
-  | { ok: true; score: number; model: ModelName; version: string; reasons?: Reason[] }
+  | {
+      ok: true;
+      score: number;
+      model: ModelName;
+      version: string;
+      reasons?: Reason[];
+      /** The workspace's own clean report or allow list decided the score (InferenceReply's `held`). */
+      held?: true;
+    }
   | { ok: false; reason: InferenceFailure };
 
 export interface ScoreOptions {
@@ -179,7 +187,14 @@ export class NatsInferenceClient implements InferenceClient {
     if (reply.model !== first.model || reply.scores.length !== submissions.length) return fail("bad_reply");
     return reply.scores.map((score, i): InferenceResult => {
       const reasons = reply.reasons?.[i];
-      return { ok: true, score, model: first.model, version: reply.version, ...(reasons ? { reasons } : {}) };
+      return {
+        ok: true,
+        score,
+        model: first.model,
+        version: reply.version,
+        ...(reasons ? { reasons } : {}),
+        ...(reply.held?.[i] ? { held: true as const } : {}),
+      };
     });
   }
 }

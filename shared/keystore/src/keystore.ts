@@ -36,6 +36,7 @@ export type WorkspaceChanges = Partial<
     | "rateLimit"
     | "burst"
     | "logPrivacy"
+    | "network"
     | "logRetentionDays"
     | "logMaxEntries"
   >
@@ -321,6 +322,8 @@ const toRecord = ([
   logPrivacy,
   logRetentionDays,
   logMaxEntries,
+  createdAt,
+  network,
 ]: readonly [...ResolveRow, ...unknown[]]): ResolvedKeyRecord => ({
   configId,
   workspaceId,
@@ -332,11 +335,16 @@ const toRecord = ([
   burst: Number(burst),
   allowance: Number(allowance),
   log: workspaceLogFrom({ logPrivacy, logRetentionDays, logMaxEntries }),
+  network: {
+    on: network !== "0",
+    ...(createdAt && Number.isFinite(Number(createdAt)) ? { since: Number(createdAt) } : {}),
+  },
 });
 
 /**
  * configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance, then the log's
- * privacy, retention days and max entries (null or '' in a record written before them).
+ * privacy, retention days and max entries, the workspace's creation time and network choice
+ * (null or '' in a record written before them).
  */
 type ResolveRow = [
   string,
@@ -348,6 +356,8 @@ type ResolveRow = [
   string,
   string,
   string,
+  string | null,
+  string | null,
   string | null,
   string | null,
   string | null,
@@ -377,6 +387,7 @@ const workspaceFromHash = (hash: Record<string, string>): Workspace =>
     logPrivacy: hash["logPrivacy"] || undefined,
     logRetentionDays: optionalNumber(hash["logRetentionDays"] || undefined),
     logMaxEntries: optionalNumber(hash["logMaxEntries"] || undefined),
+    network: hash["network"] === undefined ? undefined : hash["network"] === "1",
   });
 
 const configFromHash = (hash: Record<string, string>): Configuration =>

@@ -20,6 +20,8 @@ export const KEY_RECORD_FIELDS = [
   "logPrivacy",
   "logRetentionDays",
   "logMaxEntries",
+  "createdAt",
+  "network",
 ] as const;
 
 /** Fields every key record has; the ones after them came later and may be missing (read as defaults). */
@@ -35,6 +37,9 @@ export const WORKSPACE_FIELDS = [
   "logPrivacy",
   "logRetentionDays",
   "logMaxEntries",
+  // The network (docs/network.md): the workspace's age and whether it takes part.
+  "createdAt",
+  "network",
 ] as const;
 
 /**

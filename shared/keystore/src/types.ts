@@ -29,6 +29,8 @@ export const Workspace = z.object({
   logPrivacy: WorkspaceLog.shape.privacy.optional(),
   logRetentionDays: WorkspaceLog.shape.retentionDays.optional(),
   logMaxEntries: WorkspaceLog.shape.maxEntries.optional(),
+  /** Whether the workspace takes part in the network (docs/network.md); absent: it does. */
+  network: z.boolean().optional(),
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -62,4 +64,6 @@ export interface ResolvedKeyRecord {
   allowance: number;
   /** The workspace's verdict log settings, defaults filled in. */
   log: WorkspaceLog;
+  /** The network: whether the workspace takes part, and since when it exists (absent: a record older than the field). */
+  network: { on: boolean; since?: number };
 }

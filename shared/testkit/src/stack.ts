@@ -80,6 +80,11 @@ export interface StackOptions {
   console?: Partial<ConsoleSettings>;
   /** Keys for `full`-mode verdict log content (default: one random key, id `k1`). */
   logKeys?: LogKeyRing;
+  /**
+   * The network (docs/network.md), off unless given: the test Redis is shared by every file,
+   * so a stack that turns it on gets a secret of its own and counts only its own workspaces.
+   */
+  network?: { minAgeMs?: number; minSites?: number };
 }
 
 export interface Stack {
@@ -179,6 +184,16 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
     logKeys,
     ...(options.models ? { models: options.models } : {}),
+    ...(options.network
+      ? {
+          network: {
+            on: true,
+            minAgeMs: options.network.minAgeMs ?? 0,
+            minSites: options.network.minSites ?? 3,
+            secret: randomBytes(32),
+          },
+        }
+      : {}),
     metrics: metrics.classify,
     tracing: tracing.classify,
   });

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import {
   labelFor,
+  MAX_REASONS,
   MODEL_NAMES,
   retryAfterSeconds,
   type ClassifyResponse,
@@ -25,6 +26,8 @@ import { readClassifyRequest } from "../domain/request.ts";
 import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
 import { classifyRecord } from "../domain/verdict-record.ts";
+import { withNetworkReason, type NetworkLookup } from "../clients/network.ts";
+import { withNetwork } from "@sift/network";
 
 export interface ClassifyRouteDeps {
   logger: Logger;
@@ -42,6 +45,8 @@ export interface ClassifyRouteDeps {
    * worker's cheap ones), `full` (explained as `?explain=1` is) or none (`asked`).
    */
   logReasons?: "light" | "full" | "asked";
+  /** The network (docs/network.md); none: off. */
+  network?: NetworkLookup | undefined;
 }
 
 /**
@@ -106,6 +111,10 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
       return sendError(res, "quota_exceeded");
     }
+    // The network's one Redis round trip runs while the model works; after the admission, so
+    // a refused call is not counted as a copy sent to this site.
+    const origin = req.get("origin") ?? req.get("referer");
+    const spreads = deps.network?.ask(key, input.fields, origin, identity.requestId) ?? null;
     const result = await scoring;
     // A call not answered with a verdict gives its count back; a failed release is logged, never
     // answered (the caller's answer must not depend on it).
@@ -130,13 +139,14 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       refusals.inc({ reason: "caller_gone" });
       return;
     }
-    const verdict: ClassifyResponse = {
-      label: labelFor(result.score),
-      score: result.score,
-      model: result.model,
-    };
+    // The spread joins the score's log-odds after the worker's strictness and learned layers,
+    // which are additive there too, so the order does not change the score (docs/network.md).
+    const network = deps.network?.signal(await spreads, result.held === true) ?? { term: 0 };
+    const score = withNetwork(result.score, network.term);
+    const reasons = withNetworkReason(result.reasons ?? [], network.reason, MAX_REASONS);
+    const verdict: ClassifyResponse = { label: labelFor(score), score, model: result.model };
     verdicts.inc({ label: verdict.label, key: "real" });
-    res.json(explain ? { ...verdict, reasons: result.reasons ?? [] } : verdict);
+    res.json(explain ? { ...verdict, reasons } : verdict);
     if (logged) {
       // After the answer; record() keeps the entry for the workspace's next usage script call.
       const time = deps.clock.now();
@@ -145,7 +155,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
           key,
           time,
           verdict,
-          reasons: result.reasons ?? [],
+          reasons,
           fields: input.fields,
         });
         deps.verdicts?.record(record, logged);

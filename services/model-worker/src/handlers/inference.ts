@@ -41,6 +41,12 @@ export interface InferenceDeps {
 }
 
 /**
+ * The workspace's own "not spam" (a near-copy of its clean report) and its allow list: the
+ * network's signal does not move a verdict these decided (issue 37, docs/network.md).
+ */
+const HELD_BY = new Set(["near_duplicate_clean", "list_allow"]);
+
+/**
  * One inference request: parse, validate with the shared contract, featurise, score with the
  * base model, then with what the workspace taught (reports, lists, the shared layer). Every
  * failure of the model is a reply the classify service maps to 503; a workspace's state that
@@ -103,12 +109,14 @@ export const handleInference = async (
         })
       : { score: base[i]!, reasons: fieldReasons?.[i] ?? [] },
   );
+  const held = scored.map((s) => s.reasons.some((r) => HELD_BY.has(r.signal)));
   return {
     ok: true,
     model: deps.model,
     version: deps.version,
     scores: scored.map((s) => Math.min(1, Math.max(0, s.score))),
     ...(request.explain ? { reasons: scored.map((s) => s.reasons) } : {}),
+    ...(held.some(Boolean) ? { held } : {}),
   };
 };
 

@@ -59,6 +59,8 @@ export const startChains = async (options: { built: boolean }) => {
     SIFT_INTERNAL_SECRET: internalSecret,
     // A key for `full`-mode verdict log content (the log scenario's full workspace).
     SIFT_LOG_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+    // The network's whole cost (docs/network.md): the bench's new workspaces give, not only ask.
+    SIFT_NETWORK_MIN_AGE: "0",
   };
   // Budgets far above any load here: the bench measures the path, not the limiter's refusals
   // (the limiter still runs on every call: a workspace's limit is raised, not switched off).

@@ -1,0 +1,275 @@
+import type { NormalizedField } from "@sift/contracts";
+import { loadSource, type SourceName } from "@sift/training";
+
+/**
+ * The multi-site replay's traffic (issue 37): every message is a real row of ../shared/data, and
+ * every spread is synthetic: which sites get what, when, and how campaigns vary. Deterministic
+ * for a seed, so runs compare.
+ */
+export type Kind = "ham" | "campaign" | `trap:${TrapName}`;
+export const TRAPS = [
+  "same question on many sites",
+  "one person asks ten shops",
+  "newsletter or press release",
+  "short generic reply",
+  "links to popular domains",
+  "agency test message",
+  "translations of one message",
+] as const;
+export type TrapName = (typeof TRAPS)[number];
+
+export interface Event {
+  t: number;
+  site: number;
+  fields: NormalizedField[];
+  kind: Kind;
+  /** A campaign's (or trap's) id: its copies share it. */
+  group: number;
+}
+
+export interface World {
+  sites: number;
+  events: Event[];
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const WEEK = 7 * DAY;
+
+/** mulberry32: a small seeded generator, so every run of a size replays the same traffic. */
+export const rng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+interface Pools {
+  ham: Record<"enquiries" | "comments" | "chat" | "sms", string[]>;
+  spam: string[];
+  shortEnquiries: string[];
+  shortReplies: string[];
+  newsletters: string[];
+  translations: string[][];
+  names: string[];
+}
+
+const texts = (dir: string, source: SourceName, label: 0 | 1) =>
+  loadSource(dir, source)
+    .filter((r) => r.label === label)
+    .map((r) => r.text.trim())
+    .filter((t) => t.length >= 2 && t.length <= 2_000);
+
+export const loadPools = (dir: string): Pools => {
+  const enquiries = texts(dir, "polyai_enquiries", 0);
+  const youtubeHam = texts(dir, "youtube_spam", 0);
+  const translations = new Map<string, string[]>();
+  for (const r of loadSource(dir, "multilingual_sms")) {
+    if (r.label !== 0 || r.text.length < 30) continue;
+    translations.set(r.group, [...(translations.get(r.group) ?? []), r.text]);
+  }
+  const names = [...new Set(loadSource(dir, "youtube_spam").map((r) => r.author ?? ""))].filter((a) => a);
+  return {
+    ham: {
+      enquiries,
+      comments: [...youtubeHam, ...texts(dir, "se_comments_applemeta", 0)],
+      chat: texts(dir, "tg_spam_umputun", 0),
+      sms: texts(dir, "sms_spam", 0),
+    },
+    spam: [
+      "youtube_spam",
+      "stackexchange_spam",
+      "sms_spam",
+      "tg_spam_umputun",
+      "instagram_scamspot",
+      "janitr_x",
+      "designermadsen_spam_email",
+    ].flatMap((s) => texts(dir, s as SourceName, 1)),
+    shortEnquiries: enquiries.filter((t) => t.length <= 80 && t.split(/\s+/).length >= 4),
+    shortReplies: youtubeHam.filter((t) => t.length <= 25),
+    // Long honest e-mail: what a newsletter or press release to many sites looks like.
+    newsletters: texts(dir, "spamassassin", 0).filter((t) => t.length >= 400),
+    translations: [...translations.values()].filter((g) => g.length >= 3),
+    names,
+  };
+};
+
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+/** A random lower-case token of `n` characters, from the seeded generator. */
+const token = (r: () => number, n: number) =>
+  Array.from({ length: n }, () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(r() * 36)]).join("");
+
+/** A heavy-tailed reach: most campaigns reach 1-3 sites, a few hundreds (Pareto, α = 1). */
+const reach = (r: () => number, sites: number) =>
+  Math.min(sites, Math.max(1, Math.floor(1 / (1 - r() * 0.999))));
+
+const person = (r: () => number, names: readonly string[]) => {
+  const name = pick(r, names);
+  const local =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ".")
+      .replace(/^\.|\.$/g, "") || "user";
+  return {
+    name,
+    email: `${local}${Math.floor(r() * 100)}@${pick(r, ["gmail.com", "yahoo.com", "outlook.com", "web.de"])}`,
+  };
+};
+
+const TAILS = [
+  "Thanks",
+  "Regards",
+  "Best wishes",
+  "Cheers",
+  "Have a nice day",
+  "Kind regards!!",
+  "ok?",
+  "pls reply",
+];
+/** What campaigns vary between copies: the sender, the digits, sometimes a tail of random text. */
+const vary = (r: () => number, text: string, names: readonly string[]): NormalizedField[] => {
+  const sender = person(r, names);
+  let message = text.replace(/\d/g, () => String(Math.floor(r() * 10)));
+  if (r() < 0.4) message += ` ${pick(r, TAILS)} ${token(r, 1 + Math.floor(r() * 7))}`;
+  return [
+    ["name", sender.name],
+    ["email", sender.email],
+    ["message", message],
+  ];
+};
+
+const CAMPAIGN_TLDS = ["com", "net", "info", "xyz", "online", "shop", "top", "ru"];
+
+/**
+ * `sites` sites, each with its own family of honest traffic (12 messages a week), campaigns (one
+ * per two sites) and each false-positive trap (scaled with the sites), over one week.
+ */
+export const buildWorld = (pools: Pools, sites: number, seed: number): World => {
+  const r = rng(seed);
+  const events: Event[] = [];
+  let group = 0;
+  const families = ["enquiries", "comments", "chat", "sms"] as const;
+  for (let site = 0; site < sites; site++) {
+    const family = families[site % families.length]!;
+    for (let i = 0; i < 12; i++) {
+      const sender = person(r, pools.names);
+      events.push({
+        t: r() * WEEK,
+        site,
+        kind: "ham",
+        group: -1,
+        fields: [
+          ["name", sender.name],
+          ["email", sender.email],
+          ["message", pick(r, pools.ham[family])],
+        ],
+      });
+    }
+  }
+  const someSites = (n: number) => {
+    const chosen = new Set<number>();
+    while (chosen.size < Math.min(n, sites)) chosen.add(Math.floor(r() * sites));
+    return [...chosen];
+  };
+
+  for (let c = 0; c < Math.ceil(sites / 2); c++) {
+    const id = ++group;
+    let template = pick(r, pools.spam);
+    // Half the campaigns without a link of their own advertise a domain of theirs.
+    if (!/https?:\/\/|www\./i.test(template) && r() < 0.5)
+      template += ` https://${token(r, 7)}-${id}.${pick(r, CAMPAIGN_TLDS)}/`;
+    const start = r() * (WEEK - DAY);
+    for (const site of someSites(reach(r, sites))) {
+      const at = start + r() * 12 * HOUR;
+      const copies = 1 + Math.floor(r() * 3);
+      for (let k = 0; k < copies; k++)
+        events.push({
+          t: at + k * r() * HOUR,
+          site,
+          kind: "campaign",
+          group: id,
+          fields: vary(r, template, pools.names),
+        });
+    }
+  }
+
+  const traps = Math.max(2, Math.round(sites / 20));
+  const trap = (name: TrapName, n: number, make: (id: number) => Array<Omit<Event, "kind" | "group">>) => {
+    for (let i = 0; i < n; i++) {
+      const id = ++group;
+      for (const e of make(id)) events.push({ ...e, kind: `trap:${name}`, group: id });
+    }
+  };
+  const say = (message: string, sender = person(r, pools.names)): NormalizedField[] => [
+    ["name", sender.name],
+    ["email", sender.email],
+    ["message", message],
+  ];
+  trap("same question on many sites", traps, () => {
+    const q = pick(r, pools.shortEnquiries);
+    const start = r() * (WEEK - DAY);
+    return someSites(5 + Math.floor(r() * 45)).map((site) => ({
+      t: start + r() * 3 * DAY,
+      site,
+      fields: say(q),
+    }));
+  });
+  trap("one person asks ten shops", traps, () => {
+    const q = pick(r, pools.ham.enquiries);
+    const sender = person(r, pools.names);
+    const phone = ` You can call me on +44 7700 9${String(Math.floor(r() * 1e5)).padStart(5, "0")}.`;
+    const start = r() * (WEEK - DAY);
+    return someSites(10).map((site) => ({ t: start + r() * HOUR, site, fields: say(q + phone, sender) }));
+  });
+  trap("newsletter or press release", traps, () => {
+    const text = pick(r, pools.newsletters);
+    const start = r() * (WEEK - DAY);
+    const domain = `https://news.${token(r, 6)}-press.com/issue`;
+    return someSites(20 + Math.floor(r() * 180)).map((site) => ({
+      t: start + r() * 2 * HOUR,
+      site,
+      fields: [
+        ["name", "Newsletter"],
+        ["email", "news@press-office.example"],
+        ["message", `${text} ${domain}`],
+      ],
+    }));
+  });
+  trap("short generic reply", traps, () => {
+    const text = pick(r, pools.shortReplies);
+    return someSites(10 + Math.floor(r() * 90)).map((site) => ({ t: r() * WEEK, site, fields: say(text) }));
+  });
+  trap("links to popular domains", traps, () => {
+    const link = pick(r, [
+      "https://en.wikipedia.org/wiki/Spam",
+      "https://github.com/nodejs/node/issues",
+      "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      "https://stackoverflow.com/questions/11227809",
+    ]);
+    return someSites(10 + Math.floor(r() * 90)).map((site) => ({
+      t: r() * WEEK,
+      site,
+      fields: say(`${pick(r, pools.ham.comments)} ${link}`),
+    }));
+  });
+  trap("agency test message", Math.max(1, Math.round(traps / 2)), () => {
+    const start = r() * (WEEK - DAY);
+    const text = pick(r, [
+      "This is a test message, please ignore it",
+      "Testing the new contact form, please ignore",
+      "test test test from the web agency",
+    ]);
+    return someSites(50).map((site) => ({ t: start + r() * 10 * 60_000, site, fields: say(text) }));
+  });
+  trap("translations of one message", traps, () => {
+    const group = pick(r, pools.translations);
+    const start = r() * (WEEK - DAY);
+    return someSites(15).map((site, i) => ({
+      t: start + r() * DAY,
+      site,
+      fields: say(group[i % group.length]!),
+    }));
+  });
+  events.sort((a, b) => a.t - b.t);
+  return { sites, events };
+};

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_WEIGHTS, networkSignal, withNetwork, type KeySpread } from "./spread.ts";
+
+/** Weights of the test's own, so the rules hold whatever the replay fits. */
+const W = { text: 1, link: 1, contact: 1, burst: 0.5, cap: 3 };
+const text = (week: number, day = week, hour = 0): KeySpread => ({ kind: "text", hour, day, week });
+const link = (week: number, day = week, hour = 0): KeySpread => ({ kind: "link", hour, day, week });
+
+describe("the network term", () => {
+  it("says nothing below the minimum number of other sites", () => {
+    expect(networkSignal([text(2, 2, 2), link(2)], 3)).toEqual({ term: 0 });
+    expect(networkSignal([], 3)).toEqual({ term: 0 });
+  });
+
+  it("grows with the spread and the burst, and never past its cap", () => {
+    const at = (s: KeySpread[]) => networkSignal(s, 3, W).term;
+    expect(at([text(3)])).toBeGreaterThan(0);
+    expect(at([text(4)])).toBeGreaterThan(at([text(3)]));
+    expect(at([text(4, 4, 4)])).toBeGreaterThan(at([text(4)]));
+    expect(at([text(3), link(3)])).toBeGreaterThan(at([text(3)]));
+    const huge = at([text(64, 64, 64), link(64, 64, 64), { kind: "contact", hour: 64, day: 64, week: 64 }]);
+    expect(huge).toBe(3);
+    // The shipped weights are capped too.
+    expect(networkSignal([text(64, 64, 64), link(64, 64, 64)], 3).term).toBe(DEFAULT_WEIGHTS.cap);
+  });
+
+  it("counts a spread only past the sender's own: one person writing to many sites is not a campaign", () => {
+    const sender = (week: number): KeySpread => ({ kind: "sender", hour: week, day: week, week });
+    expect(networkSignal([text(9, 9, 9), sender(9)], 3)).toEqual({ term: 0 });
+    expect(networkSignal([text(9, 9, 9), sender(1)], 3).term).toBeGreaterThan(0);
+    expect(networkSignal([sender(40)], 3)).toEqual({ term: 0 });
+  });
+
+  it("names the strongest kind and the sites in the last 24 h, else in the last 7 days", () => {
+    const recent = networkSignal([text(14, 14), link(3, 3)], 3, W);
+    expect(recent.reason).toMatchObject({
+      signal: "network_text",
+      label: "sent to 14 other sites in the last 24 h",
+    });
+    expect(recent.reason?.weight).toBe(recent.term);
+    const older = networkSignal([link(5, 1)], 3, W);
+    expect(older.reason?.label).toBe("a link in it sent to 5 other sites in the last 7 days");
+  });
+
+  it("adds the term to the score's log-odds, monotone and inside (0, 1)", () => {
+    expect(withNetwork(0.5, 0)).toBe(0.5);
+    expect(withNetwork(0.5, Math.log(4))).toBeCloseTo(0.8, 10);
+    expect(withNetwork(1, 3)).toBeLessThan(1);
+    expect(withNetwork(0.3, 2)).toBeGreaterThan(withNetwork(0.2, 2));
+  });
+});
