@@ -17,12 +17,14 @@ import type { AuditLog } from "./clients/audit.ts";
 import type { SecretFlash } from "./clients/flash.ts";
 import type { InvitationStore } from "./clients/invitations.ts";
 import type { SessionStore } from "./clients/sessions.ts";
+import type { SecondFactorStore } from "./clients/second-factor.ts";
 import type { SignInThrottle } from "./clients/throttle.ts";
 import { assetRoutes } from "./routes/assets.ts";
 import { consoleContext, sendPage } from "./routes/context.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { listRoutes } from "./routes/lists.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
+import { secondFactorRoutes } from "./routes/second-factor.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -59,7 +61,9 @@ export interface ConsoleDeps {
   flash: SecretFlash;
   invitations: InvitationStore;
   decoyHash: string;
-  config: { sessionAbsoluteMs: number };
+  config: { sessionAbsoluteMs: number; operatorSecondFactor?: "required" | "optional" | undefined };
+  /** TOTP and recovery codes at sign-in, and the workspaces that ask every member for them. */
+  secondFactor: SecondFactorStore;
   readiness: ReadinessChecks;
   metrics?: Registry | undefined;
 }
@@ -75,6 +79,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     assetRoutes(router);
     router.use(consoleContext(deps));
     signInRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });
+    secondFactorRoutes(router, deps);
     homeRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);

@@ -29,6 +29,14 @@ const Config = ServiceConfig.extend({
   inviteLifetimeMs: positiveInt
     .default(7 * 24 * 60 * 60 * 1000)
     .meta({ env: "SIFT_CONSOLE_INVITE_LIFETIME_MS" }),
+  /**
+   * Whether operators must sign in with a second factor (TOTP) to open any workspace: `required`
+   * or `optional` (default). Owners ask it of their workspace's members on its Members page.
+   */
+  operatorSecondFactor: z
+    .enum(["required", "optional"])
+    .default("optional")
+    .meta({ env: "SIFT_CONSOLE_OPERATOR_SECOND_FACTOR" }),
   /** The keys `full`-mode verdict content is sealed with, as classify has them (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });

@@ -15,6 +15,7 @@ import { BullReportQueue, queueReport } from "@sift/reports";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
+import { SecondFactorStore } from "./clients/second-factor.ts";
 import { AuditLog } from "./clients/audit.ts";
 import { SecretFlash } from "./clients/flash.ts";
 import { InvitationStore } from "./clients/invitations.ts";
@@ -33,7 +34,8 @@ export type ConsoleSettings = Pick<
   | "signInPerAccount"
   | "signInAccountBurst"
   | "inviteLifetimeMs"
->;
+> &
+  Partial<Pick<ConsoleConfig, "operatorSecondFactor">>;
 
 /** The console app on real clients; main.ts and the test harness both build it here. */
 export const createConsoleService = async (deps: {
@@ -66,6 +68,7 @@ export const createConsoleService = async (deps: {
     verdicts: new RedisVerdictLog({ redis, clock, keys: logKeys }),
     canSealContent: logKeys.canSeal,
     accounts: new AccountStore({ redis, clock }),
+    secondFactor: new SecondFactorStore({ redis, clock }),
     sessions: new SessionStore({
       redis,
       clock,

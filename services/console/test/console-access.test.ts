@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { DAY, ManualClock, MINUTE } from "@sift/runtime";
 import { AccountStore } from "@sift/console/accounts";
+import { Secret, TOTP } from "otpauth";
 import { addUser, ConsoleClient, PASSWORD } from "./helpers.ts";
 
 let stack: Stack;
@@ -381,3 +382,92 @@ const dumpConsoleKeys = async () => {
     }),
   );
 };
+
+describe("a second factor (TOTP and recovery codes)", () => {
+  const code = (secret: string, at = clock.now()) =>
+    new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: at });
+  const keyOf = (page: string) => /id="totp-secret">([A-Z2-7]+)</.exec(page)![1]!;
+
+  it("turns on with the app's code, then asks for a code at sign-in: each code once, each recovery code once", async () => {
+    const { c, address } = await signedIn("owner");
+    const setup = await c.get("/console/account/second-factor");
+    expect(setup.status).toBe(200);
+    const secret = keyOf(setup.text);
+    expect(setup.text).toContain("otpauth://totp/Sift:");
+    expect((await c.post("/console/account/second-factor", { code: "000000" })).status).toBe(400);
+    const on = await c.post("/console/account/second-factor", { code: code(secret) });
+    expect(on.status).toBe(200);
+    const recovery = [...on.text.matchAll(/<li><code>([0-9a-f-]{23})<\/code><\/li>/g)].map((m) => m[1]!);
+    expect(recovery).toHaveLength(10);
+    // Redis holds the recovery codes only as hashes.
+    const keys = await stack.redis.keys("sift:console:totp-recovery:*");
+    const stored = (await Promise.all(keys.map((k) => stack.redis.smembers(k)))).flat();
+    expect(stored.some((h) => recovery.some((r) => h.includes(r) || r.includes(h)))).toBe(false);
+
+    // Sign-in: the password alone starts no session.
+    clock.advance(30_000);
+    const next = client();
+    await next.get("/console/sign-in");
+    const first = await next.post("/console/sign-in", { email: address, password: PASSWORD });
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('action="/console/sign-in/code"');
+    expect(next.cookies.has("sift_session")).toBe(false);
+    expect((await next.post("/console/sign-in/code", { code: "123456" })).status).toBe(401);
+    const fresh = code(secret);
+    const done = await next.post("/console/sign-in/code", { code: fresh });
+    expect(done.status).toBe(303);
+    expect(next.cookies.has("sift_session")).toBe(true);
+    expect((await next.get(`/console/w/${ws.workspaceId}/sites`)).status).toBe(200);
+
+    // The same code again (a replay within its window) is refused; a recovery code works once.
+    clock.advance(MINUTE);
+    const replay = client();
+    await replay.get("/console/sign-in");
+    await replay.post("/console/sign-in", { email: address, password: PASSWORD });
+    expect((await replay.post("/console/sign-in/code", { code: fresh })).status).toBe(401);
+    expect((await replay.post("/console/sign-in/code", { code: recovery[0]! })).status).toBe(303);
+    clock.advance(MINUTE);
+    const again = client();
+    await again.get("/console/sign-in");
+    await again.post("/console/sign-in", { email: address, password: PASSWORD });
+    expect((await again.post("/console/sign-in/code", { code: recovery[0]! })).status).toBe(401);
+    // Off again, with a code from the app.
+    clock.advance(MINUTE);
+    const off = await c.post("/console/account/second-factor/off", { code: code(secret, clock.now()) });
+    expect(off.status).toBe(303);
+    expect((await c.get("/console/account/second-factor")).text).toContain("Turn the second factor on");
+  });
+
+  it("lets an owner ask it of every member: one without it is sent to set it up", async () => {
+    const key = await createKey(stack.keystore, { kind: "classify" });
+    const owner = await signedIn("owner", key.workspaceId);
+    const viewer = await signedIn("viewer", key.workspaceId);
+    await owner.c.get(`/console/w/${key.workspaceId}/members`);
+    // Not before the owner has one: they would shut themselves out.
+    const early = await owner.c.post(`/console/w/${key.workspaceId}/members/second-factor`, {
+      required: "yes",
+    });
+    expect(early.status).toBe(409);
+    const own = keyOf((await owner.c.get("/console/account/second-factor")).text);
+    expect((await owner.c.post("/console/account/second-factor", { code: code(own) })).status).toBe(200);
+    await owner.c.get(`/console/w/${key.workspaceId}/members`);
+    const set = await owner.c.post(`/console/w/${key.workspaceId}/members/second-factor`, {
+      required: "yes",
+    });
+    expect(set.status).toBe(303);
+    expect((await viewer.c.get(`/console/w/${key.workspaceId}/members/second-factor`)).status).toBe(404);
+    const refused = await viewer.c.get(`/console/w/${key.workspaceId}/overview`);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("A second factor is needed");
+    expect(refused.text).toContain('href="/console/account/second-factor"');
+    // A viewer cannot change it either.
+    await viewer.c.get("/console/account");
+    expect((await viewer.c.post(`/console/w/${key.workspaceId}/members/second-factor`, {})).status).toBe(403);
+    const audit = await owner.c.get(`/console/w/${key.workspaceId}/audit`);
+    expect(audit.text).toContain("workspace.second-factor");
+    // Once the viewer has one, the workspace opens.
+    const secret = keyOf((await viewer.c.get("/console/account/second-factor")).text);
+    expect((await viewer.c.post("/console/account/second-factor", { code: code(secret) })).status).toBe(200);
+    expect((await viewer.c.get(`/console/w/${key.workspaceId}/overview`)).status).toBe(200);
+  });
+});

@@ -32,8 +32,12 @@ const membersOf = async (deps: MembersDeps, workspaceId: string): Promise<Member
 /** The members page again, with what went wrong (or what happened) on it. */
 const show = async (deps: MembersDeps, res: Response, place: Place, status: number, error?: string) => {
   const id = place.workspace.id;
-  const [members, invitations] = await Promise.all([membersOf(deps, id), deps.invitations.pending(id)]);
-  sendPage(res, status, membersPage(place, members, invitations, error));
+  const [members, invitations, secondFactor] = await Promise.all([
+    membersOf(deps, id),
+    deps.invitations.pending(id),
+    deps.secondFactor ? deps.secondFactor.requiredIn(id) : Promise.resolve(false),
+  ]);
+  sendPage(res, status, membersPage(place, members, invitations, error, "", secondFactor));
 };
 
 /** Where the page was reached (the gateway's origin), for the invitation's link. */

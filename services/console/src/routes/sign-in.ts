@@ -1,4 +1,6 @@
-import type { Router } from "express";
+import type { Request, Response, Router } from "express";
+import type { SecondFactorStore } from "../clients/second-factor.ts";
+import { codePage } from "../views/second-factor.ts";
 import { identityOf, queryFields } from "@sift/runtime";
 import type { AccountStore } from "../clients/accounts.ts";
 import type { SessionStore } from "../clients/sessions.ts";
@@ -26,7 +28,46 @@ export interface SignInDeps {
   /** A hash checked against when the e-mail is unknown, so that costs what a wrong password does. */
   decoyHash: string;
   absoluteMs: number;
+  secondFactor: SecondFactorStore;
 }
+
+/** The browser's token of a sign-in whose password was right and whose code is still to come. */
+export const STEP_COOKIE = "sift_signin_step";
+
+/**
+ * The end of a sign-in (after the password, or after the code when a second factor is on): the
+ * browser's previous session ends and a new one starts; then the page asked for, or the page that
+ * offers to finish a form kept from an ended session (issue 41), or the start page.
+ */
+export const finishSignIn = async (
+  deps: Pick<SignInDeps, "sessions" | "absoluteMs">,
+  req: Request,
+  res: Response,
+  userId: string,
+  back: Return,
+): Promise<void> => {
+  const previous = res.locals.visitor;
+  if (previous) await deps.sessions.end(previous.session.id, previous.user.id);
+  const { token, session } = await deps.sessions.start(userId, sessionOrigin(req, res));
+  setCookie(req, res, SESSION_COOKIE, token, deps.absoluteMs);
+  clearCookie(req, res, PRESESSION_COOKIE);
+  const next = back.next ?? "/console/";
+  if (back.action && back.resume !== undefined) {
+    const fields = keptFields(back.resume);
+    return sendPage(
+      res,
+      200,
+      continuePage({
+        csrf: session.csrf,
+        action: back.action,
+        fields,
+        doing: describeAction(back.action, fields),
+        next,
+      }),
+    );
+  }
+  res.redirect(303, next);
+};
 
 /** The one answer for an unknown e-mail and a wrong password alike. */
 export const WRONG_CREDENTIALS = "The e-mail or the password is wrong.";
@@ -54,10 +95,11 @@ export const signInRoutes = (router: Router, deps: SignInDeps): void => {
     const next = returnTarget(field(fields, "next")) ?? undefined;
     const action = returnTarget(field(fields, "action")) ?? undefined;
     const resume = action ? field(fields, "resume") : undefined;
-    const kept = resume !== undefined ? keptFields(resume) : [];
     const back: Return = {
       next,
-      ...(action && resume !== undefined ? { action, resume, doing: describeAction(action, kept) } : {}),
+      ...(action && resume !== undefined
+        ? { action, resume, doing: describeAction(action, keptFields(resume)) }
+        : {}),
     };
     const wait = await deps.throttle.take(identityOf(res).client ?? "unknown", email);
     if (wait > 0) {
@@ -71,25 +113,19 @@ export const signInRoutes = (router: Router, deps: SignInDeps): void => {
     if (needsRehash(found.passwordHash)) {
       await deps.accounts.setPasswordHash(found.user.id, await hashPassword(password));
     }
-    const previous = res.locals.visitor;
-    if (previous) await deps.sessions.end(previous.session.id, previous.user.id);
-    const { token, session } = await deps.sessions.start(found.user.id, sessionOrigin(req, res));
-    setCookie(req, res, SESSION_COOKIE, token, deps.absoluteMs);
-    clearCookie(req, res, PRESESSION_COOKIE);
-    if (back.action && back.doing) {
-      return sendPage(
-        res,
-        200,
-        continuePage({
-          csrf: session.csrf,
-          action: back.action,
-          fields: kept,
-          doing: back.doing,
-          next: next ?? "/console/",
-        }),
-      );
+    // With a second factor on, the password is half of it: the code comes on the next page.
+    if (await deps.secondFactor.enabled(found.user.id)) {
+      const step = await deps.secondFactor.startSignIn({
+        userId: found.user.id,
+        back: {
+          ...(next ? { next } : {}),
+          ...(back.action ? { action: back.action, resume: back.resume ?? "" } : {}),
+        },
+      });
+      setCookie(req, res, STEP_COOKIE, step, 5 * 60 * 1000);
+      return sendPage(res, 200, codePage({ csrf }));
     }
-    res.redirect(303, next ?? "/console/");
+    await finishSignIn(deps, req, res, found.user.id, back);
   });
 
   router.post("/console/sign-out", async (req, res) => {

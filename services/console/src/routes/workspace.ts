@@ -3,7 +3,10 @@ import type { Keystore, Workspace } from "@sift/keystore";
 import type { AccountStore, User } from "../clients/accounts.ts";
 import type { AuditLog } from "../clients/audit.ts";
 import { allows, type Action, type Role } from "../domain/roles.ts";
-import { NOT_FOUND_PAGE, messagePage, type Frame, type Screen } from "../views/layout.ts";
+import { bare, NOT_FOUND_PAGE, messagePage, type Frame, type Screen } from "../views/layout.ts";
+import type { SecondFactorStore } from "../clients/second-factor.ts";
+import { html } from "../domain/html.ts";
+import { secondFactorDemanded } from "../domain/second-factor.ts";
 import { sendPage, type Visitor } from "./context.ts";
 import { returnTarget } from "../domain/resume.ts";
 
@@ -11,7 +14,21 @@ export interface WorkspaceDeps {
   keystore: Keystore;
   accounts: AccountStore;
   audit: AuditLog;
+  /** A second factor, where a workspace or the deployment asks for one (issue 41). */
+  secondFactor?: SecondFactorStore | undefined;
+  config?: { operatorSecondFactor?: "required" | "optional" | undefined };
 }
+
+const SECOND_FACTOR_NEEDED = bare(
+  "A second factor is needed",
+  html`<p>
+      This workspace asks everyone who opens it to sign in with a second factor: a code from an authenticator
+      app after the password.
+    </p>
+    <p>
+      <a href="/console/account/second-factor">Set up a second factor</a> · <a href="/console/">Back</a>
+    </p>`,
+);
 
 /** Sign-in, then back to the page asked for (a deep link opened signed out, issue 41). */
 export const signInFor = (req: Request): string => {
@@ -66,6 +83,17 @@ export const enter = async (
   if (!allows(role, action)) {
     sendPage(res, 403, messagePage("Not allowed", `A ${role} of this workspace cannot change it.`));
     return null;
+  }
+  if (deps.secondFactor) {
+    const demanded = secondFactorDemanded({
+      operator: visitor.user.operator,
+      workspaceRequires: await deps.secondFactor.requiredIn(id),
+      operatorsRequired: deps.config?.operatorSecondFactor === "required",
+    });
+    if (demanded && !(await deps.secondFactor.enabled(visitor.user.id))) {
+      sendPage(res, 403, SECOND_FACTOR_NEEDED);
+      return null;
+    }
   }
   const workspaces = await workspacesFor(deps, visitor.user);
   return {

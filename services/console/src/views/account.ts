@@ -51,6 +51,10 @@ export const accountPage = (frame: Frame, sessions: SessionSummary[], currentId:
         rows: sessions,
         empty: "No session.",
       })}
+      <p>
+        <a href="/console/account/second-factor">Second factor</a>: a code from an app at sign-in, and
+        recovery codes.
+      </p>
       ${postForm(
         { action: "/console/sign-out-everywhere", csrf: frame.csrf },
         html`<button type="submit" class="danger">Sign out everywhere</button>`,

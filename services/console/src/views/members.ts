@@ -27,6 +27,7 @@ export const membersPage = (
   invitations: Invitation[],
   error?: string,
   status = "",
+  secondFactorRequired = false,
 ) => {
   const base = `/console/w/${place.workspace.id}/members`;
   const canManage = allows(place.role, "manage");
@@ -90,8 +91,36 @@ export const membersPage = (
         caption: html`Members of ${place.workspace.name}`,
         columns: memberColumns,
         rows: members,
-        empty: `No members yet. ${canManage ? "Invite someone below." : ""}`,
+        empty: `No members yet: ${place.role === "operator" ? "you manage it as an operator until you invite an owner" : "operators manage it"}.${canManage ? " Invite someone below." : ""}`,
       })}
+      <h2>Second factor</h2>
+      ${
+        canManage
+          ? postForm(
+              { action: `${base}/second-factor`, csrf },
+              html`<div class="check">
+                  <input
+                    id="second-factor-required"
+                    name="required"
+                    type="checkbox"
+                    value="yes"
+                    ${secondFactorRequired ? html`checked` : null}
+                  />
+                  <label for="second-factor-required"
+                    >Everyone who opens this workspace signs in with a second factor (a code from an
+                    authenticator app)</label
+                  >
+                </div>
+                <button type="submit" class="secondary">Save</button>`,
+            )
+          : html`<p>
+              ${
+                secondFactorRequired
+                  ? "Everyone who opens this workspace signs in with a second factor."
+                  : "A second factor is up to each member."
+              }
+            </p>`
+      }
       ${
         canManage
           ? html`<h2>Invite someone</h2>
