@@ -17,6 +17,7 @@ import {
 import {
   ClassifyMessage,
   VERIFY_TOO_LARGE_TEXT,
+  VerifyMessage,
   type ClassifyResponse,
   type Content,
   type FeedbackResponse,
@@ -136,6 +137,9 @@ export class SiftClient {
    * is not retried (the policy already decides it, and a second try after a request that did
    * reach the service could only find the solution spent). Throws a `SiftError` for answers
    * the spec does not describe, for 413, and for a 429, 500 or 503 that outlasts the retries.
+   * `Spent challenge` on a retry after `Internal server error` is decided as that error was: the
+   * service may spend a solution before answering it (when it could not read the key), so the
+   * retry finds its own spend, and the first answer was already one the spec says to accept.
    */
   async verify(solution: unknown, options: CallOptions = {}): Promise<VerifyOutcome> {
     // Spec 7.2: "Never accept a submission just because its `_vendor` field is missing."
@@ -144,6 +148,7 @@ export class SiftClient {
       return { decidedBy: "client", accepted: false, cause: "missing-solution" };
     }
     const accept = this.policy.verify;
+    let internal: VerifyResponse | undefined;
     return this.#run<VerifyOutcome>("/verify", this.#key("challengeKey"), { solution }, options.signal, {
       interpret: (a, attempts) => {
         if (a.kind === "timeout") {
@@ -165,7 +170,22 @@ export class SiftClient {
         }
         if (a.status === 200) {
           if (!isVerifyResponse(a.json)) throw unexpected(a, attempts);
-          if (isInternalError(a.json)) return RETRY;
+          if (isInternalError(a.json)) {
+            internal = a.json;
+            return RETRY;
+          }
+          if (internal && a.json.message === VerifyMessage.spent) {
+            const response = internal;
+            return {
+              done: {
+                decidedBy: "policy",
+                accepted: accept.acceptOnInternalError,
+                cause: "internal-error",
+                response,
+                attempts,
+              },
+            };
+          }
           return { done: { decidedBy: "service", accepted: a.json.ok, response: a.json } };
         }
         if (a.status === 413) throw new SiftError("http", VERIFY_TOO_LARGE_TEXT, { status: 413, attempts });

@@ -110,11 +110,27 @@ describe("retries", () => {
 
   it("retries verify's Internal server error and takes the answer that follows", async () => {
     const internal = json(200, { ok: false, message: VerifyMessage.internal });
-    const { url, seen } = await start(internal, json(200, { ok: false, message: VerifyMessage.spent }));
+    const { url, seen } = await start(
+      internal,
+      json(200, { ok: false, message: VerifyMessage.invalidSignature }),
+    );
     expect(await client(url).verify("a.b.c.d")).toEqual({
       decidedBy: "service",
       accepted: false,
-      response: { ok: false, message: VerifyMessage.spent },
+      response: { ok: false, message: VerifyMessage.invalidSignature },
+    });
+    expect(seen).toHaveLength(2);
+  });
+
+  it("decides Spent challenge after Internal server error as that error, the spend being most likely its own", async () => {
+    const internal = json(200, { ok: false, message: VerifyMessage.internal });
+    const { url, seen } = await start(internal, json(200, { ok: false, message: VerifyMessage.spent }));
+    expect(await client(url).verify("a.b.c.d")).toEqual({
+      decidedBy: "policy",
+      accepted: true,
+      cause: "internal-error",
+      response: { ok: false, message: VerifyMessage.internal },
+      attempts: 2,
     });
     expect(seen).toHaveLength(2);
   });

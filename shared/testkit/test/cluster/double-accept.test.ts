@@ -49,8 +49,8 @@ const failoverRow = async (spend: Spend) => {
   });
   running.push(stack);
   const key = await createKey(stack.keystore, { kind: "challenge" });
-  const solutions = await Promise.all(
-    Array.from({ length: N }, () => solveChallenge(stack.gatewayUrl, key.siteKey!)),
+  const [fresh, ...solutions] = await Promise.all(
+    Array.from({ length: N + 1 }, () => solveChallenge(stack.gatewayUrl, key.siteKey!)),
   );
   const first: VerifyEvent[] = [];
   const second: VerifyEvent[] = [];
@@ -65,6 +65,10 @@ const failoverRow = async (spend: Spend) => {
   cluster.thaw(replica);
   await cluster.kill(victim);
   const promotedMs = await cluster.waitForMaster(replica);
+  // Right after the failover, the promoted master alone (no replica yet): a fresh solution is
+  // accepted, then refused as spent, as the spec's state table says (a conformance check).
+  const afterFailover: VerifyEvent[] = [];
+  for (let i = 0; i < 2; i++) await verifyRecorded(afterFailover, stack.gatewayUrl, key.secretKey, fresh!);
   const restartedAt = Date.now();
   await cluster.restart(victim);
   await cluster.waitForReplicaLink(victim);
@@ -74,6 +78,7 @@ const failoverRow = async (spend: Spend) => {
     check: checkHistory([...first, ...second]),
     firstRound: checkHistory(first),
     secondRound: checkHistory(second),
+    afterFailover: afterFailover.map((e) => e.body),
     placement,
     promotedMs,
     rejoinedMs,
@@ -100,17 +105,19 @@ const markersByMaster = async (cluster: ReplicatedRedisCluster) => {
 
 describe("a Redis master killed after its replica was frozen and its replication cut", () => {
   it("accepts no solution twice as a site sees it, and no fresh verify answers Internal server error", async () => {
-    const { check, firstRound, secondRound, placement, promotedMs, rejoinedMs, cluster } = await failoverRow({
-      spendMarkers: "auto",
-    });
+    const { check, firstRound, secondRound, afterFailover, placement, promotedMs, rejoinedMs, cluster } =
+      await failoverRow({
+        spendMarkers: "auto",
+      });
     console.warn(
-      `marker pair: round 1 ${JSON.stringify(firstRound.answers)}, round 2 ${JSON.stringify(secondRound.answers)}; accepted twice (ok or Internal server error) ${check.acceptedTwice} of ${N}; fresh verifies answered Internal server error ${firstRound.internalErrors.fresh}; masters per spent solution ${JSON.stringify(placement)}; replica promoted ${promotedMs} ms after the kill; old master restarted and replicating ${rejoinedMs} ms later`,
+      `marker pair: round 1 ${JSON.stringify(firstRound.answers)}, round 2 ${JSON.stringify(secondRound.answers)}; accepted twice (ok or Internal server error) ${check.acceptedTwice} of ${N}; fresh verifies answered Internal server error ${firstRound.internalErrors.fresh}; masters per spent solution ${JSON.stringify(placement)}; a fresh solution right after the failover ${JSON.stringify(afterFailover)}; replica promoted ${promotedMs} ms after the kill; old master restarted and replicating ${rejoinedMs} ms later`,
     );
     expect(check.offSpec).toEqual([]);
     expect(check.hangs).toBe(0);
     expect(check.acceptedTwice).toBe(0);
     expect(firstRound.answers).toEqual({ ok: N });
     expect(secondRound.answers).toEqual({ "Spent challenge": N });
+    expect(afterFailover).toEqual([{ ok: true }, { ok: false, message: "Spent challenge" }]);
     // Each solution's two markers went to two different masters.
     expect(placement).toEqual(Array.from({ length: N }, () => 2));
 
