@@ -38,6 +38,23 @@ export const FRIENDLY_SITEVERIFY_PATH = "/api/v2/captcha/siteverify";
  */
 export const VENDOR_SCRIPT_PATHS = ["/turnstile/v0/api.js", "/recaptcha/api.js", "/1/api.js"] as const;
 
+/**
+ * Each drop-in path's metrics label (the route label of `sift_http_request_duration_seconds`):
+ * a fixed set, as the endpoints' names are; the vendor script paths count as `sift.js`.
+ */
+export const DROP_IN_LABELS: ReadonlyMap<string, string> = new Map([
+  [AKISMET_PATHS.verifyKey, "akismetVerifyKey"],
+  [AKISMET_PATHS.commentCheck, "akismetCommentCheck"],
+  [AKISMET_PATHS.submitSpam, "akismetSubmitSpam"],
+  [AKISMET_PATHS.submitHam, "akismetSubmitHam"],
+  [AKISMET_PATHS.usageLimit, "akismetUsageLimit"],
+  [SITEVERIFY_PATHS.hcaptcha, "siteverifyHcaptcha"],
+  [SITEVERIFY_PATHS.turnstile, "siteverifyTurnstile"],
+  [SITEVERIFY_PATHS.recaptcha, "siteverifyRecaptcha"],
+  [FRIENDLY_SITEVERIFY_PATH, "siteverifyFriendly"],
+  ...VENDOR_SCRIPT_PATHS.map((path) => [path, "sift.js"] as const),
+]);
+
 /** What a siteverify shape answers, always with HTTP 200. */
 export const SiteverifyResponse = z.object({
   success: z.boolean(),

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ClassifyMessage, VerifyMessage } from "./messages.ts";
+import { AKISMET_PATHS, FRIENDLY_SITEVERIFY_PATH, SITEVERIFY_PATHS } from "./drop-in.ts";
 import { ENDPOINTS, type EndpointTable } from "./endpoints.ts";
 import { apiPaths, openApiDocument } from "./openapi.ts";
 
@@ -17,6 +18,24 @@ describe("docs/openapi.json", () => {
     const text = JSON.stringify(committed);
     const texts = [...Object.values(ClassifyMessage), ...Object.values(VerifyMessage)];
     expect(texts.filter((t) => !text.includes(JSON.stringify(t)))).toEqual([]);
+  });
+});
+
+describe("the drop-in paths", () => {
+  it("are listed, each with its one method (issue 38)", () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
+    const methods = (path: string) => Object.keys(paths[path] ?? {});
+    expect(methods(AKISMET_PATHS.usageLimit)).toEqual(["get"]);
+    for (const path of [
+      AKISMET_PATHS.verifyKey,
+      AKISMET_PATHS.commentCheck,
+      AKISMET_PATHS.submitSpam,
+      AKISMET_PATHS.submitHam,
+      ...Object.values(SITEVERIFY_PATHS),
+      FRIENDLY_SITEVERIFY_PATH,
+    ]) {
+      expect(methods(path), path).toEqual(["post"]);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { RequestHandler } from "express";
-import { ENDPOINTS, type Endpoint, type EndpointTable } from "@sift/contracts";
+import { DROP_IN_LABELS, ENDPOINTS, type Endpoint, type EndpointTable } from "@sift/contracts";
 import { requestContext } from "./edge/context.ts";
 
 /**
@@ -41,7 +41,7 @@ export const routeLabels = (endpoints: EndpointTable) => {
       if (endpoint.method === method || (endpoint.method === "GET" && method === "HEAD")) return route;
       first ??= route;
     }
-    return first ?? PROBE_LABELS.get(path) ?? "other";
+    return first ?? PROBE_LABELS.get(path) ?? DROP_IN_LABELS.get(path) ?? "other";
   };
 };
 export const routeLabel = routeLabels(ENDPOINTS);

@@ -182,6 +182,16 @@ describe("submit-spam and submit-ham", () => {
   });
 });
 
+describe("metrics", () => {
+  it("label the drop-in calls by their own route names", async () => {
+    await call("/1.1/verify-key", { key: "test" });
+    await call("/turnstile/v0/siteverify", { secret: "test", response: "ok" });
+    const text = await stack.metrics.gateway.getSingleMetricAsString("sift_http_request_duration_seconds");
+    expect(text).toContain('route="akismetVerifyKey"');
+    expect(text).toContain('route="siteverifyTurnstile"');
+  });
+});
+
 describe("usage-limit", () => {
   it("gives a free workspace's allowance and use, and `none` on a paid plan", async () => {
     const free = await createKey(stack.keystore, { kind: "classify", allowance: 400 });
