@@ -32,7 +32,7 @@ const { values } = parseArgs({
     top: { type: "string", default: "25" },
     // `asked`: the log-on run's classify keeps reasons only when asked (SIFT_LOG_REASONS), so the
     // difference is the log's recording alone.
-    reasons: { type: "string", default: "all" },
+    reasons: { type: "string", default: "light" },
   },
 });
 const seconds = Number(values.seconds);
