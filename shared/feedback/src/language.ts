@@ -131,7 +131,7 @@ const SINGLE_LANGUAGE = 0.8;
 /** A language the site receives less often than this is rare. */
 const RARE_LANGUAGE = 0.02;
 /** Log-odds added: a script never received (full once the history holds FULL_HISTORY), a rare language. */
-export const NEW_SCRIPT_WEIGHT = 5;
+export const NEW_SCRIPT_WEIGHT = 8;
 export const RARE_LANGUAGE_WEIGHT = 1;
 const FULL_HISTORY = 100;
 

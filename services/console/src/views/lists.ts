@@ -23,7 +23,8 @@ const strictnessSection = (place: Place, base: string, mode: Strictness, canEdit
   html`<h2>Strictness</h2>
     <p class="muted" id="strictness-help">
       Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[mode]}. A score of 0.8 or more is
-      spam in every mode; the mode moves the scores.
+      spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not spam", your
+      reviews place the line for this workspace, never flagging more than the mode's share of them.
     </p>
     ${
       canEdit
