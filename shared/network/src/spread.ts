@@ -119,6 +119,15 @@ export const networkSignal = (
   };
 };
 
+/**
+ * Whether a reason's label is the network's (the verdict log keeps labels, not codes, for its
+ * counts): the console counts the verdicts that carried one.
+ */
+export const isNetworkLabel = (label: string): boolean =>
+  /^(?:sent|a link in it sent|a contact in it sent) to \d+ other sites? in the last (?:24 h|7 days)$/.test(
+    label,
+  );
+
 const EPSILON = 1e-6;
 /** The score with the network's term added to its log-odds (the model's, strictness and layers included). */
 export const withNetwork = (score: number, term: number): number => {
