@@ -512,7 +512,8 @@ describe("the Overview", () => {
     const w = await workspace("none");
     const now = Date.now();
     const settings = { privacy: "none", retentionDays: 90, maxEntries: 10_000 } as const;
-    const add = (time: number, label: "spam" | "clean", score: number) =>
+    const NETWORK = { signal: "network_text", weight: 2.1, label: "sent to 14 other sites in the last 24 h" };
+    const add = (time: number, label: "spam" | "clean", score: number, network = false) =>
       stack.verdicts.append(
         {
           time,
@@ -522,12 +523,15 @@ describe("the Overview", () => {
           label,
           score,
           model: SPAM_STANDARD,
-          reasons: [{ signal: "link_shortener", weight: 1.2, label: "link to a URL shortener" }],
+          reasons: [
+            { signal: "link_shortener", weight: 1.2, label: "link to a URL shortener" },
+            ...(network ? [NETWORK] : []),
+          ],
           listHits: [],
         },
         settings,
       );
-    for (let i = 0; i < 4; i++) await add(now - i * 60_000, "spam", 0.9);
+    for (let i = 0; i < 4; i++) await add(now - i * 60_000, "spam", 0.9, i < 2);
     await add(now - 120_000, "clean", 0.5);
     await stack.verdicts.append(
       {
@@ -556,6 +560,8 @@ describe("the Overview", () => {
     expect(week).toMatch(/<span>Verify failed<\/span>\s*<strong>1<\/strong>/);
     expect(week).toMatch(/<span>Waiting for review<\/span>\s*<strong>1<\/strong>/);
     expect(week).toContain("link to a URL shortener");
+    // The network's verdicts are counted, never with other sites' names.
+    expect(week).toMatch(/<strong>2<\/strong> of the newest 1,000 verdicts were of messages that other/);
     expect(week).toMatch(/<meter\s+id="allowance-meter"/);
     expect(week).toContain('data-series="Spam|Clean|Verify failed|429 rate limited"');
 

@@ -271,6 +271,35 @@ describe("strictness on the lists page", () => {
   });
 });
 
+describe("the network on the lists page", () => {
+  it("lets an owner take the workspace out of the network and back, audited, and shows a viewer the choice", async () => {
+    const { c, email } = await signedIn("owner");
+    const page = await c.get(`/console/w/${ws.workspaceId}/lists`);
+    expect(page.text).toMatch(/<option value="on"\s+selected/);
+    expect((await c.post(`/console/w/${ws.workspaceId}/network`, { network: "maybe" })).status).toBe(400);
+    const saved = await c.post(`/console/w/${ws.workspaceId}/network`, { network: "off" });
+    expect([saved.status, saved.headers.get("location")]).toEqual([
+      303,
+      `/console/w/${ws.workspaceId}/lists`,
+    ]);
+    expect((await stack.keystore.getWorkspace(ws.workspaceId))?.network).toBe(false);
+    // The key record carries it to classify; the other workspace keeps its own.
+    expect((await stack.keystore.resolve(ws.secretKey))?.network.on).toBe(false);
+    expect((await stack.keystore.getWorkspace(other.workspaceId))?.network).toBeUndefined();
+    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=workspace.network`);
+    expect(column(audit.text, 1)).toContain(email);
+    expect(column(audit.text, 3)).toContain("on → off");
+
+    const viewer = await signedIn("viewer");
+    const read = await viewer.c.get(`/console/w/${ws.workspaceId}/lists`);
+    expect(read.text).toContain("Network: <strong>off</strong>");
+    expect(read.text).not.toContain('name="network"');
+    expect((await viewer.c.post(`/console/w/${ws.workspaceId}/network`, { network: "on" })).status).toBe(403);
+    expect((await c.post(`/console/w/${ws.workspaceId}/network`, { network: "on" })).status).toBe(303);
+    expect((await stack.keystore.resolve(ws.secretKey))?.network.on).toBe(true);
+  });
+});
+
 describe("configuration names", () => {
   it("renames a configuration, escaped, in the audit log, and never for a viewer or another workspace", async () => {
     const { c, email } = await signedIn("owner", `/console/w/${ws.workspaceId}/sites/${ws.configId}`);

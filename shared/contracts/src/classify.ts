@@ -100,7 +100,7 @@ export const classifyDoc: OperationDoc = {
       in: "query",
       schema: { type: "string", enum: ["1"] },
       description:
-        "Add `reasons`: the signals that moved the score most, strongest first, at most 10, each `{signal, weight, field?, label}`: `signal` a short stable code (`word`, `seo_pitch`, `url_shortener`, `disposable_email`, `tollfree_phone`, `listed_phrase`, `list_block`, `learned_site`, `strictness`…; docs/feedback.md lists the set), `label` the words a person reads, `weight` the signed log-odds toward spam.",
+        "Add `reasons`: the signals that moved the score most, strongest first, at most 10, each `{signal, weight, field?, label}`: `signal` a short stable code (`word`, `seo_pitch`, `url_shortener`, `disposable_email`, `tollfree_phone`, `listed_phrase`, `list_block`, `learned_site`, `strictness`, `network_text`…; docs/feedback.md lists the set), `label` the words a person reads, `weight` the signed log-odds toward spam.",
     },
   ],
   requestBody: { required: true, content: jsonOrForm(ClassifyRequestDoc) },

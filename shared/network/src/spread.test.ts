@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WEIGHTS, networkSignal, withNetwork, type KeySpread } from "./spread.ts";
+import { DEFAULT_WEIGHTS, isNetworkLabel, networkSignal, withNetwork, type KeySpread } from "./spread.ts";
 
 /** Weights of the test's own, so the rules hold whatever the replay fits. */
 const W = { text: 1, link: 1, contact: 1, burst: 0.5, cap: 3 };
@@ -40,6 +40,9 @@ describe("the network term", () => {
     expect(recent.reason?.weight).toBe(recent.term);
     const older = networkSignal([link(5, 1)], 3, W);
     expect(older.reason?.label).toBe("a link in it sent to 5 other sites in the last 7 days");
+    expect(isNetworkLabel(older.reason!.label!)).toBe(true);
+    expect(isNetworkLabel(recent.reason!.label!)).toBe(true);
+    expect(isNetworkLabel("sent to the moon")).toBe(false);
   });
 
   it("adds the term to the score's log-odds, monotone and inside (0, 1)", () => {

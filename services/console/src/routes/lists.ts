@@ -142,6 +142,20 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
     res.redirect(303, `/console/w/${place.workspace.id}/lists`);
   });
 
+  // The network (docs/network.md), as `sift workspace set --network` sets it.
+  router.post("/console/w/:workspace/network", async (req, res) => {
+    const place = await enter(deps, req, res, "lists", "edit");
+    if (!place) return;
+    const choice = oneOf(["on", "off"] as const, field(formFields(req), "network"));
+    if (!choice) return sendPage(res, 400, await page(req, place, { message: "Choose on or off." }));
+    const before = place.workspace.network === false ? "off" : "on";
+    if (choice !== before) {
+      await deps.keystore.updateWorkspace(place.workspace.id, { network: choice === "on" });
+      await place.record("workspace.network", `${before} → ${choice}`);
+    }
+    res.redirect(303, `/console/w/${place.workspace.id}/lists`);
+  });
+
   for (const change of ["add", "remove"] as const) {
     router.post(`/console/w/:workspace/lists/${change}`, async (req, res) => {
       const place = await enter(deps, req, res, "lists", "edit");

@@ -4,6 +4,7 @@ import { DAY, queryFields, type Clock } from "@sift/runtime";
 import type { BucketCount, VerdictLog } from "@sift/verdicts";
 import { PERIODS, periodOf, windows } from "../domain/overview.ts";
 import { overviewPage, type OverviewView } from "../views/overview.ts";
+import { isNetworkLabel } from "@sift/network";
 import { sendPage } from "./context.ts";
 import { enter, type WorkspaceDeps } from "./workspace.ts";
 
@@ -46,7 +47,9 @@ export const overviewRoutes = (router: Router, deps: OverviewDeps): void => {
       deps.usage.status(place.workspace),
       deps.refusals.daily(ws, refusalDays),
       deps.verdicts.waitingForReview(ws),
-      deps.verdicts.topReasons(ws, { limit: 10 }),
+      // Every reason of the newest 1,000 verdicts: the ten most frequent are shown, and those of
+      // the network are counted (messages other sites received too: docs/network.md).
+      deps.verdicts.topReasons(ws, { limit: 1_000 }),
     ]);
     const half = refused.length / 2;
     const limitedNow = refused.slice(half).reduce((n, d) => n + d.rate_limited, 0);
@@ -62,7 +65,8 @@ export const overviewRoutes = (router: Router, deps: OverviewDeps): void => {
       previous: { ...sum(previous), rate_limited: limitedBefore },
       status,
       waiting,
-      reasons,
+      reasons: reasons.slice(0, 10),
+      network: reasons.filter((r) => isNetworkLabel(r.reason)).reduce((n, r) => n + r.count, 0),
     };
     sendPage(res, 200, overviewPage(place, view));
   });

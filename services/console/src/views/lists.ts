@@ -42,7 +42,33 @@ const strictnessSection = (place: Place, base: string, mode: Strictness, canEdit
           )
         : html`<p>Strictness: <strong>${mode}</strong></p>`
     }
+    ${networkSection(place, canEdit)}
     <h2>Block and allow</h2>`;
+
+/** The network switch (docs/network.md): leaving stops both giving and receiving. */
+const networkSection = (place: Place, canEdit: boolean) => {
+  const on = place.workspace.network !== false;
+  return html`<h2>The network</h2>
+    <p class="muted" id="network-help">
+      When on, a message that other sites of this Sift also received counts toward its score, and this site's
+      messages count for them: only keyed hashes and counts are shared, never text, addresses or which sites.
+    </p>
+    ${
+      canEdit
+        ? postForm(
+            { action: `/console/w/${place.workspace.id}/network`, csrf: place.frame.csrf, inline: true },
+            html`${field(
+                "network",
+                "Network",
+                html`<select id="network" name="network" aria-describedby="network-help">
+                  <option value="on" ${on ? html`selected` : null}>on</option>
+                  <option value="off" ${on ? null : html`selected`}>off</option>
+                </select>`,
+              )} <button type="submit">Save network</button>`,
+          )
+        : html`<p>Network: <strong>${on ? "on" : "off"}</strong></p>`
+    }`;
+};
 
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 

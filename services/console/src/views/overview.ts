@@ -17,6 +17,8 @@ export interface OverviewView {
   previous: Totals;
   status: UsageStatus;
   waiting: number;
+  /** Of the newest 1,000 logged verdicts, those of messages other sites received too (counts only). */
+  network: number;
   reasons: ReasonCount[];
 }
 
@@ -117,6 +119,11 @@ export const overviewPage = (place: Place, view: OverviewView): Html => {
           ${number(s.used30d)} of ${number(s.allowance)}
         </meter>
         <span class="muted">State: ${s.state}. <a href="${ws}/usage">Usage and plan</a></span>
+      </p>
+      <h2>Campaigns on other sites</h2>
+      <p>
+        <strong>${number(view.network)}</strong> of the newest 1,000 verdicts were of messages that other
+        sites of this Sift received too (the network; never which sites).
       </p>
       <h2>Top reasons</h2>
       ${

