@@ -1,4 +1,5 @@
-import { parseBody, parseForm, type FormFields, type FormValue } from "@sift/runtime";
+/** A form field's value: one string, or each of a repeated field's (as @sift/runtime parses them). */
+export type FormValue = string | string[];
 
 /**
  * Akismet's parameters as Sift reads them (docs/integrations.md): the ones that carry what a
@@ -26,31 +27,6 @@ export const AKISMET_TRIGGERS = {
 } as const;
 
 export type AkismetParams = Readonly<Record<string, FormValue>>;
-
-/**
- * The parameters of an Akismet call: a POST's body read as a form whatever its Content-Type
- * says (one client sends `Content-Type: charset=utf-8`), or as JSON when it says JSON; a GET's
- * query. Anything unreadable is no parameters.
- */
-export const readAkismetParams = (
-  contentType: string | undefined,
-  body: Buffer | undefined,
-  query: FormFields,
-): AkismetParams => {
-  if (!body) return query;
-  const parsed = parseBody(contentType, body);
-  if (parsed.kind === "json") {
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return {};
-    const fields: FormFields = Object.create(null) as FormFields;
-    for (const [name, value] of Object.entries(parsed.value as Record<string, unknown>)) {
-      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-        fields[name] = String(value);
-      else if (Array.isArray(value)) fields[name] = value.map(String);
-    }
-    return fields;
-  }
-  return parseForm(body);
-};
 
 /** One parameter as a single string: the first of a repeated one, empty when absent. */
 export const param = (params: AkismetParams, name: string): string => {

@@ -31,9 +31,9 @@ import {
   akismetKey,
   akismetTrigger,
   DISCARD_SCORE,
-  readAkismetParams,
   type AkismetParams,
 } from "../domain/akismet.ts";
+import { readAkismetParams } from "./akismet-params.ts";
 
 export interface AkismetDeps {
   keystore: Keystore;
