@@ -159,3 +159,6 @@ document.addEventListener("click", function (event) {
   });
 });
 `;
+
+/** The console's icon (a sieve's mesh), so browsers ask for it rather than for /favicon.ico. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b57d0"/><path d="M6 10h20M6 16h20M6 22h20M10 6v20M16 6v20M22 6v20" stroke="#fff" stroke-width="2"/></svg>`;
