@@ -244,7 +244,11 @@ describe("lists as CSV", () => {
 describe("strictness on the lists page", () => {
   it("keeps what was typed when an entry is refused, to correct it", async () => {
     const { c } = await signedIn("owner");
-    const refused = await c.post(`/console/w/${ws.workspaceId}/lists/add`, { kind: "allow", type: "domain", value: "not a <domain>" });
+    const refused = await c.post(`/console/w/${ws.workspaceId}/lists/add`, {
+      kind: "allow",
+      type: "domain",
+      value: "not a <domain>",
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('value="not a &lt;domain&gt;"');
     expect(refused.text).toMatch(/<option value="allow"\s+selected/);
