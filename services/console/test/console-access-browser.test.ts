@@ -163,7 +163,10 @@ describe.skipIf(!inject("browserTests"))("members, invitations and sessions in C
     // The form is boosted by htmx: the answer is swapped in, not navigated to.
     await a.page.waitForFunction(() => document.querySelectorAll("tbody tr").length === 1);
     await b.page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
-    expect(b.page.url()).toBe(`${stack.gatewayUrl}/console/sign-in`);
+    // Sign-in, which will bring B back to the page it asked for (issue 41).
+    expect(b.page.url()).toBe(
+      `${stack.gatewayUrl}/console/sign-in?next=${encodeURIComponent(`/console/w/${ws.workspaceId}/sites`)}`,
+    );
     expect(await b.page.$("#password")).not.toBeNull();
     // A's own session still works.
     await a.page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);

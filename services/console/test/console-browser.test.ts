@@ -311,7 +311,8 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     expect(pngWidth(await signIn.screenshot({ fullPage: true }))).toBe(360);
     await signIn.close();
     await bare.context.close();
-  });
+    // Twelve full-page screenshots and two axe-core runs: about 8 s alone, more beside other files.
+  }, 60_000);
 
   it("passes axe-core with no serious or critical violation on every page", async () => {
     const { page } = session;

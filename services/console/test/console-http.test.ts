@@ -50,6 +50,13 @@ describe("the console through the gateway", () => {
       /text\/css/,
     );
     expect((await client().get("/console/assets/nope.js")).status).toBe(404);
+    // An icon of its own (browsers then ask for it, not /favicon.ico), and the product named at sign-in.
+    const icon = await client().get("/console/assets/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    const signIn = await client().get("/console/sign-in");
+    expect(signIn.text).toContain('<link rel="icon" href="/console/assets/favicon.svg"');
+    expect(signIn.text).toContain("<h1>Sign in to Sift</h1>");
   });
 
   it("sends a visitor without a session to sign in, and back to the page after", async () => {

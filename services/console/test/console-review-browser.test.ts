@@ -462,5 +462,6 @@ describe.skipIf(!inject("browserTests"))("Submissions and Review in Chromium", (
     expect(caught.handlers).toContain("IMG onerror");
     await expect.poll(() => problems).toEqual([expect.stringMatching(/^csp: script-src-attr inline/)]);
     await context.close();
-  });
+    // Thirteen pages, each with axe-core: about 14 s alone, more beside other files.
+  }, 60_000);
 });

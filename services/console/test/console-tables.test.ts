@@ -242,6 +242,19 @@ describe("lists as CSV", () => {
 });
 
 describe("strictness on the lists page", () => {
+  it("keeps what was typed when an entry is refused, to correct it", async () => {
+    const { c } = await signedIn("owner");
+    const refused = await c.post(`/console/w/${ws.workspaceId}/lists/add`, {
+      kind: "allow",
+      type: "domain",
+      value: "not a <domain>",
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('value="not a &lt;domain&gt;"');
+    expect(refused.text).toMatch(/<option value="allow"\s+selected/);
+    expect(refused.text).toMatch(/<option value="domain"\s+selected/);
+  });
+
   it("lets an owner set the workspace's strictness, audited, and shows a viewer the mode alone", async () => {
     const { c, email } = await signedIn("owner");
     const page = await c.get(`/console/w/${ws.workspaceId}/lists`);

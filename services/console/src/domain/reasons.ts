@@ -156,7 +156,7 @@ const plain = (reason: unknown): Plain => {
 /** The words a person reads for one reason (never a code). */
 export const personText = (reason: unknown): string => {
   const p = plain(reason);
-  if (p.label && !codeLike(p.label)) return p.label;
+  if (p.label && !codeLike(p.label)) return p.label.replace(/\(1 elements\)/, "(1 element)");
   return (
     (p.signal ? TEXTS[p.signal] : undefined) ??
     (p.label ? TEXTS[p.label] : undefined) ??

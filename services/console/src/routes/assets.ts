@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Router } from "express";
-import { CONSOLE_CSS, CONSOLE_JS } from "../views/assets.ts";
+import { CONSOLE_CSS, CONSOLE_JS, FAVICON_SVG } from "../views/assets.ts";
 import { USAGE_CHART_JS } from "../views/chart-script.ts";
 
 const require = createRequire(import.meta.url);
@@ -25,6 +25,7 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   "usage-chart.js": { type: "text/javascript; charset=utf-8", body: Buffer.from(USAGE_CHART_JS) },
   "uPlot.iife.min.js": { type: "text/javascript; charset=utf-8", body: UPLOT },
   "uPlot.min.css": { type: "text/css; charset=utf-8", body: UPLOT_CSS },
+  "favicon.svg": { type: "image/svg+xml", body: Buffer.from(FAVICON_SVG) },
 };
 
 /**

@@ -81,7 +81,11 @@ const listsTable = async (deps: ListsDeps, req: Request, workspaceId: string) =>
  * and import (all or nothing: a file with a bad line adds nothing and lists every bad line).
  */
 export const listRoutes = (router: Router, deps: ListsDeps): void => {
-  const page = async (req: Request, place: Place, error?: { message: string; csv?: string }) => {
+  const page = async (
+    req: Request,
+    place: Place,
+    error?: { message: string; csv?: string; typed?: { kind: string; type: string; value: string } },
+  ) => {
     const [table, strictness] = await Promise.all([
       listsTable(deps, req, place.workspace.id),
       deps.lists.strictness(place.workspace.id),
@@ -177,7 +181,11 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
         return sendPage(
           res,
           400,
-          await page(req, place, { message: `That is not a valid ${type ?? "entry"}.` }),
+          // What was typed stays in the form, to be corrected rather than typed again.
+          await page(req, place, {
+            message: `That is not a valid ${type ?? "entry"}.`,
+            typed: { kind: kind ?? "", type: type ?? "", value: value.slice(0, 300) },
+          }),
         );
       }
       await place.record(`list.${change}`, `${entry.kind} ${entry.type} ${entry.value}`);

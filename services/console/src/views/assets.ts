@@ -106,12 +106,17 @@ pre.address { overflow-wrap: anywhere; }
 .gist .lines { display: block; color: var(--muted); }
 td.verdict .score { display: block; font-variant-numeric: tabular-nums; }
 .detail-actions { margin: .5rem 0 1rem; }
-td, th, h1, h2, h3, p, li, dd { overflow-wrap: anywhere; }
+td, th, h1, h2, h3, p, li, dd { overflow-wrap: break-word; }
 main { min-width: 0; }
 input, select, textarea, button { max-width: 100%; }
-button { overflow-wrap: anywhere; }
+.top .switcher button { white-space: nowrap; }
+table.rows td.submission { min-width: 16rem; }
+table.rows td.verdict, table.rows td.review { white-space: nowrap; }
 .confirm .row-actions { margin: .5rem 0 0; }
 @media (max-width: 48rem) {
+  td, th, h1, h2, h3, p, li, dd, button { overflow-wrap: anywhere; }
+  table.rows td.submission { min-width: 0; }
+  table.rows td.verdict, table.rows td.review { white-space: normal; }
   .top { gap: .5rem; padding: .5rem; }
   .top .who { margin-left: 0; overflow-wrap: anywhere; }
   .top .switcher select { min-width: 0; max-width: 11rem; }
@@ -159,3 +164,6 @@ document.addEventListener("click", function (event) {
   });
 });
 `;
+
+/** The console's icon (a sieve's mesh), so browsers ask for it rather than for /favicon.ico. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b57d0"/><path d="M6 10h20M6 16h20M6 22h20M10 6v20M16 6v20M22 6v20" stroke="#fff" stroke-width="2"/></svg>`;

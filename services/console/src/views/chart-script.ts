@@ -68,6 +68,20 @@ export const USAGE_CHART_JS = `
     return data;
   }
 
+  /**
+   * Each bucket is a total over its hour or day, not a reading at its start: drawn as steps, each
+   * value held across its bucket, and the newest bucket (today, still filling) as a flat step of
+   * its own rather than a slope from the one before (issue 41). So one more x, a bucket later.
+   */
+  function asSteps(data) {
+    var xs = data[0];
+    if (xs.length === 0) return data;
+    var width = xs.length > 1 ? xs[xs.length - 1] - xs[xs.length - 2] : DAY_SECONDS;
+    return data.map(function (column, i) {
+      return column.concat([i === 0 ? xs[xs.length - 1] + width : column[column.length - 1]]);
+    });
+  }
+
   function draw(table) {
     var holder = document.createElement("div");
     holder.className = "chart";
@@ -75,7 +89,7 @@ export const USAGE_CHART_JS = `
     holder.setAttribute("aria-hidden", "true");
     table.parentNode.insertBefore(holder, table);
     var names = table.hasAttribute("data-series") ? table.getAttribute("data-series").split("|") : null;
-    var data = names ? seriesFigures(table, names.length) : figures(table);
+    var data = asSteps(names ? seriesFigures(table, names.length) : figures(table));
     var plot = null;
     var scheme = window.matchMedia("(prefers-color-scheme: dark)");
     function render() {
@@ -86,6 +100,7 @@ export const USAGE_CHART_JS = `
       }
       if (plot) plot.destroy();
       var c = palette();
+      var steps = window.uPlot.paths && window.uPlot.paths.stepped ? window.uPlot.paths.stepped({ align: 1 }) : undefined;
       var axis = function (extra) {
         var base = { stroke: c.muted, grid: { stroke: c.line, width: 1 }, ticks: { stroke: c.line, width: 1 } };
         for (var k in extra) base[k] = extra[k];
@@ -99,7 +114,7 @@ export const USAGE_CHART_JS = `
           tzDate: function (ts) { return window.uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
           scales: { x: { time: true }, y: { range: [0, null] } },
           series: [{ label: "Time (UTC)" }].concat(names.map(function (name, i) {
-            return { label: name, stroke: strokes[i % strokes.length], width: 2, dash: i >= 2 ? [6, 4] : undefined };
+            return { label: name, stroke: strokes[i % strokes.length], width: 2, dash: i >= 2 ? [6, 4] : undefined, paths: steps };
           })),
           axes: [axis({}), axis({ label: table.getAttribute("data-y-label") || "" })]
         }, data, holder);
@@ -112,9 +127,9 @@ export const USAGE_CHART_JS = `
         scales: { x: { time: true }, calls: { range: [0, null] }, refused: { range: [0, null] } },
         series: [
           { label: "Day (UTC)" },
-          { label: "Counted calls", scale: "calls", stroke: c.accent, width: 2 },
-          { label: "429 rate limited", scale: "refused", stroke: c.danger, width: 2 },
-          { label: "429 over allowance", scale: "refused", stroke: c.fg, width: 1, dash: [6, 4] }
+          { label: "Counted calls", scale: "calls", stroke: c.accent, width: 2, paths: steps },
+          { label: "429 rate limited", scale: "refused", stroke: c.danger, width: 2, paths: steps },
+          { label: "429 over allowance", scale: "refused", stroke: c.fg, width: 1, dash: [6, 4], paths: steps }
         ],
         axes: [
           axis({}),

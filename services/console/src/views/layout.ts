@@ -52,6 +52,7 @@ const document = (title: string, body: Html): Html =>
         <meta name="color-scheme" content="light dark" />
         <meta name="htmx-config" content="${HTMX_CONFIG}" />
         <title>${title} · Sift console</title>
+        <link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer></script>
         <script src="/console/assets/console.js" defer></script>
@@ -118,7 +119,16 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
                   </ul>
                 </nav>
               </details>`
-            : null
+            : html`<details class="menu">
+                <summary>Menu</summary>
+                <nav class="side" aria-label="Console">
+                  <ul>
+                    <li><a href="/console/">Workspaces</a></li>
+                    <li><a href="/console/account">Your sessions</a></li>
+                    <li><a href="/console/account/second-factor">Second factor</a></li>
+                  </ul>
+                </nav>
+              </details>`
         }
         <main id="main">
           <h1>${title}</h1>

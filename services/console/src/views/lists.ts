@@ -76,8 +76,9 @@ export const listsPage = (
   place: Place,
   table: { query: TableQuery<ListsSort>; paged: Paged<ListRow> },
   strictness: Strictness,
-  error?: { message: string; csv?: string },
+  error?: { message: string; csv?: string; typed?: { kind: string; type: string; value: string } },
 ) => {
+  const typed = error?.typed;
   const base = `/console/w/${place.workspace.id}/lists`;
   const canEdit = allows(place.role, "edit");
   const columns: Array<TableColumn<ListRow, ListsSort>> = [
@@ -125,9 +126,9 @@ export const listsPage = (
           ? html`<h2>Add an entry</h2>
               ${postForm(
                 { action: `${base}/add`, csrf: place.frame.csrf, inline: true },
-                html`${field("list-kind", "List", select("list-kind", "kind", LIST_KINDS))}
-                  ${field("list-type", "Type", select("list-type", "type", LIST_TYPES))}
-                  ${field("list-value", "Value", textInput("list-value", "value", 300))}
+                html`${field("list-kind", "List", select("list-kind", "kind", LIST_KINDS, typed?.kind))}
+                  ${field("list-type", "Type", select("list-type", "type", LIST_TYPES, typed?.type))}
+                  ${field("list-value", "Value", textInput("list-value", "value", 300, typed?.value))}
                   <button type="submit">Add entry</button>`,
               )}
               <h2>Import CSV</h2>

@@ -27,14 +27,14 @@ export const field = (id: string, label: Interpolation, control: Html): Html =>
   </div>`;
 
 /** A drop-down whose options show their own values. */
-export const select = (id: string, name: string, options: readonly string[]): Html =>
+export const select = (id: string, name: string, options: readonly string[], current?: string): Html =>
   html`<select id="${id}" name="${name}">
-    ${options.map((o) => html`<option value="${o}">${o}</option>`)}
+    ${options.map((o) => html`<option value="${o}" ${o === current ? html`selected` : null}>${o}</option>`)}
   </select>`;
 
 /** A required one-line text input. */
-export const textInput = (id: string, name: string, maxLength: number): Html =>
-  html`<input id="${id}" name="${name}" type="text" required maxlength="${maxLength}" />`;
+export const textInput = (id: string, name: string, maxLength: number, value = ""): Html =>
+  html`<input id="${id}" name="${name}" type="text" required maxlength="${maxLength}" value="${value}" />`;
 
 export interface Column<T> {
   head: Interpolation;

@@ -106,10 +106,11 @@ export const reviewPage = (place: Place, view: ReviewView): Html => {
     place.frame,
     "Review queue",
     html`<p>
-        <strong>${view.waiting.toLocaleString("en")}</strong> verdicts wait for review (score
-        ${REVIEW_BAND.min} to ${REVIEW_BAND.max}, on both sides of the spam line at ${SPAM_THRESHOLD}; not
-        reviewed). A review is a report to the model, as <code>POST /feedback</code> makes one: the
-        workspace's layer learns from it within seconds.
+        <strong>${view.waiting.toLocaleString("en")}</strong>
+        ${view.waiting === 1 ? "verdict waits" : "verdicts wait"} for review (score ${REVIEW_BAND.min} to
+        ${REVIEW_BAND.max}, on both sides of the spam line at ${SPAM_THRESHOLD}; not reviewed). Marking one
+        teaches the workspace's model: it learns from it within seconds, and copies sent again score
+        accordingly.
       </p>
       ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
       ${justReviewed(ws, view.done)}

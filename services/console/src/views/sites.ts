@@ -90,8 +90,9 @@ export const secretPage = (
     what === "created" ? "Configuration created" : "Secret rerolled",
     html`<div class="notice" role="status">
         <p>
-          The secret key of <strong>${config.id}</strong> is shown here once and never again: copy it now into
-          your server's configuration.${what === "rerolled" ? " The previous secret is already refused." : ""}
+          The secret key of <strong>${config.name ? `${config.name} (${config.id})` : config.id}</strong> is
+          shown here once and never again: copy it now into your server's
+          configuration.${what === "rerolled" ? " The previous secret is already refused." : ""}
         </p>
         <p><code class="secret" id="secret">${secret}</code></p>
         <p><button type="button" class="secondary" data-copy="secret">Copy</button></p>
