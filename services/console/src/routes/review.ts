@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Request, Router } from "express";
+import type { Router } from "express";
 import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
 import type { FeedbackStore } from "@sift/feedback";
 import { queryFields, type Clock, type Logger } from "@sift/runtime";
-import { isVerdictId, type Verdict } from "@sift/verdicts";
+import type { Verdict } from "@sift/verdicts";
 import {
   BULK_MAX,
   REVIEW_DEFAULTS,
@@ -19,6 +19,7 @@ import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { newScore, pendingScore, reviewPage } from "../views/review.ts";
 import { contentFields } from "../views/verdict-parts.ts";
 import { field, postedForm, sendPage } from "./context.ts";
+import { afterAction, DONE_SHOWN, rowsPlace } from "./after-action.ts";
 import { keepsFullText, loadList, type SubmissionsDeps } from "./submissions.ts";
 import { enter, type Place } from "./workspace.ts";
 
@@ -54,8 +55,6 @@ export interface ReviewDeps extends SubmissionsDeps {
 
 /** A "pending" cell asks this many times (a second apart) before it gives up saying so. */
 const MAX_TRIES = 10;
-/** Ids a redirect carries back to show as "just reviewed" (their score cells poll). */
-const DONE_SHOWN = 20;
 
 /**
  * Reports one verdict, exactly as POST /feedback would (queueReport: the same job on the same
@@ -96,28 +95,6 @@ const returnPath = (workspaceId: string, back: string): string | null => {
   );
   return m && m[1] === workspaceId ? back : null;
 };
-
-/** What the page after a review shows: the notice, the rows just reviewed, the row to focus. */
-export const afterAction = async (deps: { verdicts: ReviewDeps["verdicts"] }, place: Place, req: Request) => {
-  const fields = queryFields(req);
-  const text = (name: string) => (typeof fields[name] === "string" ? fields[name] : "");
-  const doneIds = text("done") ? text("done").split(",").slice(0, DONE_SHOWN) : [];
-  const after = Number(text("after")) || 0;
-  const done = (await Promise.all(doneIds.map((id) => deps.verdicts.get(place.workspace.id, id))))
-    .filter((v) => v !== null)
-    .map((verdict) => ({ verdict, after }));
-  return {
-    done,
-    notice: text("notice").slice(0, 200) || undefined,
-    focus: isVerdictId(text("focus")) ? text("focus") : undefined,
-  };
-};
-
-/** A place whose page gets the second skip link, to the rows. */
-export const rowsPlace = (place: Place): Place => ({
-  ...place,
-  frame: { ...place.frame, skipTo: { href: "#rows", label: "Skip to the rows" } },
-});
 
 const isModel = (m: string | undefined): m is ModelName =>
   (MODEL_NAMES as readonly string[]).includes(m ?? "");

@@ -13,7 +13,7 @@ import { allows } from "../domain/roles.ts";
 import type { LogSettingsView } from "../views/log-settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
-import { afterAction, rowsPlace } from "./review.ts";
+import { afterAction, rowsPlace } from "./after-action.ts";
 
 export interface SubmissionsDeps extends WorkspaceDeps {
   keystore: Keystore;
