@@ -494,7 +494,7 @@ try {
       built: !values.source,
       secretKey: classifyKey.secretKey,
       body: classifyBodies(),
-      warmup: Math.min(200, mode.stageCount),
+      warmup: Math.round(mode.stageCount / 5),
       count: mode.stageCount,
       log,
     });
