@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
-import { identityFor, resolvedKey } from "@sift/contracts";
+import { identityFor, resolvedKey, VerifyMessage } from "@sift/contracts";
 import { Keystore, type WorkspaceChanges } from "@sift/keystore";
 import { createRedis, IdentitySigner, redisReady, systemClock } from "@sift/runtime";
 import { ROOT } from "@sift/testkit";
@@ -211,7 +211,8 @@ const specs = httpSpecs({
     url: `${sift.baseUrl}/verify`,
     headers: bearer("test"),
     body: () => '{"solution":"ok"}',
-    accept: (status, body) => status === 200 && body === '{"ok":true,"message":"Test key"}',
+    accept: (status, body) =>
+      status === 200 && body === JSON.stringify({ ok: true, message: VerifyMessage.testKey }),
   },
   classifyBareService: {
     id: "classify-bare-service",
