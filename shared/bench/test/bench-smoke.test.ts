@@ -72,6 +72,8 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
       "classify-log-off-direct",
       "classify-log-on-direct",
       "classify-log-asked-direct",
+      "classify-network-off",
+      "classify-network-on",
     ]),
   );
   for (const s of results.summaries) {

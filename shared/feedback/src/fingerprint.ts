@@ -38,8 +38,10 @@ export const foldText = (fields: readonly NormalizedField[]): string => {
     .trim();
 };
 
-export const fingerprint = (fields: readonly NormalizedField[]): Uint32Array => {
-  const text = foldText(fields);
+export const fingerprint = (fields: readonly NormalizedField[]): Uint32Array => signatureOf(foldText(fields));
+
+/** The signature of a text already folded (foldText), for a caller that needs the folded text too. */
+export const signatureOf = (text: string): Uint32Array => {
   const sig = new Uint32Array(SIGNATURE_SIZE).fill(0xffffffff);
   const last = Math.max(0, text.length - SHINGLE);
   for (let start = 0; start <= last; start++) {

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { NormalizedField } from "@sift/contracts";
 import {
@@ -91,6 +92,14 @@ describe("a submission's network keys", () => {
     }
     expect(a.map((k) => k.id)).not.toEqual(b.map((k) => k.id));
     expect(hashKeys(networkSecret("secret-one"), keys)).toEqual(a);
+    // Exactly HMAC-SHA-256, truncated.
+    const mac = createHmac("sha256", networkSecret("secret-one")).update(keys[0]!.token).digest();
+    expect(a[0]!.id).toBe(mac.subarray(0, 9).toString("base64url"));
+    expect(a[0]!.shard).toBe(mac[9]! % 64);
+    const long = Buffer.alloc(100, 7);
+    expect(hashKeys(long, keys)[0]!.id).toBe(
+      createHmac("sha256", long).update(keys[0]!.token).digest().subarray(0, 9).toString("base64url"),
+    );
     expect(workspaceTag(networkSecret("s"), "ws_1")).not.toEqual(workspaceTag(networkSecret("s"), "ws_2"));
   });
 

@@ -27,22 +27,27 @@ local keep, cap, day, hour = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV
 local out = {}
 for _, key in ipairs(KEYS) do
   local h, d, w = 0, 0, 0
-  if redis.call('EXISTS', key) == 1 then
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - keep)
-    w = redis.call('ZCARD', key)
-    d = redis.call('ZCOUNT', key, now - day, '+inf')
-    h = redis.call('ZCOUNT', key, now - hour, '+inf')
-    local mine = redis.call('ZSCORE', key, me)
-    if mine then
-      mine = tonumber(mine)
-      w = w - 1
-      if mine >= now - day then d = d - 1 end
-      if mine >= now - hour then h = h - 1 end
+  -- Most keys are new (a text nobody else sent): one ZCARD, then only the write.
+  local n = redis.call('ZCARD', key)
+  if n > 0 then
+    w = redis.call('ZCOUNT', key, now - keep, '+inf')
+    if w > 0 then
+      d = redis.call('ZCOUNT', key, now - day, '+inf')
+      h = d > 0 and redis.call('ZCOUNT', key, now - hour, '+inf') or 0
+      local mine = tonumber(redis.call('ZSCORE', key, me))
+      if mine and mine >= now - keep then
+        w = w - 1
+        if mine >= now - day then d = d - 1 end
+        if mine >= now - hour then h = h - 1 end
+      end
     end
   end
   if give then
-    redis.call('ZADD', key, now, me)
-    if redis.call('ZCARD', key) > cap then redis.call('ZREMRANGEBYRANK', key, 0, -cap - 1) end
+    -- A new member is when the set grows: only then trim what is past the week and the cap.
+    if redis.call('ZADD', key, now, me) == 1 and n > 0 then
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', now - keep)
+      if n + 1 > cap then redis.call('ZREMRANGEBYRANK', key, 0, -cap - 1) end
+    end
     redis.call('PEXPIRE', key, keep)
   end
   out[#out + 1] = h

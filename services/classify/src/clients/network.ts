@@ -1,7 +1,7 @@
 import type { NormalizedField, Reason, ResolvedKey } from "@sift/contracts";
 import {
   domainOf,
-  hashKeys,
+  keyHasher,
   networkSignal,
   participation,
   submissionKeys,
@@ -32,9 +32,11 @@ interface NetworkLookupDeps {
 
 export class NetworkLookup {
   readonly #deps: NetworkLookupDeps;
+  readonly #hash: ReturnType<typeof keyHasher>;
 
   constructor(deps: NetworkLookupDeps) {
     this.#deps = deps;
+    this.#hash = keyHasher(deps.secret);
   }
 
   /** The spreads of the submission's keys, or null when the network is off for this call. */
@@ -49,7 +51,7 @@ export class NetworkLookup {
     const { ask, give } = participation(settings, key.network, now);
     if (!ask) return null;
     const own = origin ? domainOf(origin) : null;
-    const keys = hashKeys(secret, submissionKeys(fields, own ? new Set([own]) : undefined));
+    const keys = this.#hash(submissionKeys(fields, own ? new Set([own]) : undefined));
     if (keys.length === 0) return null;
     return store
       .spread({ keys, workspace: workspaceTag(secret, key.workspaceId), give, now })

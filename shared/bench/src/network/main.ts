@@ -19,6 +19,7 @@ import { loadOnnxScorer } from "@sift/model-worker/scorer";
 import {
   DEFAULT_WEIGHTS,
   hashKeys,
+  keyHasher,
   networkSignal,
   participation,
   RedisNetworkStore,
@@ -75,11 +76,12 @@ const run = async (sites: number, seed: number) => {
     const store = new RedisNetworkStore({ redis });
     const secret = randomBytes(32);
     const tags = Array.from({ length: sites }, (_, s) => workspaceTag(secret, `site-${s}`));
+    const hash = keyHasher(secret);
     const before = await usedMemory(redis);
     const reached = new Map<number, Map<number, number>>();
     const scored: Scored[] = [];
     for (const [i, event] of world.events.entries()) {
-      const keys = hashKeys(secret, submissionKeys(fields[i]!));
+      const keys = hash(submissionKeys(fields[i]!));
       const spreads = await store.spread({ keys, workspace: tags[event.site]!, give: true, now: event.t });
       // Ground truth: how many other sites this campaign reached within the week before.
       const seen = reached.get(event.group) ?? new Map<number, number>();
