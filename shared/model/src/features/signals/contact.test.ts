@@ -23,6 +23,11 @@ describe("e-mail signals", () => {
     expect(email("seo.rank.pro@gmail.com", ["Mary Smith"])).toContain("email:unrelated-to-name");
     expect(email("m.smith84@gmail.com", ["Mary Smith"])).not.toContain("email:unrelated-to-name");
     expect(email("marysmith@gmail.com", ["Mary"])).not.toContain("email:unrelated-to-name");
+    // Her own domain names her: a role address there is hers.
+    expect(email("hello@chloemartinphoto.co.uk", ["Chloe Martin"])).not.toContain("email:unrelated-to-name");
+    expect(email("hello@seo-rank-pro.co.uk", ["Chloe Martin"])).toContain("email:unrelated-to-name");
+    // A free-mail domain says nothing of its user.
+    expect(email("hello@gmail.com", ["Gmail Smith"])).toContain("email:unrelated-to-name");
     // Without a name there is nothing to compare with.
     expect(email("seo.rank.pro@gmail.com")).not.toContain("email:unrelated-to-name");
   });

@@ -19,7 +19,8 @@ const letters = (text: string): string =>
  * E-mail address signals: throw-away service, free mail, the TLD class, a local part with a long
  * number, and a local part that shares nothing with the name given beside it ("Mary Smith",
  * seo.rank.pro@…). A share is any 3-letter piece of a name word, so initials plus surname and
- * nicknames still count as related.
+ * nicknames still count as related. On a domain of one's own (not free mail) the domain's name
+ * counts as well: hello@chloemartinphoto.co.uk from Chloe Martin is her own address.
  */
 export const emailSignals = (address: string, names: readonly string[], out: string[]): void => {
   const at = address.lastIndexOf("@");
@@ -33,13 +34,18 @@ export const emailSignals = (address: string, names: readonly string[], out: str
   // Four digits or more: a year of birth is common, a random run is a bot's.
   if (/\d{4,}/.test(local)) out.push("email:digits");
   const localLetters = letters(local);
+  // The domain's labels but its last (the TLD): free mail says nothing of its user.
+  const ownLetters = FREE_MAIL.test(domain) ? "" : letters(domain.slice(0, domain.lastIndexOf(".")));
   const parts = names
     .flatMap((n) => n.split(/\s+/))
     .map(letters)
     .filter((p) => p.length >= 3);
   if (parts.length > 0 && localLetters.length > 0) {
     const related = parts.some((p) => {
-      for (let i = 0; i + 3 <= p.length; i++) if (localLetters.includes(p.slice(i, i + 3))) return true;
+      for (let i = 0; i + 3 <= p.length; i++) {
+        const piece = p.slice(i, i + 3);
+        if (localLetters.includes(piece) || ownLetters.includes(piece)) return true;
+      }
       return false;
     });
     if (!related) out.push("email:unrelated-to-name");
