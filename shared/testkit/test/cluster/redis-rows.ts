@@ -113,9 +113,20 @@ export const replayAccepted = async (
  * to `to` that answered `Internal server error`: how many, and the first one's send and the last
  * one's answer in ms after `from`. What each row prints per fault.
  */
-export const internalErrorsAfter = (sent: readonly Sent[], from: number, to = Infinity) => {
+export const internalErrorsAfter = (
+  sent: readonly Sent[],
+  from: number,
+  to = Infinity,
+  /** Also the verifies sent before `from` and still in flight at it (a kill met them too). */
+  inFlight = false,
+) => {
   const errors = sent
-    .filter((s) => s.kind === "verify" && s.answer.startedAt >= from && s.answer.startedAt < to)
+    .filter(
+      (s) =>
+        s.kind === "verify" &&
+        (inFlight ? s.answer.endedAt >= from : s.answer.startedAt >= from) &&
+        s.answer.startedAt < to,
+    )
     .filter((s) => isInternalError(asVerifyEvent(s)));
   if (errors.length === 0) return { count: 0 };
   return {
