@@ -56,5 +56,26 @@ describe("a Redis outage under the drop-in routes", () => {
     // Back, so the stack stops cleanly (its jobs and recorder flush to Redis on the way out).
     await redis.start();
     await expect.poll(() => stack.redis.ping().catch(() => "down"), { timeout: 10_000 }).toBe("PONG");
+    // And every service's clients with it (readyz asks each), as redis-outage.test.ts waits: a
+    // client still reconnecting when the stack stops held CI's afterAll past its 60 s.
+    await expect
+      .poll(async () => (await fetch(`${stack.gatewayUrl}/readyz`)).status, { timeout: 20_000 })
+      .toBe(200);
+    // BullMQ's connections too: a report reaches the learner's queue (the server came back empty,
+    // so a new key).
+    const fresh = await createKey(stack.keystore, { kind: "classify" });
+    await expect
+      .poll(
+        async () =>
+          (
+            await post(
+              `${stack.gatewayUrl}/1.1/submit-spam`,
+              new URLSearchParams({ api_key: fresh.secretKey, comment_content: "back" }).toString(),
+              { "content-type": "application/x-www-form-urlencoded" },
+            )
+          ).status,
+        { timeout: 20_000 },
+      )
+      .toBe(200);
   });
 });
