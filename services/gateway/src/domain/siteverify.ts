@@ -49,6 +49,19 @@ export const outcomeOf = (answer: VerifyAnswer): Outcome => {
   }
 };
 
+/** reCAPTCHA's codes, which Turnstile took over as they are. */
+const GOOGLE_CODES: Record<Exclude<Outcome, "ok">, string> = {
+  "missing-secret": "missing-input-secret",
+  "missing-response": "missing-input-response",
+  "invalid-secret": "invalid-input-secret",
+  "invalid-response": "invalid-input-response",
+  mismatch: "invalid-input-response",
+  expired: "timeout-or-duplicate",
+  spent: "timeout-or-duplicate",
+  "bad-request": "bad-request",
+  internal: "internal-error",
+};
+
 /**
  * The error code each siteverify shape gives an outcome. Turnstile and reCAPTCHA say
  * `timeout-or-duplicate` for both an old and a reused token; hCaptcha tells them apart and names
@@ -56,28 +69,8 @@ export const outcomeOf = (answer: VerifyAnswer): Outcome => {
  * document none for their own failure, and a client that meets an unknown code fails closed.
  */
 const CODES: Record<SiteverifyShape, Record<Exclude<Outcome, "ok">, string>> = {
-  turnstile: {
-    "missing-secret": "missing-input-secret",
-    "missing-response": "missing-input-response",
-    "invalid-secret": "invalid-input-secret",
-    "invalid-response": "invalid-input-response",
-    mismatch: "invalid-input-response",
-    expired: "timeout-or-duplicate",
-    spent: "timeout-or-duplicate",
-    "bad-request": "bad-request",
-    internal: "internal-error",
-  },
-  recaptcha: {
-    "missing-secret": "missing-input-secret",
-    "missing-response": "missing-input-response",
-    "invalid-secret": "invalid-input-secret",
-    "invalid-response": "invalid-input-response",
-    mismatch: "invalid-input-response",
-    expired: "timeout-or-duplicate",
-    spent: "timeout-or-duplicate",
-    "bad-request": "bad-request",
-    internal: "internal-error",
-  },
+  turnstile: GOOGLE_CODES,
+  recaptcha: GOOGLE_CODES,
   hcaptcha: {
     "missing-secret": "missing-input-secret",
     "missing-response": "missing-input-response",
