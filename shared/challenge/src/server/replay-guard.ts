@@ -75,6 +75,15 @@ export class ReplicaLagError extends Error {
   }
 }
 
+/**
+ * How long a pair's spend keeps trying while neither marker can be written: a failover's
+ * CLUSTERDOWN spell (node time-out 1 s plus 1-1.5 s to promote, docs/deployment.md) with room, and
+ * under the 5 s that callers' time-outs and the rows' slowest-answer bound allow.
+ */
+const PAIR_RETRY_MS = 3_000;
+/** Between tries: ioredis itself retries CLUSTERDOWN every 100 ms within a try. */
+const PAIR_RETRY_PAUSE_MS = 200;
+
 /** A cluster's topology rarely changes; once per 10 s keeps CLUSTER NODES off the hot path. */
 const TOPOLOGY_REFRESH_MS = 10_000;
 
@@ -108,8 +117,7 @@ export class RedisReplayGuard implements ReplayGuard {
     const acks = await this.#acksWanted();
     if (acks === 0) {
       const redis = this.#redis;
-      if (redis instanceof Cluster && this.#markers !== 1)
-        return this.#spendPair(redis, spendId, ttl, deadline);
+      if (redis instanceof Cluster && this.#markers !== 1) return this.#spendPairRetried(redis, spendId, ttl);
       return (await redis.siftSpend(key, ttl, deadline)) === 1;
     }
     // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
@@ -134,6 +142,26 @@ export class RedisReplayGuard implements ReplayGuard {
     const acked = Number(waited[1]);
     if (acked < acks) throw new ReplicaLagError(acked, acks);
     return true;
+  }
+
+  /**
+   * The pair, tried again while neither marker can be written, for up to PAIR_RETRY_MS: with
+   * Redis's default `cluster-require-full-coverage yes` every master answers CLUSTERDOWN from a
+   * failed master's detection until its replica is promoted (1-1.5 s here), and an
+   * `Internal server error` then would leave the solution unspent, to be accepted again once the
+   * cluster is back (CI's partition row saw one). Each try carries its own command deadline, so
+   * a write that lands late does nothing, and a try stops at the first marker written or found.
+   */
+  async #spendPairRetried(redis: Cluster, spendId: string, ttl: number): Promise<boolean> {
+    const giveUpAt = Date.now() + PAIR_RETRY_MS;
+    for (;;) {
+      try {
+        return await this.#spendPair(redis, spendId, ttl, commandDeadline(redis));
+      } catch (err) {
+        if (Date.now() + PAIR_RETRY_PAUSE_MS >= giveUpAt) throw err;
+        await new Promise((resolve) => setTimeout(resolve, PAIR_RETRY_PAUSE_MS));
+      }
+    }
   }
 
   /**

@@ -91,8 +91,13 @@ const partitionRow = async (spendMarkers: string) => {
     const role = await cluster.role(victim);
     const judged = await judgeRow(d, load.sent, replays, frozenAt);
     const internal = {
-      whileCut: internalErrorsAfter(load.sent, cutAt, frozenAt),
-      detectionWindow: internalErrorsAfter(load.sent, frozenAt, windowEnd),
+      // A verify still in flight at the freeze met it: the detection window's, not the cut's.
+      whileCut: internalErrorsAfter(
+        load.sent.filter((s) => s.answer.endedAt < frozenAt),
+        cutAt,
+        frozenAt,
+      ),
+      detectionWindow: internalErrorsAfter(load.sent, frozenAt, windowEnd, true),
       after: internalErrorsAfter(load.sent, windowEnd),
     };
     // Learned state and keys, written before the cut, read back unchanged.
