@@ -1,6 +1,6 @@
-import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
+import type { FeedbackJob } from "@sift/contracts";
 import type { ReportQueue } from "./queue.ts";
-import { toReport } from "./report.ts";
+import { toReport, type ReportInput } from "./report.ts";
 
 export { BullReportQueue, type ReportQueue } from "./queue.ts";
 export { toReport } from "./report.ts";
@@ -14,14 +14,7 @@ export { toReport } from "./report.ts";
  */
 export const queueReport = async (
   reports: ReportQueue,
-  input: {
-    workspaceId: string;
-    label: Label;
-    fields: readonly NormalizedField[];
-    reportedAt: number;
-    requestId: string;
-    fingerprint?: string | undefined;
-  },
+  input: ReportInput & { fingerprint?: string | undefined },
 ): Promise<FeedbackJob> => {
   const { fingerprint, ...rest } = input;
   const report = toReport(rest);

@@ -23,22 +23,22 @@ const baseScorer = (): LinearScorer | null => {
   return scorers.get(path)!;
 };
 
+/** What a report is made from: the workspace's label for a submission's fields. */
+export interface ReportInput {
+  workspaceId: string;
+  label: Label;
+  fields: readonly NormalizedField[];
+  reportedAt: number;
+  requestId: string;
+}
+
 /**
  * A report as it is queued and stored: the workspace, the label, the submission's hashed
  * features folded into the report layer's buckets, its fingerprint, the base model's score of it
  * (log-odds, with the model's version) and, when long enough to tell, its script and language.
  * The text itself goes no further than this function (docs/feedback.md).
  */
-export const toReport = (
-  input: {
-    workspaceId: string;
-    label: Label;
-    fields: readonly NormalizedField[];
-    reportedAt: number;
-    requestId: string;
-  },
-  scorer: LinearScorer | null = baseScorer(),
-): FeedbackJob => {
+export const toReport = (input: ReportInput, scorer: LinearScorer | null = baseScorer()): FeedbackJob => {
   const features = featurize(input.fields);
   const writing = input.fields.length > 0 ? writingOf(input.fields) : null;
   return {
