@@ -89,6 +89,16 @@ const solveAll = async (gatewayUrl: string, siteKey: string, n: number) => {
   return solutions;
 };
 
+/** A stack on the one cluster that spends as `design` says. */
+const startDesign = (design: (typeof DESIGNS)[number]) =>
+  startStack({
+    redisUrl: "redis://127.0.0.1:1",
+    redisClusterNodes: cluster.nodes,
+    natsUrl: nats.url,
+    spendMarkers: design.spendMarkers,
+    spendReplicaAcks: design.spendReplicaAcks,
+  });
+
 const fmt = (ms: number) => ms.toFixed(2);
 const results = new Map<string, Array<{ rate: number; p50: number; p99: number }>>();
 try {
@@ -97,13 +107,7 @@ try {
     // rotating, so that the machine's load (shared with other work) falls on each alike.
     const stacks = [];
     for (const design of DESIGNS) {
-      const stack = await startStack({
-        redisUrl: "redis://127.0.0.1:1",
-        redisClusterNodes: cluster.nodes,
-        natsUrl: nats.url,
-        spendMarkers: design.spendMarkers,
-        spendReplicaAcks: design.spendReplicaAcks,
-      });
+      const stack = await startDesign(design);
       const key = await createKey(stack.keystore, { kind: "challenge" });
       stacks.push({ design, stack, key, solutions: await solveAll(stack.gatewayUrl, key.siteKey!, CALLS) });
     }
@@ -147,13 +151,7 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? DESIGNS : [...DESIGNS].reverse();
       for (const design of order) {
-        const stack = await startStack({
-          redisUrl: "redis://127.0.0.1:1",
-          redisClusterNodes: cluster.nodes,
-          natsUrl: nats.url,
-          spendMarkers: design.spendMarkers,
-          spendReplicaAcks: design.spendReplicaAcks,
-        });
+        const stack = await startDesign(design);
         try {
           const key = await createKey(stack.keystore, { kind: "challenge" });
           const solutions: string[] = [];
