@@ -1,13 +1,16 @@
 import type { RequestListener } from "node:http";
 import type { NatsConnection } from "nats";
 import type { Registry } from "prom-client";
-import { connectNats, createJobsRedis, createRedis, type RedisClient } from "./clients.ts";
+import { connectNats, createJobsRedis, createRedis, redisReady, type RedisClient } from "./clients.ts";
 import { systemClock } from "./clock.ts";
 import type { ProcessDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { onShutdown, serveHttp, ServingGate, type ExitCode, type HttpLimits } from "./lifecycle.ts";
 import { createRegistry } from "./metrics.ts";
 import { startTracing, type Tracing } from "./tracing.ts";
+
+/** How long `serve` waits for the request paths' Redis to connect before listening anyway. */
+const REDIS_WAIT_MS = 2_000;
 
 /** The fields of a service's configuration runService reads (config.ts: BaseConfig and friends). */
 export interface RunnableConfig {
@@ -87,6 +90,7 @@ export const runService = async <C extends RunnableConfig>(options: {
   });
   const gate = new ServingGate();
   const clients: Array<[string, () => Promise<unknown>]> = [];
+  const requestRedis: RedisClient[] = [];
   const redisTarget = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
   const runtime: ServiceRuntime<C> = {
     config,
@@ -101,6 +105,7 @@ export const runService = async <C extends RunnableConfig>(options: {
       const target = { ...redisTarget, commandTimeoutMs: config.redisCommandTimeoutMs };
       const redis = createRedis(target, `sift-${name}`, logger);
       clients.push(["redis", () => redis.quit()]);
+      requestRedis.push(redis);
       return redis;
     },
     jobsRedis: () => {
@@ -116,6 +121,17 @@ export const runService = async <C extends RunnableConfig>(options: {
       return nats;
     },
     serve: async (app, port, serveOptions = {}) => {
+      // Requests that arrive before the request paths' Redis is connected fail at once (no
+      // offline queue): a replica restarted under load answered its first callers 500 and
+      // `Internal server error` that way. So wait for it, briefly: a Redis that is down keeps
+      // the service's readiness failing, and the service answers in the spec's shape meanwhile.
+      await Promise.all(
+        requestRedis.map((redis) =>
+          redisReady(redis, REDIS_WAIT_MS).catch(() =>
+            logger.warn({ waitedMs: REDIS_WAIT_MS }, "Redis not ready; serving anyway"),
+          ),
+        ),
+      );
       const served = await serveHttp(app, port, config.host, serveOptions.limits);
       return { port: served.port, stop: () => gate.close(served.server, serveOptions.drainMs) };
     },

@@ -13,6 +13,8 @@ export interface Answer {
   error?: string;
   /** Sent on a kept-alive connection (false: on a connection opened for it). */
   reused?: boolean;
+  /** The answer's X-Request-Id, which the services' log lines carry. */
+  requestId?: string;
   startedAt: number;
   endedAt: number;
 }
@@ -65,6 +67,9 @@ export const createPoster = (
                 status: res.statusCode ?? 0,
                 text: Buffer.concat(chunks).toString("utf8"),
                 contentType: String(res.headers["content-type"] ?? ""),
+                ...(typeof res.headers["x-request-id"] === "string"
+                  ? { requestId: res.headers["x-request-id"] }
+                  : {}),
               }),
             );
             res.on("error", (err: NodeJS.ErrnoException) =>

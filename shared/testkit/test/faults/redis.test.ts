@@ -71,10 +71,12 @@ describe("faults under load: Redis", () => {
     const fs = await startFaultStack({ durableRedis: true });
     try {
       const load = startLoad(fs);
-      await sleep(2_000);
+      // Long enough that counts older than everysec's 2 s postponement (below) are checked too.
+      await sleep(4_000);
       const killAt = now();
       const inFlight = { classify: load.inFlight("classify"), verify: load.inFlight("verify") };
       await fs.redis.stop();
+      const deadAt = now();
       await sleep(1_000);
       await fs.redis.start();
       const faultEnd = now();
@@ -99,17 +101,37 @@ describe("faults under load: Redis", () => {
         counts: tally(fs, sent),
         verdicts: checks.verdicts,
         usage: checks.usage,
-        respent: checks.respent.length,
+        respent: checks.respent,
+        spentUnread: checks.spentUnread,
       });
       expect(acceptedBefore.length).toBeGreaterThan(10);
       expect(again.map((a) => a.text)).toEqual(
         again.map(() => JSON.stringify({ ok: false, message: VerifyMessage.spent })),
       );
+      // Under way while Redis was being killed: from the signal until its process was gone.
+      const underWay = (s: (typeof sent)[number]) =>
+        s.answer.startedAt <= deadAt && s.answer.endedAt >= killAt;
       // A call Redis counted whose answer the kill cut off is counted without a verdict: at most
-      // the calls in flight at that moment.
-      expect(checks.usage).toBeGreaterThanOrEqual(checks.verdicts);
-      expect(checks.usage - checks.verdicts).toBeLessThanOrEqual(inFlight.classify);
-      expect(checks.respent.length).toBeLessThanOrEqual(inFlight.verify);
+      // the calls under way.
+      const classifyUnderWay = sent.filter((s) => s.kind === "classify" && underWay(s)).length;
+      expect(checks.usage - checks.verdicts).toBeLessThanOrEqual(classifyUnderWay);
+      // Counts acknowledged in the last 2 s may be lost: while a slow fsync runs (a busy disk, as
+      // CI's parallel rows make it), everysec postpones writing the file for up to 2 s and Redis
+      // answers meanwhile (docs/reliability.md). Nothing older.
+      const answeredLate = sent.filter(
+        (s) => s.kind === "classify" && outcomeOf(fs, s) === "good" && s.answer.endedAt >= killAt - 2_000,
+      ).length;
+      expect(checks.verdicts - checks.usage).toBeLessThanOrEqual(answeredLate);
+      // A spend under way may have run without its reply reaching verify: spent, though answered
+      // `Internal server error`, which a site accepts anyway (docs/reliability.md). Any other
+      // solution not accepted must still be unspent.
+      const notUnderWay = sent.filter(
+        (s) => s.kind === "verify" && outcomeOf(fs, s) !== "good" && !underWay(s),
+      );
+      const respentOutside = checks.respentSolutions.filter((solution) =>
+        notUnderWay.some((s) => s.solution === solution),
+      );
+      expect(respentOutside, checks.respent.join("\n")).toEqual([]);
       expect(sent.filter((s) => ["other", "transport", "503"].includes(outcomeOf(fs, s)))).toEqual([]);
       expect(checks.stackTraces).toEqual([]);
       expect(recovered.classify).toBeLessThan(10_000);

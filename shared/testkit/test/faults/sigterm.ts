@@ -54,6 +54,7 @@ export const sigtermRow = async (name: ServiceName) => {
       counts,
       verdicts: checks.verdicts,
       usage: checks.usage,
+      spentUnread: checks.spentUnread,
     });
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(GRACE_MS);
