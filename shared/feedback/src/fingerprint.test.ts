@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { decodeSignature, encodeSignature, fingerprint, foldText, similarity } from "./fingerprint.ts";
+import {
+  decodeSignature,
+  encodeSignature,
+  fingerprint,
+  foldText,
+  similarity,
+  TextPrint,
+} from "./fingerprint.ts";
 import { NEAR_DUPLICATE, NearDuplicateIndex } from "./near-duplicates.ts";
 
 const text = (message: string) => fingerprint([["message", message]]);
@@ -26,6 +33,19 @@ describe("fingerprint", () => {
     const sig = text(PITCH);
     expect(decodeSignature(encodeSignature(sig))).toEqual(sig);
     expect(decodeSignature("AAAA")).toBeNull();
+  });
+
+  it("works out a TextPrint's folded text and signature as foldText and fingerprint do, once each", () => {
+    const fields: Array<[string, string]> = [
+      ["name", "Sam"],
+      ["message", PITCH],
+    ];
+    const print = new TextPrint(fields);
+    expect(print.folded).toBe(foldText(fields));
+    expect(print.signature).toEqual(fingerprint(fields));
+    // The same object on a second read: the work is not done again.
+    expect(print.signature).toBe(print.signature);
+    expect(print.folded).toBe(print.folded);
   });
 
   it("gives short and empty texts a stable signature", () => {

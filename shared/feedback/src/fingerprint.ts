@@ -40,6 +40,29 @@ export const foldText = (fields: readonly NormalizedField[]): string => {
 
 export const fingerprint = (fields: readonly NormalizedField[]): Uint32Array => signatureOf(foldText(fields));
 
+/**
+ * One submission's folded text and signature, each worked out once, when first asked: classify
+ * needs both for the network's keys and the signature again for its verdict log, and they are
+ * the costliest steps of either (issue 37).
+ */
+export class TextPrint {
+  readonly #fields: readonly NormalizedField[];
+  #folded: string | undefined;
+  #signature: Uint32Array | undefined;
+
+  constructor(fields: readonly NormalizedField[]) {
+    this.#fields = fields;
+  }
+
+  get folded(): string {
+    return (this.#folded ??= foldText(this.#fields));
+  }
+
+  get signature(): Uint32Array {
+    return (this.#signature ??= signatureOf(this.folded));
+  }
+}
+
 /** The signature of a text already folded (foldText), for a caller that needs the folded text too. */
 export const signatureOf = (text: string): Uint32Array => {
   const sig = new Uint32Array(SIGNATURE_SIZE).fill(0xffffffff);

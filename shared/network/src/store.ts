@@ -27,14 +27,15 @@ local keep, cap, day, hour = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV
 local out = {}
 for _, key in ipairs(KEYS) do
   local h, d, w = 0, 0, 0
-  -- Most keys are new (a text nobody else sent): one ZCARD, then only the write.
+  -- Most keys are new (a text nobody else sent): one ZCARD, then only the write. Next most are
+  -- the asker's own alone (a site receiving the same text again): one ZSCORE more, no count.
   local n = redis.call('ZCARD', key)
-  if n > 0 then
+  local mine = n > 0 and tonumber(redis.call('ZSCORE', key, me)) or nil
+  if n > 1 or (n == 1 and not mine) then
     w = redis.call('ZCOUNT', key, now - keep, '+inf')
     if w > 0 then
       d = redis.call('ZCOUNT', key, now - day, '+inf')
       h = d > 0 and redis.call('ZCOUNT', key, now - hour, '+inf') or 0
-      local mine = tonumber(redis.call('ZSCORE', key, me))
       if mine and mine >= now - keep then
         w = w - 1
         if mine >= now - day then d = d - 1 end

@@ -1,16 +1,16 @@
 import type { NormalizedField, Reason, ResolvedKey } from "@sift/contracts";
 import {
   domainOf,
-  keyHasher,
+  networkHasher,
   networkSignal,
   participation,
   submissionKeys,
-  workspaceTag,
   type KeySpread,
   type NetworkSettings,
   type NetworkSignal,
   type NetworkStore,
 } from "@sift/network";
+import type { TextPrint } from "@sift/feedback";
 import { logFailure, type Clock, type Logger } from "@sift/runtime";
 
 export type { NetworkSettings };
@@ -32,29 +32,33 @@ interface NetworkLookupDeps {
 
 export class NetworkLookup {
   readonly #deps: NetworkLookupDeps;
-  readonly #hash: ReturnType<typeof keyHasher>;
+  readonly #hash: ReturnType<typeof networkHasher>;
 
   constructor(deps: NetworkLookupDeps) {
     this.#deps = deps;
-    this.#hash = keyHasher(deps.secret);
+    this.#hash = networkHasher(deps.secret);
   }
 
-  /** The spreads of the submission's keys, or null when the network is off for this call. */
+  /**
+   * The spreads of the submission's keys, or null when the network is off for this call. `print`:
+   * the fields' TextPrint, whose signature the verdict log takes too.
+   */
   ask(
     key: ResolvedKey,
     fields: readonly NormalizedField[],
+    print: TextPrint,
     origin: string | undefined,
     requestId: string,
   ): Promise<KeySpread[] | null> | null {
-    const { settings, secret, clock, store, logger } = this.#deps;
+    const { settings, clock, store, logger } = this.#deps;
     const now = clock.now();
     const { ask, give } = participation(settings, key.network, now);
     if (!ask) return null;
     const own = origin ? domainOf(origin) : null;
-    const keys = this.#hash(submissionKeys(fields, own ? new Set([own]) : undefined));
+    const keys = this.#hash.keys(submissionKeys(fields, own ? new Set([own]) : undefined, print));
     if (keys.length === 0) return null;
     return store
-      .spread({ keys, workspace: workspaceTag(secret, key.workspaceId), give, now })
+      .spread({ keys, workspace: this.#hash.workspace(key.workspaceId), give, now })
       .catch((err: unknown) => {
         logFailure(logger, err, { requestId }, "network lookup failed");
         return null;

@@ -1,5 +1,5 @@
 import type { ClassifyResponse, NormalizedField, ResolvedKey } from "@sift/contracts";
-import { encodeSignature, fingerprint } from "@sift/feedback";
+import { encodeSignature, TextPrint } from "@sift/feedback";
 import { reasonKey, type VerdictInput } from "@sift/verdicts";
 
 /** The reasons that are matches of the workspace's own lists (docs/feedback.md's signal table). */
@@ -21,6 +21,8 @@ export const classifyRecord = (input: {
   verdict: ClassifyResponse;
   reasons: readonly unknown[];
   fields: readonly NormalizedField[];
+  /** The fields' TextPrint, when the call worked it out already (the network's keys). */
+  print?: TextPrint;
 }): VerdictInput => ({
   time: input.time,
   workspaceId: input.key.workspaceId,
@@ -32,5 +34,5 @@ export const classifyRecord = (input: {
   reasons: [...input.reasons],
   listHits: input.reasons.filter(isListHit).map(reasonKey),
   fields: input.fields,
-  fingerprint: encodeSignature(fingerprint(input.fields)),
+  fingerprint: encodeSignature((input.print ?? new TextPrint(input.fields)).signature),
 });

@@ -28,6 +28,7 @@ import { testReasons, testVerdict } from "../domain/test-mode.ts";
 import { classifyRecord } from "../domain/verdict-record.ts";
 import { withNetworkReason, type NetworkLookup } from "../clients/network.ts";
 import { withNetwork } from "@sift/network";
+import { TextPrint } from "@sift/feedback";
 
 export interface ClassifyRouteDeps {
   logger: Logger;
@@ -114,7 +115,8 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     // The network's one Redis round trip runs while the model works; after the admission, so
     // a refused call is not counted as a copy sent to this site.
     const origin = req.get("origin") ?? req.get("referer");
-    const spreads = deps.network?.ask(key, input.fields, origin, identity.requestId) ?? null;
+    const print = new TextPrint(input.fields);
+    const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
     const result = await scoring;
     // A call not answered with a verdict gives its count back; a failed release is logged, never
     // answered (the caller's answer must not depend on it).
@@ -157,6 +159,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
           verdict,
           reasons,
           fields: input.fields,
+          print,
         });
         deps.verdicts?.record(record, logged);
       } catch (err) {

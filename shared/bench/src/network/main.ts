@@ -19,7 +19,7 @@ import { loadOnnxScorer } from "@sift/model-worker/scorer";
 import {
   DEFAULT_WEIGHTS,
   hashKeys,
-  keyHasher,
+  networkHasher,
   networkSignal,
   participation,
   RedisNetworkStore,
@@ -76,7 +76,7 @@ const run = async (sites: number, seed: number) => {
     const store = new RedisNetworkStore({ redis });
     const secret = randomBytes(32);
     const tags = Array.from({ length: sites }, (_, s) => workspaceTag(secret, `site-${s}`));
-    const hash = keyHasher(secret);
+    const hash = networkHasher(secret).keys;
     const before = await usedMemory(redis);
     const reached = new Map<number, Map<number, number>>();
     const scored: Scored[] = [];
