@@ -148,21 +148,40 @@ export const startFaultStack = async (
     { extra, output },
   );
   const poster = createPoster(stack.baseUrl, { maxSockets: 64, timeoutMs: 20_000 });
-
   const client = new Redis(redis.url);
+  const stop = async () => {
+    poster.close();
+    client.disconnect();
+    // SIGTERM through tsx, which passes it on and exits with its child (each service exits
+    // within its 10 s deadline); a SIGKILL to tsx itself would leave the service running.
+    await stack.stop();
+    await redis.stop();
+    await nats.stop();
+  };
+
   const keys = new Keystore({ redis: client, clock: systemClock });
   const meter = new RedisUsageMeter({ redis: client, clock: systemClock });
-  const workspace = await keys.createWorkspace({ name: "faults", plan: "paid", allowance: 1e9 });
-  await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
-  const classifyKey = (await keys.createConfig(workspace.id, "classify"))!.secretKey;
-  const challenge = (await keys.createConfig(workspace.id, "challenge"))!;
-  // The smallest difficulty: the solver is the real one, and a row needs hundreds of solutions.
-  await keys.updateConfig(challenge.config.id, { difficulty: 1 });
-  const { solutions, baseline } = await seedLoad(poster, {
-    siteKey: challenge.config.siteKey!,
-    classifyKey,
-    solutions: options.solutions ?? 700,
-  });
+  const seeded = async () => {
+    const workspace = await keys.createWorkspace({ name: "faults", plan: "paid", allowance: 1e9 });
+    await keys.updateWorkspace(workspace.id, { rateLimit: 1e6, burst: 1e6 });
+    const classifyKey = (await keys.createConfig(workspace.id, "classify"))!.secretKey;
+    const challenge = (await keys.createConfig(workspace.id, "challenge"))!;
+    // The smallest difficulty: the solver is the real one, and a row needs hundreds of solutions.
+    await keys.updateConfig(challenge.config.id, { difficulty: 1 });
+    const load = await seedLoad(poster, {
+      siteKey: challenge.config.siteKey!,
+      classifyKey,
+      solutions: options.solutions ?? 700,
+    });
+    return { workspace, classifyKey, challenge, ...load };
+  };
+  // A set-up that fails stops what it started: the row never gets the stack to stop.
+  const { workspace, classifyKey, challenge, solutions, baseline } = await seeded().catch(
+    async (err: unknown) => {
+      await stop();
+      throw err;
+    },
+  );
 
   const restart = async (name: ServiceName) => {
     const child = spawnService(name, stack.env[name], { quiet: true, output });
@@ -184,15 +203,7 @@ export const startFaultStack = async (
     countedBefore: CONTENTS.length,
     usage: async () => (await meter.status({ id: workspace.id, plan: "paid", allowance: 1e9 })).used30d,
     restart,
-    stop: async () => {
-      poster.close();
-      client.disconnect();
-      // SIGTERM through tsx, which passes it on and exits with its child (each service exits
-      // within its 10 s deadline); a SIGKILL to tsx itself would leave the service running.
-      await stack.stop();
-      await redis.stop();
-      await nats.stop();
-    },
+    stop,
   };
 };
 
