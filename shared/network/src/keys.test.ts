@@ -6,6 +6,7 @@ import {
   domainOf,
   hashKeys,
   linkDomains,
+  networkHasher,
   networkSecret,
   submissionKeys,
   textKeys,
@@ -101,6 +102,23 @@ describe("a submission's network keys", () => {
       createHmac("sha256", long).update(keys[0]!.token).digest().subarray(0, 9).toString("base64url"),
     );
     expect(workspaceTag(networkSecret("s"), "ws_1")).not.toEqual(workspaceTag(networkSecret("s"), "ws_2"));
+    // The tag too is exactly HMAC-SHA-256, truncated: tags already stored keep matching.
+    expect(workspaceTag(networkSecret("s"), "ws_1")).toBe(
+      createHmac("sha256", networkSecret("s"))
+        .update("workspace:ws_1")
+        .digest()
+        .subarray(0, 8)
+        .toString("base64url"),
+    );
+    // A long message after a short one: the hasher's buffer grows and the result stays exact.
+    const hasher = networkHasher(long);
+    const short = { kind: "text" as const, token: "whole:a b c d" };
+    const longer = { kind: "text" as const, token: `whole:${"é".repeat(400)}` };
+    expect(hasher.keys([short, longer, short]).map((k) => k.id)).toEqual(
+      [short, longer, short].map((k) =>
+        createHmac("sha256", long).update(k.token).digest().subarray(0, 9).toString("base64url"),
+      ),
+    );
   });
 
   it("reads a site's own domain from an Origin or host, and refuses what is not one", () => {
