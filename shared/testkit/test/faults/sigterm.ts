@@ -69,9 +69,10 @@ export const sigtermRow = async (name: ServiceName) => {
     expect(
       bad.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`),
     ).toEqual([]);
-    // Recovery includes the new process's start-up (2-4 s under tsx on a loaded machine).
-    expect(recovered.classify).toBeLessThan(15_000);
-    expect(recovered.verify).toBeLessThan(15_000);
+    // Recovery includes the new process's start-up (2-4 s under tsx; 15 s once on a machine
+    // loaded as a full suite beside a training run makes it): judged from its readiness on.
+    expect(recovered.classify).toBeLessThan(readyMs + 5_000);
+    expect(recovered.verify).toBeLessThan(readyMs + 5_000);
     return { sent, fs };
   } finally {
     await fs.stop();
