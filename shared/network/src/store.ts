@@ -17,15 +17,16 @@ export const MAX_SITES_PER_KEY = 64;
  * Per key one sorted set `{net:<shard>}:<id>`: member = a workspace's tag, score = the last time
  * it sent the key. So a workspace counts once per key however often it sends; ZCOUNT over the
  * last hour, day and week gives the three spreads; entries older than a week are trimmed and the
- * key expires a week after its last sender. KEYS: the keys; ARGV: now, the asker's tag, 1 when
- * the asker gives (adds itself) else 0, KEEP_MS, MAX_SITES_PER_KEY, DAY_MS, HOUR_MS. Returns
- * hour, day, week per key, the asker never counted.
+ * key expires a week after its last sender. KEYS: the keys, of one or several submissions; ARGV:
+ * per key, its asker's tag, 1 when the asker gives (adds itself) else 0, and its asker's now.
+ * Keys run in order, so a submission sees those before it in the same call as if they had come
+ * in calls of their own. Returns hour, day, week per key, the asker never counted.
  */
 const SPREAD = `
-local now, me, give = tonumber(ARGV[1]), ARGV[2], ARGV[3] == '1'
-local keep, cap, day, hour = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local keep, cap, day, hour = ${KEEP_MS}, ${MAX_SITES_PER_KEY}, ${DAY_MS}, ${HOUR_MS}
 local out = {}
-for _, key in ipairs(KEYS) do
+for i, key in ipairs(KEYS) do
+  local me, give, now = ARGV[3 * i - 2], ARGV[3 * i - 1] == '1', tonumber(ARGV[3 * i])
   local h, d, w = 0, 0, 0
   -- Most keys are new (a text nobody else sent): one ZCARD, then only the write. Next most are
   -- the asker's own alone (a site receiving the same text again): one ZSCORE more, no count.
@@ -80,14 +81,33 @@ export interface NetworkStore {
 
 export const networkKey = (key: HashedKey, prefix = ""): string => `${prefix}{net:${key.shard}}:${key.id}`;
 
+/** One submission waiting for the next script call, and where its answer goes. */
+interface Waiting {
+  request: SpreadRequest;
+  out: KeySpread[];
+  /** Script calls still to answer for it (one per shard its keys fall in, on a Cluster). */
+  pending: number;
+  resolve: (spreads: KeySpread[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One key of a script call: whose it is and where its counts go. */
+interface Slot {
+  waiting: Waiting;
+  index: number;
+}
+
 /**
- * On one Redis, one script call for all of a submission's keys. On a Cluster, one call per shard
- * the keys fall in (each call's keys share a hash tag, so a slot), all sent at once: one round
- * trip of time, as the pipelines of the client send them together.
+ * The submissions asked for in one turn of the event loop go in one script call (on a Cluster,
+ * one per shard their keys fall in, all sent at once): at 16 connections several classify calls
+ * ask in the same turn, and each script call costs about as much in client and Redis CPU as the
+ * work for several submissions' keys (issue 37's throughput goal). A lone call waits for nothing:
+ * the turn ends at once (setImmediate, as classify's model requests are coalesced).
  */
 export class RedisNetworkStore implements NetworkStore {
   readonly #redis: Redis | Cluster;
   readonly #prefix: string;
+  #queue: Waiting[] = [];
 
   constructor(deps: { redis: Redis | Cluster; prefix?: string }) {
     this.#redis = deps.redis;
@@ -95,45 +115,66 @@ export class RedisNetworkStore implements NetworkStore {
     this.#redis.defineCommand("siftNetworkSpread", { lua: SPREAD });
   }
 
-  async spread(request: SpreadRequest): Promise<KeySpread[]> {
-    const { keys } = request;
-    if (keys.length === 0) return [];
-    const args = [
-      request.now,
-      request.workspace,
-      request.give ? "1" : "0",
-      KEEP_MS,
-      MAX_SITES_PER_KEY,
-      DAY_MS,
-      HOUR_MS,
-    ];
-    const groups = this.#redis instanceof Cluster ? groupBy(keys, (k) => k.shard) : [keys.map((_, i) => i)];
-    const out: KeySpread[] = keys.map((k) => ({ kind: k.kind, hour: 0, day: 0, week: 0 }));
-    await Promise.all(
-      groups.map(async (indexes) => {
-        const names = indexes.map((i) => networkKey(keys[i]!, this.#prefix));
-        const counts = await this.#redis.siftNetworkSpread(names.length, ...names, ...args);
-        indexes.forEach((i, n) => {
-          out[i] = {
-            kind: keys[i]!.kind,
-            hour: counts[3 * n]!,
-            day: counts[3 * n + 1]!,
-            week: counts[3 * n + 2]!,
-          };
-        });
-      }),
-    );
-    return out;
+  spread(request: SpreadRequest): Promise<KeySpread[]> {
+    if (request.keys.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      if (this.#queue.length === 0) setImmediate(() => this.#flush());
+      this.#queue.push({
+        request,
+        out: request.keys.map((k) => ({ kind: k.kind, hour: 0, day: 0, week: 0 })),
+        pending: 0,
+        resolve,
+        reject,
+      });
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#queue;
+    this.#queue = [];
+    // One call on one Redis; on a Cluster one per shard (each call's keys share a hash tag, so a slot).
+    const calls = new Map<number, Slot[]>();
+    const sharded = this.#redis instanceof Cluster;
+    for (const waiting of batch) {
+      const shards = new Set<number>();
+      waiting.request.keys.forEach((key, index) => {
+        const shard = sharded ? key.shard : 0;
+        shards.add(shard);
+        const slots = calls.get(shard);
+        if (slots) slots.push({ waiting, index });
+        else calls.set(shard, [{ waiting, index }]);
+      });
+      waiting.pending = shards.size;
+    }
+    for (const slots of calls.values()) void this.#call(slots);
+  }
+
+  async #call(slots: readonly Slot[]): Promise<void> {
+    const names: string[] = [];
+    const args: Array<string | number> = [];
+    for (const { waiting, index } of slots) {
+      const { request } = waiting;
+      names.push(networkKey(request.keys[index]!, this.#prefix));
+      args.push(request.workspace, request.give ? "1" : "0", request.now);
+    }
+    let counts: number[];
+    try {
+      counts = await this.#redis.siftNetworkSpread(names.length, ...names, ...args);
+    } catch (err) {
+      // Every submission with a key in this call fails (once: a settled promise ignores the rest).
+      for (const { waiting } of slots) waiting.reject(err);
+      return;
+    }
+    const answered = new Set<Waiting>();
+    slots.forEach(({ waiting, index }, n) => {
+      waiting.out[index] = {
+        kind: waiting.request.keys[index]!.kind,
+        hour: counts[3 * n]!,
+        day: counts[3 * n + 1]!,
+        week: counts[3 * n + 2]!,
+      };
+      answered.add(waiting);
+    });
+    for (const waiting of answered) if (--waiting.pending === 0) waiting.resolve(waiting.out);
   }
 }
-
-const groupBy = <T>(items: readonly T[], by: (item: T) => number): number[][] => {
-  const groups = new Map<number, number[]>();
-  items.forEach((item, i) => {
-    const g = by(item);
-    const list = groups.get(g);
-    if (list) list.push(i);
-    else groups.set(g, [i]);
-  });
-  return [...groups.values()];
-};

@@ -80,6 +80,27 @@ const behaves = (name: string, storeOf: () => NetworkStore) =>
       const seen = await store.spread({ keys, workspace: ws(1), give: false, now: T0 + 100 });
       for (const s of seen) expect(s.week).toBe(MAX_SITES_PER_KEY);
     });
+
+    it("answers submissions asked in the same turn (one script call) as if each came alone, in order", async () => {
+      const store = storeOf();
+      const keys = keysOf();
+      const other = keysOf();
+      const answers = await Promise.all([
+        store.spread({ keys, workspace: ws(40), give: true, now: T0 }),
+        store.spread({ keys: other, workspace: ws(41), give: true, now: T0 }),
+        store.spread({ keys, workspace: ws(42), give: true, now: T0 + 1 }),
+        store.spread({ keys, workspace: ws(43), give: false, now: T0 + 2 }),
+        store.spread({ keys: [], workspace: ws(44), give: true, now: T0 }),
+      ]);
+      expect(answers.map((a) => a.map((s) => s.week))).toEqual([
+        keys.map(() => 0),
+        other.map(() => 0),
+        keys.map(() => 1),
+        keys.map(() => 2),
+        [],
+      ]);
+      expect(answers[2]!.map((s) => s.kind)).toEqual(keys.map((k) => k.kind));
+    });
   });
 
 let redis: Redis;
@@ -106,3 +127,19 @@ behaves(
   () => new RedisNetworkStore({ redis, prefix: `test:${process.pid}:` }),
 );
 behaves("the network store on a Redis Cluster", () => new RedisNetworkStore({ redis: clusterRedis }));
+
+describe("the network store when Redis fails", () => {
+  it("rejects every submission of the failed call at once, turn after turn, never hangs", async () => {
+    // Nothing listens on port 1: every call fails as a Redis that is down does.
+    const client = createRedis("redis://127.0.0.1:1", "sift-test-network-down");
+    const store = new RedisNetworkStore({ redis: client });
+    const keys = hashKeys(secret, submissionKeys(CAMPAIGN));
+    const ask = (who: string) =>
+      store.spread({ keys, workspace: workspaceTag(secret, who), give: true, now: T0 });
+    for (let turn = 0; turn < 2; turn++) {
+      const answers = await Promise.allSettled([ask("a"), ask("b")]);
+      expect(answers.map((a) => a.status)).toEqual(["rejected", "rejected"]);
+    }
+    client.disconnect();
+  });
+});

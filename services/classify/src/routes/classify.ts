@@ -106,17 +106,19 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
+    // The network's one Redis round trip goes out in the same turn as the usage script, so their
+    // answers come back on one wake-up of this process rather than two (issue 37's throughput
+    // goal). A call then refused for its quota still counts as a copy that reached this site,
+    // which it did (docs/network.md).
+    const origin = req.get("origin") ?? req.get("referer");
+    const print = new TextPrint(input.fields);
+    const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
     const admission = await traceStep(res, deps.tracing, "usage admit", () => deps.usage.admit(workspace));
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
       return sendError(res, "quota_exceeded");
     }
-    // The network's one Redis round trip runs while the model works; after the admission, so
-    // a refused call is not counted as a copy sent to this site.
-    const origin = req.get("origin") ?? req.get("referer");
-    const print = new TextPrint(input.fields);
-    const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
     const result = await scoring;
     // A call not answered with a verdict gives its count back; a failed release is logged, never
     // answered (the caller's answer must not depend on it).
