@@ -20,15 +20,20 @@ describe("the network term", () => {
     expect(at([text(3), link(3)])).toBeGreaterThan(at([text(3)]));
     const huge = at([text(64, 64, 64), link(64, 64, 64), { kind: "contact", hour: 64, day: 64, week: 64 }]);
     expect(huge).toBe(3);
-    // The shipped weights are capped too.
-    expect(networkSignal([text(64, 64, 64), link(64, 64, 64)], 3).term).toBe(DEFAULT_WEIGHTS.cap);
+    // The shipped weights never pass their cap either, and move a spread link.
+    const shipped = networkSignal(
+      [text(64, 64, 64), link(64, 64, 64), { kind: "contact", hour: 64, day: 64, week: 64 }],
+      3,
+    ).term;
+    expect(shipped).toBeGreaterThan(0);
+    expect(shipped).toBeLessThanOrEqual(DEFAULT_WEIGHTS.cap);
   });
 
   it("counts a spread only past the sender's own: one person writing to many sites is not a campaign", () => {
     const sender = (week: number): KeySpread => ({ kind: "sender", hour: week, day: week, week });
-    expect(networkSignal([text(9, 9, 9), sender(9)], 3)).toEqual({ term: 0 });
-    expect(networkSignal([text(9, 9, 9), sender(1)], 3).term).toBeGreaterThan(0);
-    expect(networkSignal([sender(40)], 3)).toEqual({ term: 0 });
+    expect(networkSignal([text(9, 9, 9), sender(9)], 3, W)).toEqual({ term: 0 });
+    expect(networkSignal([text(9, 9, 9), sender(1)], 3, W).term).toBeGreaterThan(0);
+    expect(networkSignal([sender(40)], 3, W)).toEqual({ term: 0 });
   });
 
   it("names the strongest kind and the sites in the last 24 h, else in the last 7 days", () => {
