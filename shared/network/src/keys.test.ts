@@ -121,6 +121,19 @@ describe("a submission's network keys", () => {
     );
   });
 
+  it("works out only the kinds asked for", () => {
+    const fields = msg(
+      "Rank first on Google in a week with our guaranteed SEO plan: https://rank-fast.example.net/offer or call 0151 496 0123",
+      [["email", "seo@rank-fast.example.net"]],
+    );
+    expect(new Set(submissionKeys(fields).map((k) => k.kind))).toEqual(
+      new Set(["text", "link", "contact", "sender"]),
+    );
+    const some = submissionKeys(fields, undefined, undefined, new Set(["link", "sender"] as const));
+    expect(some).toEqual(submissionKeys(fields).filter((k) => k.kind === "link" || k.kind === "sender"));
+    expect(submissionKeys(fields, undefined, undefined, new Set())).toEqual([]);
+  });
+
   it("reads a site's own domain from an Origin or host, and refuses what is not one", () => {
     expect(domainOf("https://www.shop.example.co.uk/contact")).toBe("example.co.uk");
     expect(domainOf("not a url://")).toBeNull();

@@ -17,6 +17,7 @@ export type KeyKind = "text" | "link" | "contact" | "sender";
  * writing to ten shops keeps it, so it only ever lowers the others' spread (spread.ts).
  */
 export const KEY_KINDS: readonly KeyKind[] = ["text", "link", "contact", "sender"];
+const ALL_KINDS: ReadonlySet<KeyKind> = new Set(KEY_KINDS);
 
 export interface RawKey {
   kind: KeyKind;
@@ -154,18 +155,24 @@ export const textKeys = (fields: readonly NormalizedField[], print = new TextPri
 
 /**
  * Every key of one submission, at most 8 + 4 + 4 + 1. `ownDomains`: the site's own registrable
- * domains, which its visitors link to it and which say nothing of a campaign; `print`: as textKeys.
+ * domains, which its visitors link to it and which say nothing of a campaign; `print`: as
+ * textKeys; `kinds`: only these kinds' keys are worked out (kindsUsed: those the weights read).
  */
 export const submissionKeys = (
   fields: readonly NormalizedField[],
   ownDomains: ReadonlySet<string> = new Set(),
   print = new TextPrint(fields),
-): RawKey[] => [
-  ...textKeys(fields, print).map((token) => ({ kind: "text" as const, token })),
-  ...linkDomains(fields, ownDomains).map((d) => ({ kind: "link" as const, token: `domain:${d}` })),
-  ...contacts(fields).map((token) => ({ kind: "contact" as const, token })),
-  ...[senderAddress(fields)].flatMap((a) => (a ? [{ kind: "sender" as const, token: `sender:${a}` }] : [])),
-];
+  kinds: ReadonlySet<KeyKind> = ALL_KINDS,
+): RawKey[] => {
+  const keys: RawKey[] = [];
+  if (kinds.has("text")) for (const token of textKeys(fields, print)) keys.push({ kind: "text", token });
+  if (kinds.has("link"))
+    for (const d of linkDomains(fields, ownDomains)) keys.push({ kind: "link", token: `domain:${d}` });
+  if (kinds.has("contact")) for (const token of contacts(fields)) keys.push({ kind: "contact", token });
+  const sender = kinds.has("sender") ? senderAddress(fields) : null;
+  if (sender) keys.push({ kind: "sender", token: `sender:${sender}` });
+  return keys;
+};
 
 /** The registrable domain of a URL or host (for a site's own domain from its Origin), or null. */
 export const domainOf = (urlOrHost: string): string | null => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WEIGHTS, isNetworkLabel, networkSignal, withNetwork, type KeySpread } from "./spread.ts";
+import {
+  DEFAULT_WEIGHTS,
+  isNetworkLabel,
+  kindsUsed,
+  networkSignal,
+  withNetwork,
+  type KeySpread,
+} from "./spread.ts";
 
 /** Weights of the test's own, so the rules hold whatever the replay fits. */
 const W = { text: 1, link: 1, contact: 1, burst: 0.5, cap: 3 };
@@ -48,6 +55,23 @@ describe("the network term", () => {
     expect(isNetworkLabel(older.reason!.label!)).toBe(true);
     expect(isNetworkLabel(recent.reason!.label!)).toBe(true);
     expect(isNetworkLabel("sent to the moon")).toBe(false);
+  });
+
+  it("looks up only the kinds the weights read: the weighted ones and the sender's, every kind with a burst", () => {
+    const none = { text: 0, link: 0, contact: 0, burst: 0, cap: 2 };
+    expect([...kindsUsed(none)]).toEqual([]);
+    expect([...kindsUsed({ ...none, link: 0.25 })].sort()).toEqual(["link", "sender"]);
+    expect([...kindsUsed({ ...none, text: 1, contact: 1 })].sort()).toEqual(["contact", "sender", "text"]);
+    expect([...kindsUsed({ ...none, burst: 0.5 })].sort()).toEqual(["contact", "link", "sender", "text"]);
+    // A kind left out changes no term: the shipped weights give the same term without it.
+    const spreads = [text(9, 9, 9), link(5, 5), { kind: "contact" as const, hour: 7, day: 7, week: 7 }];
+    const used = kindsUsed(DEFAULT_WEIGHTS);
+    expect(
+      networkSignal(
+        spreads.filter((s) => used.has(s.kind)),
+        3,
+      ),
+    ).toEqual(networkSignal(spreads, 3));
   });
 
   it("adds the term to the score's log-odds, monotone and inside (0, 1)", () => {

@@ -40,6 +40,18 @@ export const DEFAULT_WEIGHTS: NetworkWeights = Object.freeze({
   cap: 2,
 });
 
+/**
+ * The kinds of key the term reads under some weights: those weighted, with the sender's (each
+ * spread counts past it) while any is; every kind while the burst is weighted (it reads any
+ * counted key). Classify looks up only these, so a kind weighted 0 costs no hashing, no Redis
+ * and no memory (docs/network.md).
+ */
+export const kindsUsed = (weights: NetworkWeights): ReadonlySet<KeyKind> => {
+  const weighted = (["text", "link", "contact"] as const).filter((kind) => weights[kind] > 0);
+  if (weights.burst > 0) return new Set<KeyKind>(["text", "link", "contact", "sender"]);
+  return new Set<KeyKind>(weighted.length > 0 ? [...weighted, "sender"] : []);
+};
+
 export interface NetworkSignal {
   /** Log-odds added to the score (0: nothing said). */
   term: number;

@@ -1,6 +1,8 @@
 import type { NormalizedField, Reason, ResolvedKey } from "@sift/contracts";
 import {
+  DEFAULT_WEIGHTS,
   domainOf,
+  kindsUsed,
   networkHasher,
   networkSignal,
   participation,
@@ -33,6 +35,8 @@ interface NetworkLookupDeps {
 export class NetworkLookup {
   readonly #deps: NetworkLookupDeps;
   readonly #hash: ReturnType<typeof networkHasher>;
+  /** The kinds of key the shipped weights read: only these are looked up (kindsUsed). */
+  readonly #kinds = kindsUsed(DEFAULT_WEIGHTS);
 
   constructor(deps: NetworkLookupDeps) {
     this.#deps = deps;
@@ -54,8 +58,11 @@ export class NetworkLookup {
     const now = clock.now();
     const { ask, give } = participation(settings, key.network, now);
     if (!ask) return null;
+    if (this.#kinds.size === 0) return null;
     const own = origin ? domainOf(origin) : null;
-    const keys = this.#hash.keys(submissionKeys(fields, own ? new Set([own]) : undefined, print));
+    const keys = this.#hash.keys(
+      submissionKeys(fields, own ? new Set([own]) : undefined, print, this.#kinds),
+    );
     if (keys.length === 0) return null;
     return store
       .spread({ keys, workspace: this.#hash.workspace(key.workspaceId), give, now })
