@@ -106,10 +106,10 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
         trace: requestContext(res).traceContext,
       })
       .catch(() => null);
-    // The network's one Redis round trip goes out in the same turn as the usage script, so their
-    // answers come back on one wake-up of this process rather than two (issue 37's throughput
-    // goal). A call then refused for its quota still counts as a copy that reached this site,
-    // which it did (docs/network.md).
+    // The network's one Redis round trip goes out with the usage script, not after its answer, so
+    // it is more often back before the model's reply, which the answer waits for anyway (issue
+    // 37's throughput goal). A call then refused for its quota still counts as a copy that
+    // reached this site, which it did (docs/network.md).
     const origin = req.get("origin") ?? req.get("referer");
     const print = new TextPrint(input.fields);
     const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
