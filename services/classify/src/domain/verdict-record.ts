@@ -1,5 +1,5 @@
 import type { ClassifyResponse, NormalizedField, ResolvedKey } from "@sift/contracts";
-import { encodeSignature, TextPrint } from "@sift/feedback";
+import { encodeSignature, type TextPrint } from "@sift/feedback";
 import { reasonKey, type VerdictInput } from "@sift/verdicts";
 
 /** The reasons that are matches of the workspace's own lists (docs/feedback.md's signal table). */
@@ -21,8 +21,8 @@ export const classifyRecord = (input: {
   verdict: ClassifyResponse;
   reasons: readonly unknown[];
   fields: readonly NormalizedField[];
-  /** The fields' TextPrint, when the call worked it out already (the network's keys). */
-  print?: TextPrint;
+  /** The fields' TextPrint, which the network's keys may have worked out already. */
+  print: TextPrint;
 }): VerdictInput => ({
   time: input.time,
   workspaceId: input.key.workspaceId,
@@ -34,5 +34,5 @@ export const classifyRecord = (input: {
   reasons: [...input.reasons],
   listHits: input.reasons.filter(isListHit).map(reasonKey),
   fields: input.fields,
-  fingerprint: encodeSignature((input.print ?? new TextPrint(input.fields)).signature),
+  fingerprint: encodeSignature(input.print.signature),
 });

@@ -68,8 +68,9 @@ export const evaluate = (scored: readonly Scored[], weights: NetworkWeights, min
  * most 0.5 % of flagged messages to any trap, and 0.1 % to site-specific ham, over what the
  * content alone flags there; a grid. (Asking each trap to stay under 0.5 % whatever the model
  * does left only zero weights once issue 36's calibration had the model alone flag 3-4.6 % of
- * two traps at 2,000 sites: the network was then judged on the model's false positives.) Each row is first cut to what the term reads (its spreads per kind past the
- * sender's, the burst, the model's log-odds), so a weight set costs a few operations a row.
+ * two traps at 2,000 sites: the network was then judged on the model's false positives.) Each
+ * row is first cut to what the term reads (its spreads per kind past the sender's, the burst,
+ * the model's log-odds), so a weight set costs a few operations a row.
  */
 export const fit = (scored: readonly Scored[], minSites: number) => {
   const LOGIT_08 = Math.log(4);

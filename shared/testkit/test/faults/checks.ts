@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { ClassifyMessage, SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
-import type { Kind, LoadTarget, Sent } from "./harness.ts";
+import { sleep, type Kind, type LoadTarget, type Sent } from "./harness.ts";
 
 /**
  * What a fault row judges: each answer's outcome against the spec, the counts, and the checks
@@ -65,7 +65,7 @@ const verifyOnceAnswered = async (fs: LoadTarget, solution: string): Promise<str
     const again = await fs.poster.post("/verify", body);
     const unanswered = again.error !== undefined || again.text === VERIFY_500;
     if (!unanswered || Date.now() > giveUpAt) return again.error ?? again.text;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
 };
 
@@ -99,8 +99,8 @@ export const commonChecks = async (fs: LoadTarget, sent: Sent[]) => {
     outcomeOf(fs, s) === "internal" && s.answer.requestId !== undefined && unread.has(s.answer.requestId);
   const notAccepted = sent.filter((s) => s.kind === "verify" && outcomeOf(fs, s) !== "good");
   let spentUnread = 0;
-  const respent: string[] = [];
-  const respentSolutions: string[] = [];
+  /** Each solution found spent though not accepted, and what it was answered then and now. */
+  const respent: Array<{ solution: string; line: string }> = [];
   for (const s of notAccepted) {
     const again = await verifyOnceAnswered(fs, s.solution!);
     if (again === VERIFY_OK) continue;
@@ -109,8 +109,10 @@ export const commonChecks = async (fs: LoadTarget, sent: Sent[]) => {
       continue;
     }
     const took = Math.round(s.answer.endedAt - s.answer.startedAt);
-    respentSolutions.push(s.solution!);
-    respent.push(`${s.answer.status} ${s.answer.error ?? s.answer.text} in ${took} ms -> ${again}`);
+    respent.push({
+      solution: s.solution!,
+      line: `${s.answer.status} ${s.answer.error ?? s.answer.text} in ${took} ms -> ${again}`,
+    });
   }
   const stackTraces = fs.logs
     .filter(({ line }) => line.startsWith("{"))
@@ -122,7 +124,6 @@ export const commonChecks = async (fs: LoadTarget, sent: Sent[]) => {
     usage,
     notAccepted: notAccepted.length,
     respent,
-    respentSolutions,
     spentUnread,
     stackTraces,
   };
@@ -134,7 +135,7 @@ export const commonChecks = async (fs: LoadTarget, sent: Sent[]) => {
  */
 export const expectCommonChecks = (checks: Awaited<ReturnType<typeof commonChecks>>): void => {
   expect(checks.usage).toBe(checks.verdicts);
-  expect(checks.respent).toEqual([]);
+  expect(checks.respent.map((r) => r.line)).toEqual([]);
   expect(checks.stackTraces).toEqual([]);
 };
 
