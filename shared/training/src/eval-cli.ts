@@ -9,7 +9,8 @@ import { writeCharts } from "./eval/charts.ts";
 import type { Metrics } from "./eval/metrics.ts";
 import { probeShortcuts } from "./eval/probes.ts";
 import { crossSource, inDomain, isTest } from "./eval/protocol.ts";
-import { byShape, goalsOf, line, mean } from "./eval/report.ts";
+import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
+import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
 import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 
@@ -37,7 +38,7 @@ const docsDir = resolve(values.docs!);
 const started = performance.now();
 const log = (l: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${l}`);
 
-type Figures = Omit<CardInput, "meta" | "examples" | "command">;
+type Figures = Omit<CardInput, "meta" | "examples" | "command" | "signalWeights">;
 
 /** Renders the card from figures, with the committed model's metadata and example scores. */
 const writeCard = async (figures: Figures): Promise<void> => {
@@ -46,8 +47,12 @@ const writeCard = async (figures: Figures): Promise<void> => {
   EXAMPLE_SUBMISSIONS.forEach((e, i) =>
     console.log(`${e.what.padEnd(24)} v1 ${e.v1.toFixed(3)}  now ${scores[i]!.toFixed(3)}`),
   );
+  const weights = signalWeights();
+  console.log("\nform signals' weights (committed model, log-odds)");
+  for (const w of weights) console.log(`${w.signal.padEnd(28)} ${w.weight.toFixed(2)}`);
   const card = renderCard({
     ...figures,
+    signalWeights: weights,
     meta: readModelMeta(),
     examples: EXAMPLE_SUBMISSIONS.map((e, i) => ({ ...e, score: scores[i]! })),
     command: "pnpm eval --data ../shared/data",
@@ -74,6 +79,7 @@ const within = inDomain(corpus, log, options);
 const cross = crossSource(corpus, log, options);
 if (values.preds) writeFileSync(values.preds, JSON.stringify(cross.map((r) => [r.source, r.preds])));
 const goals = goalsOf(within.pooled, cross, within.unseen);
+const whole = wholeOf(cross);
 
 console.log("\nin-domain (group split)");
 for (const r of within.seen) console.log(line(r.source, r.metrics));
@@ -88,6 +94,12 @@ console.log("\nunseen sets (never trained on)");
 for (const r of within.unseen) console.log(line(r.source, r.metrics));
 console.log(
   `${"mean of sets".padEnd(24)}          ROC AUC ${mean(within.unseen.map((r) => r.metrics.rocAuc)).toFixed(3)}`,
+);
+console.log("\nwhole submissions of each held-out family (leave one source out)");
+for (const r of whole.families) console.log(wholeLine(r));
+for (const r of whole.languages) console.log(wholeLine(r));
+console.log(
+  `whole honest flagged (form-like families' mean) ${(whole.honestFlagged * 100).toFixed(2)}%, whole spam caught (families' mean) ${(whole.spamCaught * 100).toFixed(1)}%`,
 );
 const shapes = byShape([
   ["in-domain test (pooled)", within.seen.flatMap((r) => r.preds)],
@@ -124,6 +136,7 @@ const figures: Figures = {
   cross: strip(cross),
   probes,
   goals,
+  whole,
   shapes,
   quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
 };

@@ -2,6 +2,9 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LISTS_DIR, PHRASE_WORDS, phraseKey } from "@sift/model";
+import { SOURCE_NAMES, SOURCES } from "./data/catalog.ts";
+import { pruneByData, type Measured } from "./lists/prune.ts";
+import { loadSource } from "./data/sources.ts";
 
 /**
  * `tsx shared/training/src/lists-cli.ts --data ../shared/data`: derives the lists the product
@@ -9,6 +12,9 @@ import { LISTS_DIR, PHRASE_WORDS, phraseKey } from "@sift/model";
  * can match cheaply and exactly is kept: whole-word phrases (looked up per word, not as 60,000
  * substring scans per request), host names, and phone numbers as digits. Each output keeps its
  * source's licence; THIRD_PARTY_NOTICES beside them carries the notices. Deterministic: sorted.
+ *
+ * The two phrase lists are then pruned on the trainable sources' texts (issue 44, lists/prune.ts):
+ * an entry that honest messages use about as often as spam ("about", "store", "number") goes.
  */
 const { values } = parseArgs({ options: { data: { type: "string", default: "../shared/data" } } });
 const lists = resolve(values.data!, "lists");
@@ -38,10 +44,29 @@ const literalKeyword = (line: string): string | undefined => {
 };
 
 mkdirSync(LISTS_DIR, { recursive: true });
+const texts = SOURCE_NAMES.filter((s) => SOURCES[s].train).flatMap((source) =>
+  loadSource(resolve(values.data!), source).map((row) => ({
+    family: SOURCES[source].family,
+    label: row.label,
+    tokens: phraseKey(row.text).split(" "),
+  })),
+);
+const pruned = (name: string, entries: string[]): string[] => {
+  const { kept, dropped } = pruneByData(entries, texts);
+  const shown = (m: Measured) =>
+    `${m.entry} (spam ${(m.spamRate * 100).toFixed(2)}%, clean ${(m.cleanRate * 100).toFixed(2)}%)`;
+  console.log(
+    `${name}: ${dropped.length} entries pruned, e.g. ${dropped.slice(0, 12).map(shown).join("; ")}`,
+  );
+  return kept;
+};
 const splorp = read("splorp_comment_blacklist", "blacklist.txt").map((l) => l.trim().toLowerCase());
 out(
   "wp-comment-phrases.txt",
-  splorp.filter((l) => !l.includes(".")).flatMap((l) => phrase(l) ?? []),
+  pruned(
+    "wp-comment-phrases.txt",
+    splorp.filter((l) => !l.includes(".")).flatMap((l) => phrase(l) ?? []),
+  ),
 );
 out(
   "wp-comment-domains.txt",
@@ -49,9 +74,12 @@ out(
 );
 out(
   "smokedetector-keywords.txt",
-  read("smokedetector", "bad_keywords.txt")
-    .filter((l) => !l.startsWith("#"))
-    .flatMap((l) => literalKeyword(l.trim()) ?? []),
+  pruned(
+    "smokedetector-keywords.txt",
+    read("smokedetector", "bad_keywords.txt")
+      .filter((l) => !l.startsWith("#"))
+      .flatMap((l) => literalKeyword(l.trim()) ?? []),
+  ),
 );
 out(
   "smokedetector-websites.txt",

@@ -22,7 +22,9 @@ export const phraseList = (phrases: ReadonlySet<string>): PhraseList => ({
 /**
  * Read once when the featuriser is first imported (worker start, trainer start), never per
  * request. A match is evidence with a learned weight, never a verdict: the lists' authors warn
- * that a bare match over-blocks.
+ * that a bare match over-blocks. The two phrase lists ship pruned (issue 44): an entry that
+ * matches the training data's clean messages about as often as its spam ("about", "store",
+ * "number") is left out when the lists are built (training/src/lists-cli.ts).
  */
 export const LISTS = {
   wpPhrases: phraseList(load("wp-comment-phrases.txt")),
@@ -45,16 +47,20 @@ export const hostListed = (list: ReadonlySet<string>, host: string): boolean => 
 };
 
 /** How many runs of one to PHRASE_WORDS consecutive words are on the list. */
-export const phraseHits = (list: PhraseList, tokens: readonly string[]): number => {
-  let hits = 0;
+export const phraseHits = (list: PhraseList, tokens: readonly string[]): number =>
+  phraseMatches(list, tokens).length;
+
+/** The runs of one to PHRASE_WORDS consecutive words that are on the list, in reading order. */
+export const phraseMatches = (list: PhraseList, tokens: readonly string[]): string[] => {
+  const found: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     let run = tokens[i]!;
-    if (list.phrases.has(run)) hits++;
+    if (list.phrases.has(run)) found.push(run);
     if (!list.firstWords.has(run)) continue;
     for (let n = 1; n < PHRASE_WORDS && i + n < tokens.length; n++) {
       run = `${run} ${tokens[i + n]!}`;
-      if (list.phrases.has(run)) hits++;
+      if (list.phrases.has(run)) found.push(run);
     }
   }
-  return hits;
+  return found;
 };

@@ -1,8 +1,11 @@
-import { authorPool, toExamples, type Example } from "./examples.ts";
+import { authorPool, toExamples, toWholeExamples, type Example } from "./examples.ts";
 import { SOURCE_NAMES, SOURCES, type SourceName } from "./catalog.ts";
 import { loadSource } from "./sources.ts";
 
-/** Every source featurised once; trainer and eval both start here. */
+/**
+ * Every source featurised once, its rows as they are and joined into whole submissions (whole.ts);
+ * trainer and eval both start here.
+ */
 export const loadCorpus = (
   dataDir: string,
   options: { trainableOnly?: boolean; log?: (line: string) => void } = {},
@@ -13,11 +16,13 @@ export const loadCorpus = (
   for (const source of SOURCE_NAMES) {
     if (options.trainableOnly && !SOURCES[source].train) continue;
     const started = performance.now();
-    const examples = toExamples(loadSource(dataDir, source), authors);
-    corpus.set(source, examples);
-    const spam = examples.filter((e) => e.label === 1).length;
+    const rows = loadSource(dataDir, source);
+    const single = toExamples(rows, authors);
+    const whole = toWholeExamples(source, rows, authors);
+    corpus.set(source, [...single, ...whole]);
+    const spam = (xs: Example[]) => xs.filter((e) => e.label === 1).length;
     log(
-      `${source}: ${examples.length} examples (${spam} spam) in ${Math.round(performance.now() - started)} ms`,
+      `${source}: ${single.length} examples (${spam(single)} spam) and ${whole.length} whole submissions (${spam(whole)} spam) in ${Math.round(performance.now() - started)} ms`,
     );
   }
   return corpus;

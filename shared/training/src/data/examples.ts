@@ -2,6 +2,7 @@ import { featurize, type Features } from "@sift/model";
 import { formContent, formFields, type FormShape } from "./forms.ts";
 import type { SourceName } from "./catalog.ts";
 import { loadSource, type SourceRow } from "./sources.ts";
+import { evalFold, wholeMessages, type Lang } from "./whole.ts";
 
 /** A featurised, form-shaped training or test example. */
 export interface Example {
@@ -13,6 +14,8 @@ export interface Example {
   shape: FormShape;
   /** The row's message text, for the eval's perturbation probes. */
   text?: string;
+  /** A whole submission joined from several rows (whole.ts), with its language. */
+  whole?: { lang: Lang };
 }
 
 export const toExamples = (rows: readonly SourceRow[], authors: readonly string[]): Example[] =>
@@ -23,6 +26,33 @@ export const toExamples = (rows: readonly SourceRow[], authors: readonly string[
     const { source, group, label, text } = row;
     return [{ source, group, label, shape, features: featurize(fields), text }];
   });
+
+/**
+ * Fewer whole submissions of one label than this (a small spam folder's long e-mails give a
+ * handful) are left out: weighed like a whole source's, a handful would teach their own frame's
+ * draws (which addresses, which greetings) as if they were the label's.
+ */
+const MIN_WHOLE = 50;
+
+/** The whole submissions joined from a source's rows (whole.ts), featurised. */
+export const toWholeExamples = (
+  source: SourceName,
+  rows: readonly SourceRow[],
+  authors: readonly string[],
+): Example[] => {
+  const messages = wholeMessages(rows, authors, evalFold).filter((m) => m.fields.length > 0);
+  const enough = (label: 0 | 1) => messages.filter((m) => m.label === label).length >= MIN_WHOLE;
+  return messages
+    .filter((m) => enough(m.label))
+    .map((m) => ({
+      source,
+      group: m.group,
+      label: m.label,
+      shape: m.shape,
+      features: featurize(m.fields),
+      whole: { lang: m.lang },
+    }));
+};
 
 /** Author names for forms: the real commenter names of the YouTube set, both labels, sorted. */
 export const authorPool = (dataDir: string): string[] =>

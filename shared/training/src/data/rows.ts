@@ -8,6 +8,8 @@ export interface Row {
   /** Rows sharing a group (duplicates, templates, translations) always land on one side of a split. */
   group: string;
   author?: string;
+  /** The language where the set says it (the translations' column); otherwise read from the script. */
+  lang?: string;
 }
 
 /**

@@ -34,13 +34,14 @@ const smsSpam = (dir: string): SourceRow[] =>
 const multilingual = (dir: string): SourceRow[] =>
   readRecords(readFileSync(join(dir, "multilingual_sms", "data-en-hi-de-fr.csv"), "utf8")).flatMap((r) =>
     (["text_hi", "text_de", "text_fr"] as const)
-      .map((column) => (r[column] ?? "").trim())
-      .filter((text) => text !== "")
-      .map((text) => ({
+      .map((column) => ({ column, text: (r[column] ?? "").trim() }))
+      .filter(({ text }) => text !== "")
+      .map(({ column, text }) => ({
         source: "multilingual_sms" as const,
         text,
         label: label(r["labels"]!),
         group: `sms:${groupKey(r["text"] ?? "")}`,
+        lang: column.slice(5),
       })),
   );
 

@@ -28,6 +28,7 @@ export const whatItIs = (meta: ModelMeta): string => {
     l2: meta.options["l2"],
     sourceWeighing: power === 0 ? "the same" : `in proportion to its size to the power ${power}`,
     targetFpr: pct(meta.options["targetFpr"]),
+    wholeWeight: meta.options["wholeWeight"],
     strictRelaxed: meta.strictness.relaxed.toFixed(2),
     strictStrict: meta.strictness.strict.toFixed(2),
   });

@@ -5,6 +5,8 @@ export interface Prediction {
   label: 0 | 1;
   /** The form shape the example was sent as, for the per-shape tables. */
   shape?: string;
+  /** A whole submission's language (data/whole.ts), for the whole-submission tables. */
+  lang?: string;
 }
 
 export interface Metrics {

@@ -78,3 +78,64 @@ export const byShape = (protocols: Array<[name: string, preds: Prediction[]]>) =
 
 export const line = (source: string, m: Metrics): string =>
   `${source.padEnd(24)} n=${String(m.n).padStart(5)}  ROC AUC ${m.rocAuc.toFixed(3)}  PR AUC ${m.prAuc.toFixed(3)}  P@0.8 ${m.precision.toFixed(3)}  R@0.8 ${m.recall.toFixed(3)}  FPR ${(m.fpr * 100).toFixed(2)}%`;
+
+/** A whole-submission table row: how many honest ones were flagged and spam ones caught at 0.8. */
+export interface WholeRow {
+  key: string;
+  honest: number;
+  flagged: number;
+  spam: number;
+  caught: number;
+}
+
+const wholeRow = (key: string, preds: readonly Prediction[]): WholeRow => ({
+  key,
+  honest: preds.filter((p) => p.label === 0).length,
+  flagged: preds.filter((p) => p.label === 0 && p.score >= 0.8).length,
+  spam: preds.filter((p) => p.label === 1).length,
+  caught: preds.filter((p) => p.label === 1 && p.score >= 0.8).length,
+});
+
+/** The sources of the calibration population (form-like families), whose whole honest submissions are the goal's. */
+const POPULATION_SOURCES = new Set(Object.values(CALIBRATION_POPULATION).flat(2));
+
+/**
+ * Whole submissions (issue 44, data/whole.ts) of each held-out family, scored by the model that
+ * never saw the family: per family and per language, honest ones flagged and spam ones caught at
+ * 0.8. The goals' figures are means over families (each family the same, as 0.8 is placed):
+ * honest ones over the calibration population's families (the form-like ones; e-mail, X posts,
+ * Thai notices and Instagram are in the table, reported, as their one-liners are), spam over every
+ * family with spam. The per-language rows pool the same messages.
+ */
+export const wholeOf = (cross: ReadonlyArray<{ source: SourceName; whole: Prediction[] }>) => {
+  const byFamily = new Map<string, Prediction[]>();
+  for (const r of cross) {
+    const family = SOURCES[r.source].family;
+    byFamily.set(family, [...(byFamily.get(family) ?? []), ...r.whole]);
+  }
+  const families = [...byFamily].map(([family, preds]) => wholeRow(family, preds));
+  const population = (family: string) =>
+    cross.some((r) => SOURCES[r.source].family === family && POPULATION_SOURCES.has(r.source));
+  const honestPool = cross
+    .filter((r) => POPULATION_SOURCES.has(r.source))
+    .flatMap((r) => r.whole.filter((p) => p.label === 0));
+  const spamPool = cross.flatMap((r) => r.whole.filter((p) => p.label === 1));
+  const langs = [...new Set([...honestPool, ...spamPool].map((p) => p.lang ?? "other"))].sort();
+  const languages = langs.map((lang) =>
+    wholeRow(
+      lang,
+      [...honestPool, ...spamPool].filter((p) => (p.lang ?? "other") === lang),
+    ),
+  );
+  const honestFamilies = families.filter((f) => population(f.key) && f.honest > 0);
+  const spamFamilies = families.filter((f) => f.spam > 0);
+  return {
+    families: families.map((f) => ({ ...f, population: population(f.key) })),
+    languages,
+    honestFlagged: mean(honestFamilies.map((f) => f.flagged / f.honest)),
+    spamCaught: mean(spamFamilies.map((f) => f.caught / f.spam)),
+  };
+};
+
+export const wholeLine = (r: WholeRow): string =>
+  `${r.key.padEnd(24)} honest ${String(r.honest).padStart(5)} flagged ${r.honest ? ((r.flagged / r.honest) * 100).toFixed(2) : "-"}%   spam ${String(r.spam).padStart(5)} caught ${r.spam ? ((r.caught / r.spam) * 100).toFixed(1) : "-"}%`;

@@ -35,12 +35,23 @@ export const logitOf = (p: number): number => Math.log(p / (1 - p));
  * Turkish and Persian inboxes) is reported, never placed on: newsletters are not what a form
  * receives, and the strictest of them set 0.8 for everyone (issue 36). Reviews would belong here,
  * but the only review set (`vietnamese_spamreviews`) is for research only: placing a shipped
- * parameter on it is shipping a model fitted to it, so it stays an unseen test set.
+ * parameter on it is shipping a model fitted to it, so it stays an unseen test set. Each family's
+ * whole submissions (its rows joined into contact-form-length messages, data/whole.ts; a source's
+ * part named `<source>/whole`) are a member of their own (issue 44): 0.8 is placed on whole
+ * messages as well as on one-liners.
  */
 export const CALIBRATION_POPULATION: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  enquiries: [["polyai_enquiries"]],
-  comments: [["se_comments_applemeta"], ["youtube_spam"]],
-  chat: [["tg_spam_umputun"], ["sms_spam", "multilingual_sms"]],
+  enquiries: [["polyai_enquiries"], ["polyai_enquiries/whole"]],
+  comments: [
+    ["se_comments_applemeta"],
+    ["youtube_spam"],
+    ["se_comments_applemeta/whole", "youtube_spam/whole"],
+  ],
+  chat: [
+    ["tg_spam_umputun"],
+    ["sms_spam", "multilingual_sms"],
+    ["tg_spam_umputun/whole", "sms_spam/whole", "multilingual_sms/whole"],
+  ],
 };
 
 /** A clean logit of the population with the weight its family and member give it (sums to 1). */

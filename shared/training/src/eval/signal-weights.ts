@@ -1,0 +1,33 @@
+import { BUCKETS, fnv1a, loadLinearScorer } from "@sift/model";
+
+/**
+ * The dense form signals issue 44 asked to earn their weight on whole honest messages: money,
+ * price words, a phone number, an address unlike the name. Each one's learned
+ * log-odds (calibrated scale) in a model: what it adds to a score by itself.
+ */
+export const WEIGHED_SIGNALS = [
+  "money",
+  "price-words",
+  "discount",
+  "phone",
+  "phone:with-support-words",
+  "phone:toll-free",
+  "support-words",
+  "email:unrelated-to-name",
+  "email:free",
+  "outreach:1",
+  "outreach:2",
+  "outreach:3",
+  "praise",
+  "praise+link",
+  "link:shortener",
+] as const;
+
+export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {
+  const scorer = loadLinearScorer(modelPath);
+  const none = scorer.logOdds({ ids: new Int32Array(0), vals: new Float32Array(0) });
+  return WEIGHED_SIGNALS.map((signal) => {
+    const id = fnv1a(`x:${signal}`) & (BUCKETS - 1);
+    return { signal, weight: scorer.logOdds({ ids: Int32Array.of(id), vals: Float32Array.of(1) }) - none };
+  });
+};

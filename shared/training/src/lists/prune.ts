@@ -1,0 +1,65 @@
+import { phraseList, phraseMatches } from "@sift/model";
+
+/** One training text as the pruning reads it: its family, its label and its canonical words. */
+export interface ListText {
+  family: string;
+  label: 0 | 1;
+  tokens: readonly string[];
+}
+
+/** An entry's share of spam and of clean messages that contain it, each a mean over families. */
+export interface Measured {
+  entry: string;
+  spamRate: number;
+  cleanRate: number;
+}
+
+/**
+ * A kept entry is at least this many times likelier in a spam message than in a clean one (each
+ * rate a mean over the families, so no one big set decides): odds of 4, about 1.4 log-odds, the
+ * least a listed phrase should be worth before its own weight is learned. "about", "store",
+ * "price" or "hello i am" are in the comment-spam list and in honest enquiries alike; they go.
+ */
+export const MIN_RATIO = 4;
+
+/**
+ * Issue 44: the lists' entries measured on the training texts. An entry no clean message
+ * contains stays (most entries match nothing at all: drug and product names the data never
+ * met, whose evidence is the list's word); one honest messages use about as often as spam goes.
+ * The measure runs on all trainable families, so the held-out figures of `pnpm eval` see lists
+ * pruned with their family's help: the model card says so.
+ */
+export const pruneByData = (
+  entries: readonly string[],
+  texts: readonly ListText[],
+): { kept: string[]; dropped: Measured[] } => {
+  const unique = [...new Set(entries)];
+  const list = phraseList(new Set(unique));
+  const sizes = new Map<string, number>();
+  const hits = new Map<string, Map<string, number>>();
+  for (const text of texts) {
+    const part = `${text.family}|${text.label}`;
+    sizes.set(part, (sizes.get(part) ?? 0) + 1);
+    for (const entry of new Set(phraseMatches(list, text.tokens))) {
+      const counts = hits.get(entry) ?? new Map<string, number>();
+      counts.set(part, (counts.get(part) ?? 0) + 1);
+      hits.set(entry, counts);
+    }
+  }
+  const parts = (label: 0 | 1) => [...sizes.keys()].filter((p) => p.endsWith(`|${label}`));
+  const rate = (counts: Map<string, number>, label: 0 | 1) => {
+    const ps = parts(label);
+    return ps.reduce((sum, p) => sum + (counts.get(p) ?? 0) / sizes.get(p)!, 0) / Math.max(ps.length, 1);
+  };
+  const dropped: Measured[] = [];
+  const kept = unique.filter((entry) => {
+    const counts = hits.get(entry);
+    if (!counts) return true;
+    const measured = { entry, spamRate: rate(counts, 1), cleanRate: rate(counts, 0) };
+    if (measured.cleanRate === 0 || measured.spamRate >= MIN_RATIO * measured.cleanRate) return true;
+    dropped.push(measured);
+    return false;
+  });
+  dropped.sort((a, b) => b.cleanRate - a.cleanRate);
+  return { kept, dropped };
+};
