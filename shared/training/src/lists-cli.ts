@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LISTS_DIR, PHRASE_WORDS, phraseKey } from "@sift/model";
 import { SOURCE_NAMES, SOURCES } from "./data/catalog.ts";
+import { CALIBRATION_POPULATION } from "./train/calibrate.ts";
 import { pruneByData, type Measured } from "./lists/prune.ts";
 import { loadSource } from "./data/sources.ts";
 
@@ -49,6 +50,7 @@ const texts = SOURCE_NAMES.filter((s) => SOURCES[s].train).flatMap((source) =>
     family: SOURCES[source].family,
     label: row.label,
     tokens: phraseKey(row.text).split(" "),
+    formLike: Object.values(CALIBRATION_POPULATION).flat(2).includes(source),
   })),
 );
 const pruned = (name: string, entries: string[]): string[] => {

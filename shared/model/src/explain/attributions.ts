@@ -2,7 +2,9 @@ import type { NormalizedField } from "@sift/contracts";
 import { BUCKETS, featurize, type FieldTrace } from "../features/featurize.ts";
 import { fnv1a } from "../features/hash.ts";
 import { hostParts } from "../features/links.ts";
+import { LISTS, type PhraseList } from "../features/lists.ts";
 import { canonicalText, wordSpans } from "../features/text.ts";
+import { PHRASE_WORDS } from "../lists/format.ts";
 import { describeSignal } from "./signals.ts";
 
 /**
@@ -44,6 +46,7 @@ export const attributions = (
     const role = read.role;
     for (const word of read.nameWords) out.add("form_layout", "the form's fields", undefined, `n:${word}`);
     out.add("form_layout", "the form's fields", undefined, `r:${role}`);
+    let tokens: readonly string[] = [];
     if (role === "email") {
       emailParts(out, name, value);
     } else if (role === "link") {
@@ -61,7 +64,8 @@ export const attributions = (
         out.add("email_address", `an e-mail address at ${site}`, name, `ed:${site}`);
       }
       const text = read.text!;
-      for (const word of read.words!) out.add("word", wordLabel(word), name, `w:${word}`);
+      tokens = read.words!;
+      for (const word of tokens) out.add("word", wordLabel(word), name, `w:${word}`);
       if (withNgrams) {
         ngrams(out, name, "c", text, 2, 4, wordSpans(text));
         const shape = text
@@ -72,7 +76,13 @@ export const attributions = (
       out.add("text_shape", "how the text is written", name, `sl:${Math.min(hosts.length, 3)}`);
     }
     for (const signal of new Set(read.signals)) {
-      const { code, label } = describeSignal(signal);
+      // The phrase lists' signals name the first listed phrase (a text field's words only).
+      const phrase = signal.startsWith("wp-")
+        ? firstListed(LISTS.wpPhrases, tokens)
+        : signal.startsWith("se-")
+          ? firstListed(LISTS.seKeywords, tokens)
+          : undefined;
+      const { code, label } = describeSignal(signal, phrase);
       out.add(code, label, name, `x:${signal}`);
     }
   });
@@ -182,4 +192,18 @@ const ngrams = (
       piece.ids.push(hash & (BUCKETS - 1));
     }
   }
+};
+
+/** The first run of one to PHRASE_WORDS words that is on the list (the label names it). */
+const firstListed = (list: PhraseList, tokens: readonly string[]): string | undefined => {
+  for (let i = 0; i < tokens.length; i++) {
+    let run = tokens[i]!;
+    if (list.phrases.has(run)) return run;
+    if (!list.firstWords.has(run)) continue;
+    for (let n = 1; n < PHRASE_WORDS && i + n < tokens.length; n++) {
+      run = `${run} ${tokens[i + n]!}`;
+      if (list.phrases.has(run)) return run;
+    }
+  }
+  return undefined;
 };

@@ -45,22 +45,28 @@ const FIXED: Record<string, readonly [code: string, label: string]> = {
 };
 
 /**
- * The code and label of a fired signal. A phrase list's signals are one per matched entry
- * (`wp:buy viagra`, named in the label; issue 44: each entry weighs what the data says of it,
- * and the lists ship without the entries honest messages use as often as spam, so no chip can
- * read "listed phrase: about").
+ * The code and label of a fired signal. `listed` is the first listed phrase found, for the
+ * phrase-list signals, so the label can name it.
  */
-export const describeSignal = (signal: string): { code: string; label: string } => {
+export const describeSignal = (signal: string, listed?: string): { code: string; label: string } => {
   const fixed = FIXED[signal];
   if (fixed) return { code: fixed[0], label: fixed[1] };
-  const colon = signal.indexOf(":");
-  const kind = signal.slice(0, colon);
-  const level = signal.slice(colon + 1);
+  const [kind, level] = signal.split(":");
   if (kind === "outreach") {
     const elements = level === "3" ? "3 or more" : level;
     return { code: "seo_pitch", label: `SEO or marketing pitch (${elements} elements)` };
   }
-  if (kind === "wp") return { code: "listed_phrase", label: `listed phrase: ${level}` };
-  if (kind === "se") return { code: "listed_keyword", label: `listed spam keyword: ${level}` };
+  if (kind === "wp-phrases") {
+    return {
+      code: "listed_phrase",
+      label: listed ? `listed phrase: ${listed}` : "listed comment-spam phrase",
+    };
+  }
+  if (kind === "se-keywords") {
+    return {
+      code: "listed_keyword",
+      label: listed ? `listed spam keyword: ${listed}` : "listed spam keyword",
+    };
+  }
   return { code: signal.replace(/[^a-z0-9]+/gi, "_"), label: signal };
 };

@@ -59,7 +59,7 @@ describe("featurize", () => {
       digest.update(new Uint8Array(vals.buffer, vals.byteOffset, vals.byteLength));
     }
     expect(FEATURIZER_VERSION).toBe(4);
-    expect(digest.digest("hex")).toBe("5c0d6bd21209738c4ac2e211f406133c5284f798b2c54d089699c3ae71be5b46");
+    expect(digest.digest("hex")).toBe("f8ba1c5470abf1a71a07f8037e392376f270bcec24cb9286760e827c45f8ce0d");
   });
 
   it("is deterministic, L2-normalised and inside the bucket range", () => {

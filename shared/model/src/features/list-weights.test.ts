@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadLinearScorer } from "../linear.ts";
 import { fnv1a } from "./hash.ts";
-import { BUCKETS, featurize, type FieldTrace } from "./featurize.ts";
+import { phraseKey } from "../lists/format.ts";
+import { BUCKETS, featurize } from "./featurize.ts";
 import { LISTS, phraseMatches } from "./lists.ts";
 
 /**
@@ -75,32 +76,40 @@ const EVERYDAY = [
 const LOGIT = (p: number) => Math.log(p / (1 - p));
 const id = (signal: string) => fnv1a(`x:${signal}`) & (BUCKETS - 1);
 
-describe("per-entry list features in the committed model", () => {
+describe("list features in the committed model", () => {
   const scorer = loadLinearScorer();
   const none = scorer.logOdds({ ids: new Int32Array(0), vals: new Float32Array(0) });
-  /** What a list's match of this one entry adds to the log-odds: its own signal. */
-  const added = (list: "wp" | "se", entry: string) =>
-    scorer.logOdds({ ids: Int32Array.of(id(`${list}:${entry}`)), vals: Float32Array.of(1) }) - none;
+  /** What one match of a list adds to the log-odds (every entry of a list shares the weight). */
+  const added = (list: "wp" | "se") =>
+    scorer.logOdds({
+      ids: Int32Array.of(id(list === "wp" ? "wp-phrases:1" : "se-keywords:1")),
+      vals: Float32Array.of(1),
+    }) - none;
 
-  it("no everyday word on a list can take an honest message from 0.5 over 0.8 by itself", () => {
-    const room = LOGIT(0.8) - LOGIT(0.5);
-    const listed: Array<[string, number]> = [];
-    for (const word of EVERYDAY) {
-      const tokens = word.split(" ");
-      for (const [list, phrases] of [
+  it("keeps everyday words off the lists, and one listed phrase cannot take an honest message over 0.8", () => {
+    const listed = EVERYDAY.flatMap((word) =>
+      [
         ["wp", LISTS.wpPhrases],
         ["se", LISTS.seKeywords],
-      ] as const)
-        if (phraseMatches(phrases, tokens).includes(word))
-          listed.push([`${list}:${word}`, added(list, word)]);
-    }
-    // Some everyday words are still listed (they are spam-heavy in the training data); the test
-    // must look at real entries, not pass on an empty list.
-    expect(listed.length).toBeGreaterThan(0);
-    expect(listed.filter(([, weight]) => weight >= room)).toEqual([]);
+      ].flatMap(([list, phrases]) =>
+        phraseMatches(phrases as typeof LISTS.wpPhrases, word.split(" ")).includes(word)
+          ? [`${list}:${word}`]
+          : [],
+      ),
+    );
+    // The lists are pruned on the training data (training/src/lists/prune.ts): the words issue 44
+    // saw weigh like "buy viagra" in honest enquiries go. A few everyday words rarer in honest
+    // form messages than in spam stay ("insurance"); the bound below holds for them.
+    const issue44 = ["wp:about", "wp:store", "wp:price", "wp:groups", "se:number", "wp:hello i am"];
+    expect(listed.filter((entry) => issue44.includes(entry))).toEqual([]);
+    expect(listed.length).toBeLessThan(EVERYDAY.length / 10);
+    // What is left shares one weight per list; one match of it must not carry an honest message
+    // from the honest median issue 44 measured (about 0.4) to 0.8.
+    const room = LOGIT(0.8) - LOGIT(0.4);
+    expect(added("wp")).toBeLessThan(room);
   });
 
-  it("gives the list matches of honest whole enquiries little weight in all", () => {
+  it("leaves honest whole enquiries clean, with none of their everyday words matched", () => {
     // Contact-form messages of the kinds issue 44 saw flagged, each with everyday words that the
     // comment-spam list held ("about", "store", "price", "groups", "hello i am").
     const honest = [
@@ -110,27 +119,25 @@ describe("per-entry list features in the committed model", () => {
       "Hello, I ordered a blue jacket last week (order 40213) and it arrived in the wrong size. What is the price of an exchange, or can I get a refund? Thanks",
     ];
     for (const message of honest) {
-      const traces: FieldTrace[] = [];
-      featurize(
-        [
-          ["name", "A. Person"],
-          ["message", message],
-        ],
-        traces,
+      const fields = [
+        ["name", "Alex Morgan"],
+        ["email", "alex.morgan@gmail.com"],
+        ["message", message],
+      ] as const;
+      const matched = [LISTS.wpPhrases, LISTS.seKeywords].flatMap((list) =>
+        phraseMatches(list, phraseKey(message).split(" ")),
       );
-      const listSignals = traces.flatMap((t) => t.signals).filter((s) => /^(?:wp|se):/.test(s));
-      const ids = Int32Array.from(listSignals.map(id));
-      const weight = scorer.logOdds({ ids, vals: new Float32Array(ids.length).fill(1) }) - none;
-      expect({ message: message.slice(0, 30), listSignals, weight: weight < 0.5 }).toEqual({
-        message: message.slice(0, 30),
-        listSignals,
-        weight: true,
+      expect(matched.filter((m) => EVERYDAY.includes(m))).toEqual([]);
+      const score = 1 / (1 + Math.exp(-scorer.logOdds(featurize(fields))));
+      expect({ message: message.slice(0, 40), clean: score < 0.8 }).toEqual({
+        message: message.slice(0, 40),
+        clean: true,
       });
     }
   });
 
   it("still weighs a listed drug name toward spam", () => {
     expect(phraseMatches(LISTS.wpPhrases, ["cialis"])).toEqual(["cialis"]);
-    expect(added("wp", "cialis")).toBeGreaterThan(0);
+    expect(added("wp")).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,9 @@ import { BUCKETS, fnv1a, loadLinearScorer } from "@sift/model";
  * log-odds (calibrated scale) in a model: what it adds to a score by itself.
  */
 export const WEIGHED_SIGNALS = [
+  "wp-phrases:1",
+  "wp-phrases:2",
+  "se-keywords:1",
   "money",
   "price-words",
   "discount",

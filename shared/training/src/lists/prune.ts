@@ -5,6 +5,8 @@ export interface ListText {
   family: string;
   label: 0 | 1;
   tokens: readonly string[];
+  /** From a source of the calibration population: what a web form receives. */
+  formLike?: boolean;
 }
 
 /** An entry's share of spam and of clean messages that contain it, each a mean over families. */
@@ -23,6 +25,14 @@ export interface Measured {
 export const MIN_RATIO = 4;
 
 /**
+ * And an entry goes when honest form-like messages (the calibration population's: enquiries,
+ * comments, chat) contain it at this rate or more, however often spam does: one honest message in
+ * five thousand with "price" or "hello i am" in it is one a month on a site with a busy form, and a listed
+ * phrase adds the same weight in each.
+ */
+export const MAX_FORM_CLEAN_RATE = 1 / 5000;
+
+/**
  * Issue 44: the lists' entries measured on the training texts. An entry no clean message
  * contains stays (most entries match nothing at all: drug and product names the data never
  * met, whose evidence is the list's word); one honest messages use about as often as spam goes.
@@ -37,6 +47,8 @@ export const pruneByData = (
   const list = phraseList(new Set(unique));
   const sizes = new Map<string, number>();
   const hits = new Map<string, Map<string, number>>();
+  const formClean = texts.filter((t) => t.formLike && t.label === 0).length;
+  const formHits = new Map<string, number>();
   for (const text of texts) {
     const part = `${text.family}|${text.label}`;
     sizes.set(part, (sizes.get(part) ?? 0) + 1);
@@ -44,6 +56,7 @@ export const pruneByData = (
       const counts = hits.get(entry) ?? new Map<string, number>();
       counts.set(part, (counts.get(part) ?? 0) + 1);
       hits.set(entry, counts);
+      if (text.formLike && text.label === 0) formHits.set(entry, (formHits.get(entry) ?? 0) + 1);
     }
   }
   const parts = (label: 0 | 1) => [...sizes.keys()].filter((p) => p.endsWith(`|${label}`));
@@ -56,6 +69,11 @@ export const pruneByData = (
     const counts = hits.get(entry);
     if (!counts) return true;
     const measured = { entry, spamRate: rate(counts, 1), cleanRate: rate(counts, 0) };
+    const formRate = formClean > 0 ? (formHits.get(entry) ?? 0) / formClean : 0;
+    if (formRate >= MAX_FORM_CLEAN_RATE) {
+      dropped.push(measured);
+      return false;
+    }
     if (measured.cleanRate === 0 || measured.spamRate >= MIN_RATIO * measured.cleanRate) return true;
     dropped.push(measured);
     return false;

@@ -33,20 +33,20 @@ describe("phrasing signals", () => {
     expect(signals("Great post, thanks!")).not.toContain("praise+link");
   });
 
-  it("makes each matched list entry a signal of its own, matched as words, not substrings", () => {
-    expect(signals("cheap cialis and a casino")).toEqual(expect.arrayContaining(["wp:cialis", "wp:casino"]));
-    expect(signals("The meeting is on Tuesday in room four").filter((s) => /^(?:wp|se):/.test(s))).toEqual(
-      [],
+  it("counts phrases of the shipped comment-spam and keyword lists as words, not substrings", () => {
+    expect(signals("buy cheap viagra online and cialis").some((s) => s.startsWith("wp-phrases:"))).toBe(true);
+    expect(signals("The meeting is on Tuesday in room four").some((s) => s.startsWith("wp-phrases:"))).toBe(
+      false,
     );
-    expect(signals("specialisation").filter((s) => /^(?:wp|se):/.test(s))).toEqual([]);
   });
 
-  it("ships the lists without the words honest messages use as often as spam (issue 44)", () => {
-    // Each of these was on the comment-spam or keyword list and weighed like "buy viagra" in
-    // honest enquiries; the lists are pruned on the training data (training/src/lists/prune.ts).
+  it("ships the lists without the words honest messages use (issue 44)", () => {
+    // Each of these was on the comment-spam or keyword list, and every entry shared one weight,
+    // so in an honest enquiry they weighed like "buy viagra". The lists are pruned on the
+    // training data (training/src/lists/prune.ts).
     const honest = signals(
-      "Hello, a question about your store: is the number of groups for the workshop limited? Thanks",
+      "Hello I am asking about your store: is the price per person, and is the number of groups limited? Thanks",
     );
-    expect(honest.filter((s) => /^(?:wp|se):/.test(s))).toEqual([]);
+    expect(honest.filter((s) => s.startsWith("wp-phrases:") || s.startsWith("se-keywords:"))).toEqual([]);
   });
 });

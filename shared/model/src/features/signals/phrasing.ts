@@ -1,5 +1,5 @@
 import type { TextPart } from "./part.ts";
-import { LISTS, phraseMatches } from "../lists.ts";
+import { LISTS, phraseHits } from "../lists.ts";
 
 /** An amount with a currency: "$299", "€ 50", "199 usd". */
 const MONEY = /[$€£₹¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?|bucks)\b/i;
@@ -32,8 +32,8 @@ const PRAISE =
 /**
  * Wording signals over a text field's stripped text (lower-cased) and its canonical words: money,
  * prices and discounts, outreach pitch elements, praise (alone, or followed by a link: the
- * blog-comment template), and which phrases of the comment-spam and Stack Exchange keyword lists
- * it contains, and how many.
+ * blog-comment template), and how many phrases of the comment-spam and Stack Exchange keyword
+ * lists it contains.
  */
 export const phrasingSignals = ({ stripped, tokens, hosts }: TextPart, out: string[]): void => {
   const lower = stripped.toLowerCase();
@@ -47,23 +47,9 @@ export const phrasingSignals = ({ stripped, tokens, hosts }: TextPart, out: stri
   const praise = PRAISE.exec(lower);
   if (praise)
     out.push(hosts.length > 0 && lower.indexOf("weblink", praise.index) !== -1 ? "praise+link" : "praise");
-  listSignals("wp", LISTS.wpPhrases, tokens, out);
-  listSignals("se", LISTS.seKeywords, tokens, out);
-};
-
-/**
- * A list's matches (issue 44): each matched entry is a signal of its own (`wp:buy viagra`), so it
- * weighs what the training data says of that entry and nothing more. There is no shared "listed
- * phrase" signal any more: one weight for every entry made "about" or "price" in an honest
- * enquiry weigh like "buy viagra", and a count of matches grew with the length of an honest
- * message. An entry the training data never met weighs nothing; the lists ship pruned of the
- * entries honest messages use about as often as spam (training/src/lists/prune.ts).
- */
-const listSignals = (
-  list: "wp" | "se",
-  phrases: Parameters<typeof phraseMatches>[0],
-  tokens: readonly string[],
-  out: string[],
-): void => {
-  for (const entry of new Set(phraseMatches(phrases, tokens))) out.push(`${list}:${entry}`);
+  const wp = phraseHits(LISTS.wpPhrases, tokens);
+  // Bins by doubling: the author warns that single short phrases also occur in real comments.
+  if (wp > 0) out.push(`wp-phrases:${wp === 1 ? 1 : wp <= 3 ? 2 : wp <= 7 ? 4 : 8}`);
+  const se = phraseHits(LISTS.seKeywords, tokens);
+  if (se > 0) out.push(`se-keywords:${Math.min(se, 2)}`);
 };
