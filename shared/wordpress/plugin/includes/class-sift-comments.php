@@ -1,0 +1,142 @@
+<?php
+/**
+ * Comment text classified by Sift: spam at 0.8 to the spam folder, its reasons kept as comment
+ * meta and shown in the admin, the owner's "Spam" / "Not spam" sent back as reports.
+ *
+ * @package Sift
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Classifies, stores the verdict, reports the owner's corrections.
+ */
+final class Sift_Comments {
+	const META_SCORE   = 'sift_score';
+	const META_REASONS = 'sift_reasons';
+	/** Why a comment was held without a verdict (`unreachable`): Sift could not be asked. */
+	const META_HELD = 'sift_held';
+
+	/**
+	 * This request's verdict, written as meta once the comment has an id.
+	 *
+	 * @var array{label: string, score: float, reasons: array<int, array{signal: string, weight: float, label: string}>}|null
+	 */
+	private static $verdict = null;
+
+	/**
+	 * Whether this request's comment was held because Sift was unreachable.
+	 *
+	 * @var bool
+	 */
+	private static $held = false;
+
+	/**
+	 * Hooks classification and reports in.
+	 */
+	public static function register() {
+		// Late, so WordPress's own moderation rules (blocked words, links) have had their say.
+		add_filter( 'pre_comment_approved', array( __CLASS__, 'judge' ), 99, 2 );
+		add_action( 'comment_post', array( __CLASS__, 'remember' ), 10, 1 );
+		add_action( 'transition_comment_status', array( __CLASS__, 'report' ), 10, 3 );
+	}
+
+	/**
+	 * The fields Sift reads, under WordPress's own names (spec 2.1 rule 6 allows any names).
+	 *
+	 * @param array<string, mixed>|WP_Comment $comment The comment.
+	 * @return array<string, string>
+	 */
+	public static function content_of( $comment ) {
+		$fields  = is_array( $comment ) ? $comment : get_object_vars( $comment );
+		$content = array();
+		foreach ( array( 'comment_author', 'comment_author_email', 'comment_author_url', 'comment_content' ) as $name ) {
+			if ( isset( $fields[ $name ] ) && '' !== (string) $fields[ $name ] ) {
+				$content[ $name ] = (string) $fields[ $name ];
+			}
+		}
+		return $content;
+	}
+
+	/**
+	 * `pre_comment_approved`: `spam` at a spam verdict; pending (0) when Sift could not be asked
+	 * and the outage policy is `hold`; otherwise WordPress's own decision stands.
+	 *
+	 * @param int|string|WP_Error  $approved    WordPress's decision so far.
+	 * @param array<string, mixed> $commentdata The comment.
+	 * @return int|string|WP_Error
+	 */
+	public static function judge( $approved, $commentdata ) {
+		self::$verdict = null;
+		self::$held    = false;
+		if ( is_wp_error( $approved ) || 'spam' === $approved || 'trash' === $approved ) {
+			return $approved;
+		}
+		if ( is_user_logged_in() && current_user_can( 'moderate_comments' ) ) {
+			return $approved;
+		}
+		$hold = 'hold' === Sift_Settings::get()['on_outage'];
+		if ( 'unreachable' === Sift_Challenge::$comment_outcome && $hold ) {
+			self::$held = true;
+			return 0;
+		}
+		if ( ! Sift_Settings::classify_ready() ) {
+			return $approved;
+		}
+		$verdict = Sift_Client::classify( self::content_of( $commentdata ) );
+		if ( null === $verdict ) {
+			// The spec advises treating an outage as clean; `hold` keeps it for review instead.
+			self::$held = $hold;
+			return $hold ? 0 : $approved;
+		}
+		self::$verdict = $verdict;
+		return 'spam' === $verdict['label'] ? 'spam' : $approved;
+	}
+
+	/**
+	 * `comment_post`: the verdict (or why there is none) as comment meta.
+	 *
+	 * @param int $comment_id The new comment's id.
+	 */
+	public static function remember( $comment_id ) {
+		if ( null !== self::$verdict ) {
+			update_comment_meta( $comment_id, self::META_SCORE, self::$verdict['score'] );
+			// Meta values are unslashed on the way in: slash the JSON so its escapes survive.
+			update_comment_meta( $comment_id, self::META_REASONS, wp_slash( wp_json_encode( self::$verdict['reasons'], JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ) ) );
+		}
+		if ( self::$held ) {
+			update_comment_meta( $comment_id, self::META_HELD, 'unreachable' );
+		}
+		self::$verdict = null;
+		self::$held    = false;
+	}
+
+	/**
+	 * `transition_comment_status`: "Spam" on a comment not in the spam folder reports spam;
+	 * "Not spam" on one in it reports clean. Only a person's action, never Sift's own filing.
+	 *
+	 * @param string     $new_status The new status.
+	 * @param string     $old_status The old status.
+	 * @param WP_Comment $comment    The comment.
+	 */
+	public static function report( $new_status, $old_status, $comment ) {
+		if ( ! Sift_Settings::classify_ready() || $new_status === $old_status ) {
+			return;
+		}
+		$label = null;
+		if ( 'spam' === $new_status ) {
+			$label = 'spam';
+		} elseif ( 'spam' === $old_status && in_array( $new_status, array( 'approved', 'unapproved' ), true ) ) {
+			$label = 'clean';
+		}
+		if ( null === $label ) {
+			return;
+		}
+		$content = self::content_of( $comment );
+		if ( array() !== $content ) {
+			Sift_Client::report( $content, $label );
+		}
+	}
+}
