@@ -122,7 +122,8 @@ final class Sift_Comments {
 	 * @param WP_Comment $comment    The comment.
 	 */
 	public static function report( $new_status, $old_status, $comment ) {
-		if ( ! Sift_Settings::classify_ready() || $new_status === $old_status ) {
+		// A person's decision only: a status another plugin or a cron job changes teaches nothing.
+		if ( ! Sift_Settings::classify_ready() || $new_status === $old_status || ! current_user_can( 'moderate_comments' ) ) {
 			return;
 		}
 		$label = null;
