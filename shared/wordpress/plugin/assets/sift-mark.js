@@ -1,3 +1,4 @@
+/* global document, window */
 /**
  * Gives each form holding a Sift marker the attributes sift.js looks for (WordPress's comment and
  * login forms have no hook for attributes on <form>). Runs before sift.js, which scans the page
