@@ -82,6 +82,18 @@ const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`${what} did not start in ${timeoutMs} ms`);
 };
 
+/** SIGTERM to a detached child's whole process group; resolves once the leader has exited. */
+const stopGroup = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      resolve();
+    }
+  });
+
 const startMariaDb = async (dir: string): Promise<{ port: number; child: ChildProcess }> => {
   const data = join(dir, "db");
   await run("mariadb-install-db", [
@@ -186,6 +198,12 @@ add_filter( 'wp_is_comment_flood', '__return_false', 99 );
 export const startWordPress = async (): Promise<WordPress> => {
   const dir = mkdtempSync(join(tmpdir(), "sift-wordpress-"));
   const children: ChildProcess[] = [];
+  const groups: ChildProcess[] = [];
+  const stopAll = async () => {
+    for (const group of groups) await stopGroup(group);
+    for (const child of children.reverse()) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const wp = join(dir, "wp");
     const [db] = await Promise.all([startMariaDb(dir), hardLinkTree(wp)]);
@@ -198,12 +216,15 @@ export const startWordPress = async (): Promise<WordPress> => {
     const port = await freePort();
     const host = `127.0.0.1:${port}`;
     const url = `http://${host}`;
-    // Several workers: WordPress's pages call Sift while the browser fetches their assets.
+    // Several workers: WordPress's pages call Sift while the browser fetches their assets. The
+    // workers are forked children the parent does not stop on SIGTERM: a process group of its
+    // own, stopped as one (stopGroup).
     const server = spawn("php", ["-S", host, "-t", wp], {
       stdio: "ignore",
+      detached: true,
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: "4" },
     });
-    children.push(server);
+    groups.push(server);
     await waitFor("php -S", async () => (await fetch(`${url}/wp-login.php`)).status > 0);
 
     const installed = await fetch(`${url}/wp-admin/install.php?step=2`, {
@@ -244,14 +265,10 @@ export const startWordPress = async (): Promise<WordPress> => {
           .split("\n")
           .filter((line) => /PHP (Warning|Notice|Fatal|Parse)/.test(line) && line.includes("/wp-content/"));
       },
-      stop: async () => {
-        for (const child of children.reverse()) await stopChild(child);
-        rmSync(dir, { recursive: true, force: true });
-      },
+      stop: stopAll,
     };
   } catch (err) {
-    for (const child of children.reverse()) await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
+    await stopAll();
     throw err;
   }
 };
