@@ -31,3 +31,9 @@ Sift_Comments::register();
 if ( is_admin() ) {
 	Sift_Admin::register();
 }
+register_deactivation_hook(
+	__FILE__,
+	static function () {
+		wp_clear_scheduled_hook( Sift_Comments::RECHECK_HOOK );
+	}
+);

@@ -30,6 +30,15 @@ const PITCH =
   "Hello webmaster! Your site is not on the first page of Google. Our SEO agency sells guaranteed " +
   "first page rankings, cheap high DA backlinks and link building packages. Buy now for a free SEO audit " +
   "http://bit.ly/seo-rank-boost";
+/**
+ * Another question and another kind of spam: the owner's reports in the first block teach Sift
+ * that PITCH is clean and HONEST spam, as they should.
+ */
+const QUESTION =
+  "Could you say which rootstock the pear tree in the third photo is on? Ours struggles on heavy clay soil.";
+const CASINO =
+  "Buy cheap viagra online!!! Casino bonus 500% free spins, guaranteed winnings, best prices " +
+  "no prescription, click here http://bit.ly/xyz-casino now";
 let serial = 0;
 const unique = (text: string) => `${text} (${++serial}-${Date.now() % 100_000})`;
 
@@ -292,14 +301,21 @@ describe.skipIf(!RUN)("the Sift plugin in WordPress 6.1", () => {
     await visitor.close();
   });
 
-  it("holds a comment while Sift is down (never lost), and refuses a login with a reason", async () => {
+  it("holds comments while Sift is down (never lost), refuses a login with a reason, and rechecks them after", async () => {
+    const honest = unique(QUESTION);
+    const pitch = unique(CASINO);
     await scoring.stack.stopService("gateway");
     try {
-      const text = unique(HONEST);
       // sift.js cannot load either: the form goes without _vendor, as it would in an outage.
-      const page = await commentInBrowser(text);
-      await page.context().close();
-      expect(await stored(text)).toMatchObject({ approved: "0", held: "unreachable" });
+      for (const [text, author] of [
+        [honest, "Ann Example"],
+        [pitch, "Rank Booster"],
+      ] as const) {
+        const page = await commentInBrowser(text, author);
+        await page.context().close();
+        expect(await stored(text)).toMatchObject({ approved: "0", held: "unreachable", score: "" });
+      }
+      expect(await wp.php("return (bool) wp_next_scheduled( 'sift_recheck' );")).toBe(true);
 
       const reply = await post(
         "/wp-login.php",
@@ -307,9 +323,19 @@ describe.skipIf(!RUN)("the Sift plugin in WordPress 6.1", () => {
         "wordpress_test_cookie=WP%20Cookie%20check",
       );
       expect(await reply.text()).toContain("cannot be reached right now");
+      // A recheck while Sift is still down changes nothing.
+      await wp.php("do_action( 'sift_recheck' ); return true;");
+      expect(await stored(pitch)).toMatchObject({ approved: "0", held: "unreachable" });
     } finally {
       await scoring.stack.startService("gateway");
     }
+    // Back: the recheck (WP-Cron's event, run here at once) sends the pitch to the spam folder
+    // and leaves the honest comment pending for the owner, with its score: it never passed the challenge.
+    await wp.php("do_action( 'sift_recheck' ); return true;");
+    expect(await stored(pitch)).toMatchObject({ approved: "spam", held: "" });
+    const kept = (await stored(honest))!;
+    expect(kept).toMatchObject({ approved: "0", held: "" });
+    expect(Number(kept.score)).toBeLessThan(0.8);
   });
 
   it("with `accept`, lets a comment and a login through while Sift is down", async () => {

@@ -19,6 +19,15 @@ final class Sift_Comments {
 	/** Why a comment was held without a verdict (`unreachable`): Sift could not be asked. */
 	const META_HELD = 'sift_held';
 
+	/** The WP-Cron event that asks Sift about comments held while it was unreachable. */
+	const RECHECK_HOOK = 'sift_recheck';
+
+	/** A held comment is asked about again this long after an outage (then again, until Sift answers). */
+	const RECHECK_AFTER_S = 300;
+
+	/** Comments asked about per run: a long outage's queue is worked through in steps. */
+	const RECHECK_BATCH = 50;
+
 	/**
 	 * This request's verdict, written as meta once the comment has an id.
 	 *
@@ -41,6 +50,7 @@ final class Sift_Comments {
 		add_filter( 'pre_comment_approved', array( __CLASS__, 'judge' ), 99, 2 );
 		add_action( 'comment_post', array( __CLASS__, 'remember' ), 10, 1 );
 		add_action( 'transition_comment_status', array( __CLASS__, 'report' ), 10, 3 );
+		add_action( self::RECHECK_HOOK, array( __CLASS__, 'recheck' ) );
 	}
 
 	/**
@@ -102,15 +112,70 @@ final class Sift_Comments {
 	 */
 	public static function remember( $comment_id ) {
 		if ( null !== self::$verdict ) {
-			update_comment_meta( $comment_id, self::META_SCORE, self::$verdict['score'] );
-			// Meta values are unslashed on the way in: slash the JSON so its escapes survive.
-			update_comment_meta( $comment_id, self::META_REASONS, wp_slash( wp_json_encode( self::$verdict['reasons'], JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ) ) );
+			self::store_verdict( $comment_id, self::$verdict );
 		}
 		if ( self::$held ) {
 			update_comment_meta( $comment_id, self::META_HELD, 'unreachable' );
+			self::schedule_recheck();
 		}
 		self::$verdict = null;
 		self::$held    = false;
+	}
+
+	/**
+	 * A verdict as comment meta: `sift_score` a number, `sift_reasons` JSON.
+	 *
+	 * @param int                                                                                           $comment_id The comment.
+	 * @param array{label: string, score: float, reasons: array<int, array{signal: string, weight: float, label: string}>} $verdict    Sift's answer.
+	 */
+	private static function store_verdict( $comment_id, $verdict ) {
+		update_comment_meta( $comment_id, self::META_SCORE, $verdict['score'] );
+		// Meta values are unslashed on the way in: slash the JSON so its escapes survive.
+		update_comment_meta( $comment_id, self::META_REASONS, wp_slash( wp_json_encode( $verdict['reasons'], JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ) ) );
+	}
+
+	/**
+	 * One recheck pending at a time.
+	 */
+	public static function schedule_recheck() {
+		if ( false === wp_next_scheduled( self::RECHECK_HOOK ) ) {
+			wp_schedule_single_event( time() + self::RECHECK_AFTER_S, self::RECHECK_HOOK );
+		}
+	}
+
+	/**
+	 * The recheck: each comment held while Sift was unreachable is classified now. Spam goes to
+	 * the spam folder; anything else stays pending for the owner, since it never passed the
+	 * challenge (it came while sift.js could not load). While Sift still cannot answer, the rest
+	 * waits for the next run.
+	 */
+	public static function recheck() {
+		if ( ! Sift_Settings::classify_ready() ) {
+			return;
+		}
+		$held = get_comments(
+			array(
+				'status'     => 'hold',
+				'meta_key'   => self::META_HELD, // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_key -- a short queue, read by cron.
+				'meta_value' => 'unreachable', // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_value
+				'number'     => self::RECHECK_BATCH,
+			)
+		);
+		foreach ( $held as $comment ) {
+			$verdict = Sift_Client::classify( self::content_of( $comment ) );
+			if ( null === $verdict ) {
+				self::schedule_recheck();
+				return;
+			}
+			self::store_verdict( (int) $comment->comment_ID, $verdict );
+			delete_comment_meta( $comment->comment_ID, self::META_HELD );
+			if ( 'spam' === $verdict['label'] ) {
+				wp_spam_comment( $comment );
+			}
+		}
+		if ( count( $held ) === self::RECHECK_BATCH ) {
+			self::schedule_recheck();
+		}
 	}
 
 	/**
