@@ -100,6 +100,33 @@ describe.skipIf(!inject("browserTests"))("sift.js in Chromium", () => {
     await page.close();
   });
 
+  it("starts solving at once when a field of the form already has the focus as it attaches", async () => {
+    const page = await openDemo();
+    // As wp-login.php does: the user name is focused before the script listens for focus.
+    await page.evaluate(
+      ({ siteKey, url }) => {
+        const form = document.createElement("form");
+        form.id = "prefocused";
+        const field = document.createElement("input");
+        field.name = "log";
+        form.append(field);
+        document.body.append(form);
+        field.focus();
+        form.setAttribute("data-sift-site-key", siteKey);
+        form.setAttribute("data-sift-url", url);
+        window.Sift!.scan();
+      },
+      { siteKey, url: stack.gatewayUrl },
+    );
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>("#prefocused input[name=_vendor]")?.value,
+    );
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("log");
+    // The page's own forms have no focus, so they wait for theirs.
+    expect(await page.inputValue("#contact input[name=_vendor]")).toBe("");
+    await page.close();
+  });
+
   it("gives a form that stays on the page a new solution for each submit", async () => {
     const page = await openDemo();
     // A single-page app's handler: reads the form data, cancels the navigation.

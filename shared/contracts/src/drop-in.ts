@@ -14,7 +14,14 @@ export const AKISMET_PATHS = {
   submitSpam: "/1.1/submit-spam",
   submitHam: "/1.1/submit-ham",
   usageLimit: "/1.2/usage-limit",
+  /** The WordPress plugin's settings page (issue 46): connectivity, account card, statistics. */
+  test: "/1.1/test",
+  getSubscription: "/1.1/get-subscription",
+  getStats: "/1.1/get-stats",
 } as const;
+
+/** The Akismet paths answered to a GET; every other one is a POST. */
+export const AKISMET_GETS: ReadonlySet<string> = new Set([AKISMET_PATHS.usageLimit, AKISMET_PATHS.test]);
 
 /** The body Akismet answers a submit-spam or submit-ham with; clients compare it to the letter. */
 export const AKISMET_THANKS = "Thanks for making the web a better place.";
@@ -48,6 +55,9 @@ export const DROP_IN_LABELS: ReadonlyMap<string, string> = new Map([
   [AKISMET_PATHS.submitSpam, "akismetSubmitSpam"],
   [AKISMET_PATHS.submitHam, "akismetSubmitHam"],
   [AKISMET_PATHS.usageLimit, "akismetUsageLimit"],
+  [AKISMET_PATHS.test, "akismetTest"],
+  [AKISMET_PATHS.getSubscription, "akismetGetSubscription"],
+  [AKISMET_PATHS.getStats, "akismetGetStats"],
   [SITEVERIFY_PATHS.hcaptcha, "siteverifyHcaptcha"],
   [SITEVERIFY_PATHS.turnstile, "siteverifyTurnstile"],
   [SITEVERIFY_PATHS.recaptcha, "siteverifyRecaptcha"],
@@ -107,7 +117,7 @@ const akismetDocs: Record<keyof typeof AKISMET_PATHS, OperationDoc> = {
     requestBody: { required: true, content: form(AkismetParams) },
     responses: {
       "200": text(
-        "`true` (spam) or `false`; X-akismet-guid always, X-akismet-pro-tip: discard far past the threshold; `invalid` for a bad key.",
+        "`true` (spam) or `false`; X-akismet-guid always, never X-akismet-pro-tip (a site reviews all it catches); `invalid` for a bad key.",
         ["true", "false", "invalid"],
       ),
       "400": akismetError,
@@ -160,6 +170,37 @@ const akismetDocs: Record<keyof typeof AKISMET_PATHS, OperationDoc> = {
           },
         },
       },
+    },
+  },
+  test: {
+    summary: "Akismet: the plugin's connectivity check (no key)",
+    responses: { "200": text("Always `connected`.", ["connected"]) },
+  },
+  getSubscription: {
+    summary:
+      "Akismet: the account behind a classify secret key (`key` first), as the WordPress plugin reads it",
+    security: akismetAuth,
+    requestBody: { required: true, content: form(AkismetParams) },
+    responses: {
+      "200": {
+        description:
+          '`{account_id, account_name, account_type, status: "active", next_billing_date: null, limit_reached, usage: {limit, usage}}` (`limit_reached` `yellow` in the free plan\'s grace, `red` while paused), or the text `invalid`.',
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "403": akismetError,
+    },
+  },
+  getStats: {
+    summary: "Akismet: the statistics card's figures for a classify secret key (`key` first)",
+    security: akismetAuth,
+    requestBody: { required: true, content: form(AkismetParams) },
+    responses: {
+      "200": {
+        description:
+          "`{spam, ham, missed_spam, false_positives, accuracy, time_saved, checked}`: the gateway keeps no verdict totals, so Akismet's figures are 0; `checked` is the classify calls counted in the last 30 days. Or the text `invalid`.",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "403": akismetError,
     },
   },
 };
@@ -217,7 +258,7 @@ export const dropInPaths = (): Record<string, Record<string, OperationDoc>> => (
   ...Object.fromEntries(
     (Object.keys(AKISMET_PATHS) as Array<keyof typeof AKISMET_PATHS>).map((name) => [
       AKISMET_PATHS[name],
-      { [name === "usageLimit" ? "get" : "post"]: akismetDocs[name] },
+      { [AKISMET_GETS.has(AKISMET_PATHS[name]) ? "get" : "post"]: akismetDocs[name] },
     ]),
   ),
   [SITEVERIFY_PATHS.hcaptcha]: { post: siteverifyDoc("hCaptcha") },

@@ -26,8 +26,11 @@ describe("the drop-in paths", () => {
     const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
     const methods = (path: string) => Object.keys(paths[path] ?? {});
     expect(methods(AKISMET_PATHS.usageLimit)).toEqual(["get"]);
+    expect(methods(AKISMET_PATHS.test)).toEqual(["get"]);
     for (const path of [
       AKISMET_PATHS.verifyKey,
+      AKISMET_PATHS.getSubscription,
+      AKISMET_PATHS.getStats,
       AKISMET_PATHS.commentCheck,
       AKISMET_PATHS.submitSpam,
       AKISMET_PATHS.submitHam,

@@ -72,9 +72,21 @@ export type AkismetKeySource =
  */
 const SECRET_PREFIX = "sk_";
 
-/** `api_key`, then `key`, then the Host header's first label (`KEY.sift.example`). */
-export const akismetKey = (params: AkismetParams, host: string | undefined): AkismetKeySource => {
-  for (const name of ["api_key", "key"]) {
+/**
+ * Which parameter names the key first. A call about the site's own key (comment-check, submits)
+ * reads `api_key`, the one the WordPress plugin adds to every call; a call that asks about a key
+ * (verify-key, get-subscription, get-stats) reads `key` first, since the plugin checking a newly
+ * typed key sends `key=<new>&api_key=<stored>` and the answer must be about the new one.
+ */
+export type AkismetKeyOrder = "api_key" | "key";
+
+/** The key parameter `first` names, then the other, then the Host header's first label (`KEY.sift.example`). */
+export const akismetKey = (
+  params: AkismetParams,
+  host: string | undefined,
+  first: AkismetKeyOrder = "api_key",
+): AkismetKeySource => {
+  for (const name of first === "key" ? ["key", "api_key"] : ["api_key", "key"]) {
     const value = param(params, name).trim();
     if (value !== "") return { from: "param", key: value };
   }
@@ -83,11 +95,3 @@ export const akismetKey = (params: AkismetParams, host: string | undefined): Aki
     return { from: "host", key: label };
   return { from: "none" };
 };
-
-/**
- * Akismet's `X-akismet-pro-tip: discard` ("the worst, most pervasive spam: discard without
- * review") at this score or above. A score is a rank whose 0.8 is placed per workspace (its
- * strictness and reviews), so "far past the threshold" is a fixed point well above it: 0.95
- * leaves the band 0.8-0.95 for a site's spam folder, where a mistake can still be found.
- */
-export const DISCARD_SCORE = 0.95;

@@ -11,7 +11,6 @@ import {
   SPAM_STANDARD,
   TEST_KEY,
   type Identity,
-  type ResolvedKey,
 } from "@sift/contracts";
 import type { Keystore, RateLimiter, RefusalCounter, ResolvedKeyRecord, UsageMeter } from "@sift/keystore";
 import {
@@ -30,9 +29,10 @@ import {
   akismetContent,
   akismetKey,
   akismetTrigger,
-  DISCARD_SCORE,
+  type AkismetKeyOrder,
   type AkismetParams,
 } from "../domain/akismet.ts";
+import { accountRoutes } from "./akismet-account.ts";
 import { readAkismetParams } from "./akismet-params.ts";
 
 export interface AkismetDeps {
@@ -57,11 +57,15 @@ export interface AkismetDeps {
 export const mountAkismet = (app: Express, deps: AkismetDeps): void => {
   const common = [errorFormat("classify"), boundedBody()];
   const guarded = (handler: RequestHandler): RequestHandler => inAkismetWords(deps.logger, handler);
+  const account = accountRoutes(deps, (req, params) => admit(deps, req, params, false, "key"), paramsOf);
   app.post(AKISMET_PATHS.verifyKey, ...common, guarded(verifyKey(deps)));
   app.post(AKISMET_PATHS.commentCheck, ...common, guarded(commentCheck(deps)));
   app.post(AKISMET_PATHS.submitSpam, ...common, guarded(submit(deps, "spam")));
   app.post(AKISMET_PATHS.submitHam, ...common, guarded(submit(deps, "clean")));
-  app.get(AKISMET_PATHS.usageLimit, ...common, guarded(usageLimit(deps)));
+  app.get(AKISMET_PATHS.usageLimit, ...common, guarded(account.usageLimit));
+  app.get(AKISMET_PATHS.test, guarded(account.test));
+  app.post(AKISMET_PATHS.getSubscription, ...common, guarded(account.getSubscription));
+  app.post(AKISMET_PATHS.getStats, ...common, guarded(account.getStats));
 };
 
 /**
@@ -95,27 +99,29 @@ const akismetError = (res: Response, status: number, message: string): void => {
 };
 
 /** A key Akismet does not accept: `invalid`, and why in the debug header. */
-const invalid = (res: Response, why: string): void => {
+export const invalid = (res: Response, why: string): void => {
   res.setHeader("X-akismet-debug-help", why);
   res.status(200).type("text/plain").send("invalid");
 };
 
-type Admission =
+export type Admission =
   { ok: true; key: Identity["key"] } | { ok: false; answer: (res: Response) => void | Promise<void> };
 
 /**
  * The key, as the classify key rules have it (spec 5.1), from Akismet's sources: `test` is test
  * mode (its budget per address), a challenge key or an unknown one `invalid`, classify off a
  * 403, past the rate limit a 429 with Retry-After (counted as the console counts refusals).
- * `take`: whether the call spends from the key's rate limit (a verify-key or usage query does not).
+ * `take`: whether the call spends from the key's rate limit (a verify-key or usage query does not);
+ * `first`: the parameter read first (`key` for the calls that ask about a key).
  */
 const admit = async (
   deps: AkismetDeps,
   req: Request,
   params: AkismetParams,
   take: boolean,
+  first: AkismetKeyOrder = "api_key",
 ): Promise<Admission> => {
-  const source = akismetKey(params, req.headers.host);
+  const source = akismetKey(params, req.headers.host, first);
   if (source.from === "none") return { ok: false, answer: (res) => invalid(res, ClassifyMessage.missingKey) };
   if (source.key === TEST_KEY) {
     const { rate, burst } = deps.testKeyRate;
@@ -190,7 +196,8 @@ const serviceError = (res: Response, status: number, json: unknown, retryAfter: 
 const verifyKey =
   (deps: AkismetDeps): RequestHandler =>
   async (req, res) => {
-    const admission = await admit(deps, req, paramsOf(req), false);
+    // The key asked about: `key` (the plugin adds its stored `api_key` to every call).
+    const admission = await admit(deps, req, paramsOf(req), false, "key");
     if (!admission.ok) return void (await admission.answer(res));
     res.type("text/plain").send("valid");
   };
@@ -218,8 +225,9 @@ const commentCheck =
       });
     if (!answer) return akismetError(res, 503, ClassifyMessage.unavailable);
     const verdict = answer.status === 200 ? ClassifyResponse.safeParse(answer.json) : null;
+    // Never `X-akismet-pro-tip: discard`: the plugin would drop such spam unseen, and a site
+    // owner must be able to review and report what Sift caught (docs/integrations.md).
     if (verdict?.success) {
-      if (verdict.data.score >= DISCARD_SCORE) res.setHeader("X-akismet-pro-tip", "discard");
       return void res.type("text/plain").send(String(verdict.data.label === "spam"));
     }
     // Nothing to judge (no content parameter held text) is not spam, and was not counted.
@@ -252,27 +260,4 @@ const submit =
     if (!answer) return akismetError(res, 500, ClassifyMessage.internal);
     if (answer.status === 200) return void res.type("text/plain").send(AKISMET_THANKS);
     serviceError(res, answer.status, answer.json, answer.headers["retry-after"]);
-  };
-
-/**
- * Akismet 1.2's usage-limit: the workspace's allowance (`none` on a paid plan, which is never
- * cut off), its counted calls of the last 30 days, and `throttled` while paused (spec 3.1).
- */
-const usageLimit =
-  (deps: AkismetDeps): RequestHandler =>
-  async (req, res) => {
-    const admission = await admit(deps, req, paramsOf(req), false);
-    if (!admission.ok) return void (await admission.answer(res));
-    const key = admission.key as ResolvedKey | { status: "test" };
-    if (key.status === "test")
-      return void res.json({ limit: "none", usage: 0, percentage: "0.00", throttled: false });
-    const status = await deps.usage.status({ id: key.workspaceId, plan: key.plan, allowance: key.allowance });
-    const paid = key.plan === "paid";
-    res.json({
-      limit: paid ? "none" : status.allowance,
-      usage: status.used30d,
-      percentage:
-        paid || status.allowance === 0 ? "0.00" : ((100 * status.used30d) / status.allowance).toFixed(2),
-      throttled: status.state === "paused",
-    });
   };

@@ -212,3 +212,98 @@ describe("usage-limit", () => {
     });
   });
 });
+
+describe("the key a call asks about", () => {
+  it("is `key` on verify-key, even with the plugin's stored api_key beside it", async () => {
+    const stored = await createKey(stack.keystore, { kind: "classify" });
+    const other = await createKey(stack.keystore, { kind: "classify" });
+    // Akismet's plugin checks a typed key as `key=<typed>&api_key=<stored>`.
+    const madeUp = await call("/1.1/verify-key", { key: "sk_madeUpKey", api_key: stored.secretKey });
+    expect([madeUp.text, madeUp.headers.get("x-akismet-debug-help")]).toEqual([
+      "invalid",
+      ClassifyMessage.invalidKey,
+    ]);
+    expect((await call("/1.1/verify-key", { key: other.secretKey, api_key: "sk_gone" })).text).toBe("valid");
+    // A call about the site's own key still reads api_key first.
+    const check = await call("/1.1/comment-check", {
+      api_key: stored.secretKey,
+      key: "sk_madeUpKey",
+      comment_author: "viagra-test-123",
+    });
+    expect(check.text).toBe("true");
+  });
+});
+
+describe("the WordPress plugin's settings page calls", () => {
+  it("answer GET /1.1/test with `connected`", async () => {
+    const reply = await send("GET", "/1.1/test", {});
+    expect([reply.status, reply.text]).toEqual([200, "connected"]);
+  });
+
+  it("answer get-subscription with the workspace's plan and usage, yellow in grace", async () => {
+    const free = await createKey(stack.keystore, { kind: "classify", allowance: 2 });
+    const subscription = async (key: string) =>
+      JSON.parse((await call("/1.1/get-subscription", { key, blog: "http://wp.example" })).text) as unknown;
+    expect(await subscription(free.secretKey)).toEqual({
+      account_id: free.workspaceId,
+      account_name: "Sift, free plan",
+      account_type: "sift-free",
+      status: "active",
+      next_billing_date: null,
+      limit_reached: false,
+      usage: { limit: 2, usage: 0 },
+    });
+    const workspace = (await stack.keystore.getWorkspace(free.workspaceId))!;
+    for (let n = 0; n < 2; n++) expect((await stack.usage.admit(workspace)).admitted).toBe(true);
+    expect(await subscription(free.secretKey)).toMatchObject({
+      limit_reached: "yellow",
+      usage: { limit: 2, usage: 2 },
+    });
+    const paid = await createKey(stack.keystore, { kind: "classify", plan: "paid" });
+    expect(await subscription(paid.secretKey)).toMatchObject({
+      account_type: "sift-paid",
+      limit_reached: false,
+      usage: { limit: "none", usage: 0 },
+    });
+  });
+
+  it("answer get-stats with every figure the plugin reads, Sift's count as `checked`", async () => {
+    const { secretKey, workspaceId } = await createKey(stack.keystore, { kind: "classify" });
+    await stack.usage.admit((await stack.keystore.getWorkspace(workspaceId))!);
+    for (const from of ["6-months", "all"]) {
+      const reply = await call("/1.1/get-stats", { key: secretKey, from });
+      expect(JSON.parse(reply.text)).toEqual({
+        spam: 0,
+        ham: 0,
+        missed_spam: 0,
+        false_positives: 0,
+        accuracy: 0,
+        time_saved: 0,
+        checked: 1,
+      });
+    }
+  });
+
+  it("answer `invalid` to get-subscription and get-stats for a key that is not a classify key", async () => {
+    const challenge = await createKey(stack.keystore, { kind: "challenge" });
+    for (const path of ["/1.1/get-subscription", "/1.1/get-stats"]) {
+      for (const key of ["sk_unknown", challenge.secretKey]) {
+        const reply = await call(path, { key });
+        expect([path, reply.status, reply.text]).toEqual([path, 200, "invalid"]);
+      }
+    }
+  });
+});
+
+describe("X-akismet-pro-tip", () => {
+  it("is never sent, so the plugin keeps every caught comment for review", async () => {
+    const { secretKey } = await createKey(stack.keystore, { kind: "classify" });
+    for (const fields of [
+      { api_key: secretKey, comment_author: "viagra-test-123" } as Record<string, string>,
+      { api_key: "test", comment_content: "vendor-test-spam" },
+    ]) {
+      const reply = await call("/1.1/comment-check", fields);
+      expect([reply.text, reply.headers.get("x-akismet-pro-tip")]).toEqual(["true", null]);
+    }
+  });
+});

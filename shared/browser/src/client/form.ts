@@ -4,7 +4,10 @@ import { ChallengeError, runChallenge, type Solved } from "./run.ts";
 export const FIELD_NAME = "_vendor";
 export const SITE_KEY_ATTR = "data-sift-site-key";
 export const URL_ATTR = "data-sift-url";
-/** `focus` (default): start on the first focus inside the form; `load`: start at once. */
+/**
+ * `focus` (default): start on the first focus inside the form (or at once when a field of it
+ * already has the focus as the script attaches); `load`: start at once.
+ */
 export const START_ATTR = "data-sift-start";
 
 /** Where a form's challenge comes from when its markup is not Sift's own (widgets.ts). */
@@ -40,7 +43,10 @@ export class FormChallenge {
     this.#vendorField = source?.alsoFill ? fieldOf(form, source.alsoFill) : undefined;
     // Capture: at the form itself capture listeners run first, before the page's own handlers.
     form.addEventListener("submit", this.#onSubmit, { capture: true });
-    if (form.getAttribute(START_ATTR) === "load") void this.solve().catch(() => {});
+    // A field may already have the focus (wp-login.php focuses the user name before a deferred
+    // script attaches): no focusin comes for it, so that counts as the first focus.
+    const focused = document.activeElement !== null && form.contains(document.activeElement);
+    if (form.getAttribute(START_ATTR) === "load" || focused) void this.solve().catch(() => {});
     else form.addEventListener("focusin", () => void this.solve().catch(() => {}), { once: true });
   }
 
