@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { buildBrowserBundle } from "@sift/browser";
 import { FeedbackStore } from "@sift/feedback";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startScoringStack, type ScoringStack } from "@sift/testkit";
 import { buildZip } from "../scripts/zip.ts";
@@ -51,6 +52,9 @@ let feedback: FeedbackStore;
 
 beforeAll(async () => {
   if (!RUN) return;
+  // The gateway serves sift.js from the bundle: built here, as the browser suites build it, so
+  // the suite does not depend on a `pnpm build` before it.
+  await buildBrowserBundle();
   [scoring, wp, browser] = await Promise.all([
     startScoringStack({ redisUrl: inject("redisUrl") }),
     startWordPress(),
