@@ -46,21 +46,28 @@ export const hostListed = (list: ReadonlySet<string>, host: string): boolean => 
   return false;
 };
 
-/** How many runs of one to PHRASE_WORDS consecutive words are on the list. */
-export const phraseHits = (list: PhraseList, tokens: readonly string[]): number =>
-  phraseMatches(list, tokens).length;
+/** How many runs of one to PHRASE_WORDS consecutive words are on the list (the featuriser's hot path: no array). */
+export const phraseHits = (list: PhraseList, tokens: readonly string[]): number => {
+  let hits = 0;
+  eachMatch(list, tokens, () => hits++);
+  return hits;
+};
 
 /** The runs of one to PHRASE_WORDS consecutive words that are on the list, in reading order. */
 export const phraseMatches = (list: PhraseList, tokens: readonly string[]): string[] => {
   const found: string[] = [];
+  eachMatch(list, tokens, (run) => found.push(run));
+  return found;
+};
+
+const eachMatch = (list: PhraseList, tokens: readonly string[], match: (run: string) => void): void => {
   for (let i = 0; i < tokens.length; i++) {
     let run = tokens[i]!;
-    if (list.phrases.has(run)) found.push(run);
+    if (list.phrases.has(run)) match(run);
     if (!list.firstWords.has(run)) continue;
     for (let n = 1; n < PHRASE_WORDS && i + n < tokens.length; n++) {
       run = `${run} ${tokens[i + n]!}`;
-      if (list.phrases.has(run)) found.push(run);
+      if (list.phrases.has(run)) match(run);
     }
   }
-  return found;
 };
