@@ -93,7 +93,12 @@ describe("faults under load: Redis", () => {
         ),
       );
       const recovered = recovery(fs, sent, faultEnd);
+      const goodClassify = sent.filter((s) => s.kind === "classify" && outcomeOf(fs, s) === "good");
+      const answeredWithin = (ms: number) => goodClassify.filter((s) => s.answer.endedAt >= killAt - ms).length;
       report("Redis SIGKILL and restart (AOF, appendfsync everysec)", {
+        // What everysec may lose (below): the counts of verdicts answered in the last 1-2 s.
+        lostCounts: checks.verdicts - checks.usage,
+        verdictsAnsweredInLast: { "1s": answeredWithin(1_000), "2s": answeredWithin(2_000) },
         inFlightAtKill: inFlight,
         acceptedBeforeKill: acceptedBefore.length,
         stillSpent: again.filter((a) => JSON.parse(a.text).message === VerifyMessage.spent).length,
