@@ -2,13 +2,7 @@ import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { SPAM_STANDARD, VerifyMessage } from "@sift/contracts";
-import {
-  createKey,
-  solveChallenge,
-  startScoringStack,
-  type ScoringStack,
-  type Stack,
-} from "@sift/testkit";
+import { createKey, solveChallenge, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
 
 /**
  * The attempt id (DESIGN.md): a balancer the gateway trusts names each request, the same on
@@ -97,7 +91,8 @@ describe("a verify resent under one attempt", () => {
     const other = await createKey(stack.keystore, { kind: "challenge" });
     const fresh = await solveChallenge(stack.gatewayUrl, other.siteKey!);
     const own = randomUUID();
-    const again = () => send(CALLER, "/verify", { secretKey: other.secretKey, solution: fresh }, attempt(own));
+    const again = () =>
+      send(CALLER, "/verify", { secretKey: other.secretKey, solution: fresh }, attempt(own));
     expect(await again()).toEqual({ status: 200, json: { ok: true } });
     expect(await again()).toEqual({ status: 200, json: spent });
   });
@@ -145,7 +140,8 @@ describe("a classify or a report resent under one attempt", () => {
     const key = await createKey(stack.keystore, { kind: "classify" });
     // The learner's count of applied spam reports (@sift/feedback's FeedbackStore.stats, read
     // here from its hash: the gateway's tests do not depend on that package).
-    const stored = async () => Number((await stack.redis.hget(`sift:{fb:${key.workspaceId}}:meta`, "spam")) ?? 0);
+    const stored = async () =>
+      Number((await stack.redis.hget(`sift:{fb:${key.workspaceId}}:meta`, "spam")) ?? 0);
     const report = (headers: Record<string, string>) =>
       send(
         BALANCER,
@@ -158,8 +154,7 @@ describe("a classify or a report resent under one attempt", () => {
     expect(await report(attempt(first))).toEqual({ status: 200, json: { ok: true } });
     expect(await report(attempt(randomUUID()))).toEqual({ status: 200, json: { ok: true } });
     const start = Date.now();
-    while ((await stored()) < 2 && Date.now() - start < 5_000)
-      await new Promise((r) => setTimeout(r, 50));
+    while ((await stored()) < 2 && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 50));
     // The learner had time for a third report, had one been queued.
     await new Promise((r) => setTimeout(r, 500));
     expect(await stored()).toBe(2);

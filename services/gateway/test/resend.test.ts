@@ -117,7 +117,8 @@ describe("a hop lost with the request in flight", () => {
     // when its model reply comes, and gives back in a Redis round trip of its own, which can end
     // after the second copy was answered (a busy machine saw 0 here): so wait for it, bounded.
     const start = Date.now();
-    while ((await gone()) === goneBefore && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 20));
+    while ((await gone()) === goneBefore && Date.now() - start < 10_000)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await gone()).toBe(goneBefore + 1);
     // One verdict answered, one counted, whichever copy's give-back or count came last.
     expect((await stack.usage.status(workspace)).used30d).toBe(1);

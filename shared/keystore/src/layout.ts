@@ -27,7 +27,8 @@ export const redisLayout = (prefix = "sift:") => ({
    * Hash: the copies of one attempt that hold its count (`c:<copy>` → 1) and where the count went
    * (`day`, `month`); for ATTEMPT_MEMORY_MS (usage-script.ts).
    */
-  usageAttempt: (workspaceId: string, attempt: string) => `${prefix}usage-attempt:{${workspaceId}}:${attempt}`,
+  usageAttempt: (workspaceId: string, attempt: string) =>
+    `${prefix}usage-attempt:{${workspaceId}}:${attempt}`,
   /** Hash: `<UTC day>:<code>` → keyed 429 answers of that day (refusals.ts). */
   refusals: (workspaceId: string) => `${prefix}refused:{${workspaceId}}`,
   config: (configId: string) => `${prefix}cfg:{${configId}}`,

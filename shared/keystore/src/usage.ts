@@ -107,7 +107,12 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     const status = this.#status(workspace, row);
     const day = row[4];
     if (day >= 0) {
-      const reservation = { workspaceId: workspace.id, day, month: monthOf(now), ...(copy ? { attempt: copy } : {}) };
+      const reservation = {
+        workspaceId: workspace.id,
+        day,
+        month: monthOf(now),
+        ...(copy ? { attempt: copy } : {}),
+      };
       return { admitted: true, reservation, status };
     }
     // Counted for the console's usage page; a failed count must not turn the 429 into a 500.
@@ -177,7 +182,15 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
       ATTEMPT_MEMORY_MS,
     ] as const;
     if (ride) {
-      return this.redis.siftUsageAdmitRiding(usage, quota, monthly, attemptKey, ...ride.keys, ...args, ...ride.args);
+      return this.redis.siftUsageAdmitRiding(
+        usage,
+        quota,
+        monthly,
+        attemptKey,
+        ...ride.keys,
+        ...args,
+        ...ride.args,
+      );
     }
     return this.redis.siftUsageAdmit(usage, quota, monthly, attemptKey, ...args);
   }

@@ -94,7 +94,8 @@ describe("faults under load: Redis", () => {
       );
       const recovered = recovery(fs, sent, faultEnd);
       const goodClassify = sent.filter((s) => s.kind === "classify" && outcomeOf(fs, s) === "good");
-      const answeredWithin = (ms: number) => goodClassify.filter((s) => s.answer.endedAt >= killAt - ms).length;
+      const answeredWithin = (ms: number) =>
+        goodClassify.filter((s) => s.answer.endedAt >= killAt - ms).length;
       report("Redis SIGKILL and restart (AOF, appendfsync everysec)", {
         // What everysec may lose (below): the counts of verdicts answered in the last 1-2 s.
         lostCounts: checks.verdicts - checks.usage,

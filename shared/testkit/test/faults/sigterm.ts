@@ -59,8 +59,9 @@ export const sigtermRow = async (name: ServiceName) => {
       // Fresh solutions answered `Spent challenge` (a resend whose first copy spent it, under
       // another attempt: the gateway's own resend carries the same one since issue 45); any is
       // also among `bad` below.
-      freshSpent: sent.filter((s) => s.kind === "verify" && s.answer.text.includes(`"${VerifyMessage.spent}"`))
-        .length,
+      freshSpent: sent.filter(
+        (s) => s.kind === "verify" && s.answer.text.includes(`"${VerifyMessage.spent}"`),
+      ).length,
     });
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(GRACE_MS);
