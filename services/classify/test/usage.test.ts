@@ -184,3 +184,46 @@ describe("what is counted", () => {
     expect((await ws.status()).used30d).toBe(0);
   });
 });
+
+describe("usage per attempt (DESIGN.md's attempt id)", () => {
+  const subject = async () => {
+    const key = await createKey(stack.keystore, { kind: "classify", plan: "free", allowance: 100 });
+    return (await stack.keystore.getWorkspace(key.workspaceId))!;
+  };
+  const admitted = async (workspace: Awaited<ReturnType<typeof subject>>, attempt: string) => {
+    const admission = await stack.usage.admit(workspace, attempt);
+    if (!admission.admitted) throw new Error("refused");
+    return admission.reservation;
+  };
+
+  it("counts the copies of one attempt once, and keeps the count while any copy holds it", async () => {
+    const workspace = await subject();
+    const used = async () => (await stack.usage.status(workspace)).used30d;
+    const first = await admitted(workspace, "attempt-one");
+    const second = await admitted(workspace, "attempt-one");
+    expect(await used()).toBe(1);
+    // The first copy's caller went (it gives its count back); the second answered: still one.
+    await stack.usage.release(first, workspace.allowance);
+    expect(await used()).toBe(1);
+    // The second gives back too: no copy answered, nothing counted.
+    await stack.usage.release(second, workspace.allowance);
+    expect(await used()).toBe(0);
+    // A copy after that counts afresh.
+    await admitted(workspace, "attempt-one");
+    expect(await used()).toBe(1);
+    await admitted(workspace, "attempt-two");
+    expect(await used()).toBe(2);
+  });
+
+  it("gives a count back to the day it went to, whichever copy gives it back last", async () => {
+    const workspace = await subject();
+    const first = await admitted(workspace, "attempt-midnight");
+    clock.advance(DAY);
+    const second = await admitted(workspace, "attempt-midnight");
+    expect(second.day).toBe(first.day);
+    await stack.usage.release(first, workspace.allowance);
+    await stack.usage.release(second, workspace.allowance);
+    const days = await stack.usage.daily(workspace.id, 2);
+    expect(days.map((d) => d.count)).toEqual([0, 0]);
+  });
+});

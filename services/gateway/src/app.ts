@@ -28,6 +28,8 @@ import type { GatewayConfig } from "./config.ts";
 import { browserAccess, cors } from "./routes/browser.ts";
 import { browserScript } from "./routes/browser-script.ts";
 import { securityHeaders } from "./routes/security-headers.ts";
+import { assignAttempt } from "./routes/attempt.ts";
+import { trustedPeers } from "./domain/trusted-proxies.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { sessionAccess } from "./routes/session.ts";
@@ -50,7 +52,8 @@ export interface GatewayDeps extends AppDeps {
     | "testKeyRate"
     | "testKeyBurst"
     | "trustProxy"
-  >;
+  > &
+    Partial<Pick<GatewayConfig, "trustedProxies">>;
   /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
   endpoints?: EndpointTable;
   keystore: Keystore;
@@ -78,6 +81,7 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
   app.use(securityHeaders);
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(assignRequestId);
+  app.use(assignAttempt(trustedPeers(deps.config.trustedProxies ?? "")));
   healthRoutes(app, { checks: deps.readiness });
 
   const endpoints = deps.endpoints ?? ENDPOINTS;

@@ -14,6 +14,12 @@ const Config = ServiceConfig.extend({
   consoleUrl: z.string().url().default("http://127.0.0.1:8084").meta({ env: "CONSOLE_URL" }),
   /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
   trustProxy: z.coerce.number().int().min(0).default(0).meta({ env: "SIFT_TRUST_PROXY" }),
+  /**
+   * The balancers whose `X-Sift-Attempt` the gateway keeps (addresses, CIDR ranges, `loopback`,
+   * `uniquelocal`, comma-separated), matched against the connection's peer. Empty: none, and
+   * the gateway names every attempt itself (docs/deployment.md, "The attempt id").
+   */
+  trustedProxies: z.string().default("").meta({ env: "SIFT_TRUSTED_PROXIES" }),
   /** Challenges per second per client address, with its burst. */
   challengeRate: z.coerce.number().positive().default(5).meta({ env: "SIFT_CHALLENGE_RATE" }),
   challengeBurst: z.coerce.number().int().positive().default(20).meta({ env: "SIFT_CHALLENGE_BURST" }),

@@ -26,6 +26,38 @@ describe("RedisReplayGuard", () => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it("answers true again to the attempt that spent an id, and false to any other attempt", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    const first = randomUUID();
+    expect(await guard.spend(id, 60_000, first)).toBe(true);
+    expect(await guard.spend(id, 60_000, first)).toBe(true);
+    expect(await guard.spend(id, 60_000, randomUUID())).toBe(false);
+    expect(await guard.spend(id, 60_000)).toBe(false);
+    expect(await redis.get(`sift:challenge:spent:${id}`)).toBe(first);
+  });
+
+  it("gives exactly one of many concurrent attempts at one id true", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    const attempts = Array.from({ length: 50 }, () => randomUUID());
+    const results = await Promise.all(attempts.map((attempt) => guard.spend(id, 60_000, attempt)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = attempts[results.indexOf(true)]!;
+    expect(await guard.spend(id, 60_000, winner)).toBe(true);
+  });
+
+  it("never counts a marker written before attempts existed as an attempt's own", async () => {
+    await redisReady(redis);
+    const guard = new RedisReplayGuard(redis);
+    const id = randomUUID();
+    await redis.set(`sift:challenge:spent:${id}`, "1", "PX", 60_000);
+    expect(await guard.spend(id, 60_000, randomUUID())).toBe(false);
+    expect(await guard.spend(id, 60_000)).toBe(false);
+  });
+
   it("keeps the spent marker only for the challenge's remaining life", async () => {
     await redisReady(redis);
     const guard = new RedisReplayGuard(redis);

@@ -63,6 +63,13 @@ const bounded = (
 };
 
 /**
+ * An attempt id as the outermost hop Sift controls sets it (HAProxy's `unique-id`, or the
+ * gateway's own UUID): plain characters, so it can be logged and stored as is, and at least 8 of
+ * them, so it never equals the `1` that spent markers held before attempts existed.
+ */
+export const AttemptId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/);
+
+/**
  * What the gateway learned about the caller's key, forwarded to a service in a header signed
  * with the internal secret. `status` lets the verify service apply the spec's message order
  * itself (a missing solution is reported before an invalid key).
@@ -83,6 +90,13 @@ export const Identity = z.object({
    * an `X-Forwarded-For` header that a direct caller could write.
    */
   client: z.string().max(128).optional(),
+  /**
+   * The attempt id (ATTEMPT_HEADER): the same on every resend of one request, by the balancer or
+   * the gateway, so a service makes each effect (a spend, a count, a log entry, a report) once
+   * per attempt. Signed, so a service port reached directly cannot claim another's attempt.
+   * Absent (an identity signed by an older gateway): every copy is its own attempt.
+   */
+  attempt: AttemptId.optional(),
   key: z.discriminatedUnion("status", [
     z.object({ status: z.literal("missing") }),
     z.object({ status: z.literal("invalid") }),
@@ -146,5 +160,18 @@ export const identityFor = (
 });
 
 export const IDENTITY_HEADER = "x-sift-identity";
+/**
+ * How long a count, a verdict log entry or a stored report remembers the attempt that made it,
+ * so a resend of that attempt makes none again (a spend remembers it for the challenge's life).
+ * It must cover the latest resend a balancer can send: HAProxy's shipped config resends up to
+ * `retries` 3 times, each after at most `timeout connect` 1 s + `timeout server` 20 s, so the
+ * last copy leaves at most 4 × 21 = 84 s after the first; ingress-nginx with
+ * `proxy-next-upstream-tries` 2 and its 60 s read time-out, 120 s. Three minutes covers both
+ * with room, and costs one small key per classify call for that long (docs/reliability.md).
+ */
+export const ATTEMPT_MEMORY_MS = 180_000;
+
+/** The attempt id's header (DESIGN.md): set by the outermost hop Sift controls, overwriting a caller's. */
+export const ATTEMPT_HEADER = "x-sift-attempt";
 export const SIGNATURE_HEADER = "x-sift-signature";
 export const REQUEST_ID_HEADER = "x-request-id";

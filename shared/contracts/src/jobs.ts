@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AttemptId } from "./identity.ts";
 
 /**
  * The BullMQ job catalog. `month-end` runs on the first of each month (UTC) and checks the paid
@@ -43,6 +44,11 @@ export const FeedbackJob = z.object({
   fingerprint: z.string().max(1024),
   reportedAt: z.number().int(),
   requestId: z.string().optional(),
+  /**
+   * The attempt id of the POST /feedback call (DESIGN.md): the queue takes one report per
+   * attempt for ATTEMPT_MEMORY_MS, so a resend whose first copy was queued stores nothing more.
+   */
+  attempt: AttemptId.optional(),
   /**
    * The base model's score of the reported submission as log-odds (balanced, before anything the
    * workspace taught), and the model version that gave it: per-site placement's input. Absent

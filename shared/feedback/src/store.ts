@@ -12,20 +12,39 @@ import { encodeReviewed, REVIEWED_RECORD_BYTES } from "./reviewed.ts";
 export const SHARED_LAYER = "_shared";
 /** A workspace keeps its latest reports' fingerprints up to this many (~5 MB at 257 bytes each). */
 export const MAX_FINGERPRINTS = 20_000;
+/**
+ * How long a layer remembers the reports it applied, by id: far above BullMQ's redelivery of a
+ * stalled job (its lock, 30 s, then the next stalled check, 30 s) and a failed one's retries
+ * (0.5-2 s apart), with room for a learner that was down for hours. Reports come at the pace
+ * people send them, so a day of ids is small.
+ */
+const APPLIED_MEMORY_MS = 24 * 3_600_000;
 
 /**
- * RECORD: one report into a layer, atomically. KEYS: counts, fingerprints, meta, version,
- * reviewed (per-site placement's score log), languages. ARGV: label (spam|clean), reportedAt,
- * fingerprint record (binary), reviewed record (binary, or empty when the report has no base
- * score), script, language (empty when unknown; counted for clean reports only), buckets...
+ * RECORD: one report into a layer, atomically, once per report id. KEYS: counts, fingerprints,
+ * meta, version, reviewed (per-site placement's score log), languages, applied (sorted set:
+ * report id → when applied). ARGV: label (spam|clean), reportedAt, fingerprint record (binary),
+ * reviewed record (binary, or empty when the report has no base score), script, language (empty
+ * when unknown; counted for clean reports only), report id (empty: none), now, applied memory
+ * (ms), buckets...
+ * A report id applied already is not applied again (the version is returned unchanged): BullMQ
+ * hands a job whose learner died after applying it, before marking it done, to another learner
+ * (a stalled job), and the host-lost row saw such reports stored twice.
  * Counts are BITFIELD u32 counters (saturating), spam at bucket b, clean at LAYER_BUCKETS + b;
  * the fingerprint and reviewed logs are trimmed from the front past their caps. Returns the new
  * version.
  */
 const RECORD = `
+if #ARGV[7] > 0 then
+  if redis.call('ZADD', KEYS[7], 'NX', ARGV[8], ARGV[7]) == 0 then
+    return tonumber(redis.call('GET', KEYS[4]) or '0')
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', tonumber(ARGV[8]) - tonumber(ARGV[9]))
+  redis.call('PEXPIRE', KEYS[7], ARGV[9])
+end
 local offset = ARGV[1] == 'spam' and 0 or ${LAYER_BUCKETS}
 local ops = {}
-for i = 7, #ARGV do
+for i = 10, #ARGV do
   ops[#ops + 1] = 'INCRBY'; ops[#ops + 1] = 'u32'; ops[#ops + 1] = '#' .. (offset + tonumber(ARGV[i])); ops[#ops + 1] = 1
   if #ops >= 4000 then
     redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'SAT', unpack(ops)); ops = {}
@@ -130,13 +149,16 @@ const strictnessOf = (value: string | null): Strictness =>
 export class FeedbackStore extends ListStore {
   constructor(deps: ListStoreDeps) {
     super(deps);
-    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 6, lua: RECORD });
+    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 7, lua: RECORD });
     this.redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
     this.redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
 
-  /** Applies one report to a layer (a workspace's, or SHARED_LAYER); the layer's new version. */
-  async record(layer: string, job: FeedbackJob): Promise<number> {
+  /**
+   * Applies one report to a layer (a workspace's, or SHARED_LAYER); the layer's new version. With
+   * `reportId` (the queue's job id), a report applied already is not applied again (RECORD).
+   */
+  async record(layer: string, job: FeedbackJob, reportId = ""): Promise<number> {
     const signature = decodeSignature(job.fingerprint);
     if (!signature) throw new Error("fingerprint has the wrong length");
     const record = Buffer.alloc(FINGERPRINT_RECORD_BYTES);
@@ -150,12 +172,16 @@ export class FeedbackStore extends ListStore {
       this.key(layer, "version"),
       this.key(layer, "reviewed"),
       this.key(layer, "languages"),
+      this.key(layer, "applied"),
       job.label,
       String(job.reportedAt),
       record,
       encodeReviewed(job),
       job.script ?? "",
       job.language ?? "",
+      reportId,
+      String(Date.now()),
+      String(APPLIED_MEMORY_MS),
       ...buckets,
     );
     return Number(version);
@@ -298,12 +324,16 @@ declare module "ioredis" {
       version: string,
       reviewed: string,
       languages: string,
+      applied: string,
       label: string,
       reportedAt: string,
       record: Buffer,
       reviewedRecord: Buffer,
       script: string,
       language: string,
+      reportId: string,
+      now: string,
+      memoryMs: string,
       ...buckets: string[]
     ): Result<number, Context>;
     siftAgreeReport(

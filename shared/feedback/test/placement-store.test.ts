@@ -160,3 +160,15 @@ describe("per-site placement through the feedback store (real Redis)", () => {
     expect(left.reasons.map((r) => r.signal)).not.toContain("new_script");
   });
 });
+
+describe("a report applied by id", () => {
+  it("is applied once however often its job is handed out (a stalled job's redelivery)", async () => {
+    const site = workspace();
+    const first = await store.record(site, job(site, "spam", 1), "41");
+    expect(await store.record(site, job(site, "spam", 1), "41")).toBe(first);
+    expect((await store.stats(site)).spam).toBe(1);
+    await store.record(site, job(site, "spam", 1), "42");
+    await store.record(site, job(site, "spam", 1));
+    expect((await store.stats(site)).spam).toBe(3);
+  });
+});

@@ -23,6 +23,12 @@ export const redisLayout = (prefix = "sift:") => ({
   usage: (workspaceId: string) => `${prefix}usage:{${workspaceId}}`,
   quota: (workspaceId: string) => `${prefix}quota:{${workspaceId}}`,
   usageMonthly: (workspaceId: string) => `${prefix}usage-month:{${workspaceId}}`,
+  /**
+   * Hash: the copies of one attempt that hold its count (`c:<copy>` → 1) and where the count went
+   * (`day`, `month`); for ATTEMPT_MEMORY_MS (usage-script.ts).
+   */
+  usageAttempt: (workspaceId: string, attempt: string) =>
+    `${prefix}usage-attempt:{${workspaceId}}:${attempt}`,
   /** Hash: `<UTC day>:<code>` → keyed 429 answers of that day (refusals.ts). */
   refusals: (workspaceId: string) => `${prefix}refused:{${workspaceId}}`,
   config: (configId: string) => `${prefix}cfg:{${configId}}`,

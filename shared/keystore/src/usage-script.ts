@@ -12,12 +12,21 @@ import { luaDeadlineCheck } from "@sift/runtime";
  * Each counted call is also added to a per-month total (KEYS[3]), which the month-end check of
  * paid plans reads long after the day counts have left the window.
  *
- * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals hash.
+ * A call that carries an attempt id counts once per attempt: the attempt's hash (KEYS[4],
+ * layout.ts `usageAttempt`) holds every copy of it admitted and not given back, and the day and
+ * month its one count went to. The first copy counts and makes the hash; a copy that finds it
+ * (a balancer's or the gateway's resend, while the first copy runs or after it answered) joins
+ * without counting; RELEASE takes the count back only with the last copy holding it. So a
+ * resend is counted once whether its first copy answered, died, or gave its count back.
+ *
+ * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals hash, KEYS[4] the attempt's.
  * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek"), month,
  * deadline (see luaDeadlineCheck: a reservation that reaches Redis after classify answered 500
- * must not count a call that got no verdict).
+ * must not count a call that got no verdict), attempt ('' when none), copy (this call's own
+ * id), memory (ms the attempt's hash is kept: ATTEMPT_MEMORY_MS).
  * Returns { state, used, reachedAt, retryAfterMs, reservedDay } with state 0 under, 1 grace,
- * 2 paused; on paused nothing is reserved (reservedDay -1).
+ * 2 paused; on paused nothing is reserved (reservedDay -1) unless another copy of the attempt
+ * was admitted (then this one is too: it is the same call).
  */
 export const ADMIT = `${luaDeadlineCheck(9)}
 local now = tonumber(ARGV[1])
@@ -73,7 +82,12 @@ elseif reachedAt then
 end
 
 local reservedDay = -1
-if reserve and state ~= 2 then
+local attempt = ARGV[10]
+if reserve and attempt ~= '' and redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('HSET', KEYS[4], 'c:' .. ARGV[11], 1)
+  redis.call('PEXPIRE', KEYS[4], ARGV[12])
+  reservedDay = tonumber(redis.call('HGET', KEYS[4], 'day'))
+elseif reserve and state ~= 2 then
   redis.call('HINCRBY', KEYS[1], today, 1)
   redis.call('HINCRBY', KEYS[3], ARGV[8], 1)
   -- The hash outlives its newest day by the window, then nothing in it can count.
@@ -85,19 +99,37 @@ if reserve and state ~= 2 then
     redis.call('HSET', KEYS[2], 'reachedAt', now)
     if state == 0 then state = 1 end
   end
+  if attempt ~= '' then
+    redis.call('HSET', KEYS[4], 'c:' .. ARGV[11], 1, 'day', today, 'month', ARGV[8])
+    redis.call('PEXPIRE', KEYS[4], ARGV[12])
+  end
 end
 return { state, used, reachedAt or -1, retryAfter, reservedDay }
 `;
 
 /**
- * Gives back a reservation whose call was not answered (503, 500): the call is not counted.
- * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals;
- * ARGV: now, dayMs, windowDays, allowance (the head it shares with ADMIT), day, month.
+ * Gives back a reservation whose call was not answered (503, 500): the call is not counted. A
+ * copy of an attempt leaves the attempt's hash; the count goes back only when no other copy
+ * holds it (then from the day and month it went to), and the hash with it, so a later copy
+ * counts afresh. An attempt's hash gone already (kept far longer than any call runs) gives back
+ * as a call without an attempt does.
+ * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals, KEYS[4] the attempt's;
+ * ARGV: now, dayMs, windowDays, allowance (the head it shares with ADMIT), day, month, attempt
+ * ('' when none), copy. Returns the usage left, or -1 when other copies hold the count.
  */
 export const RELEASE = `
-local left = redis.call('HINCRBY', KEYS[1], ARGV[5], -1)
-if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[5]) end
-redis.call('HINCRBY', KEYS[3], ARGV[6], -1)
+local day = ARGV[5]
+local month = ARGV[6]
+if ARGV[7] ~= '' and redis.call('HDEL', KEYS[4], 'c:' .. ARGV[8]) == 1 then
+  -- 'day' and 'month' are the hash's other two fields.
+  if redis.call('HLEN', KEYS[4]) > 2 then return -1 end
+  day = redis.call('HGET', KEYS[4], 'day')
+  month = redis.call('HGET', KEYS[4], 'month')
+  redis.call('DEL', KEYS[4])
+end
+local left = redis.call('HINCRBY', KEYS[1], day, -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], day) end
+redis.call('HINCRBY', KEYS[3], month, -1)
 local first = math.floor(tonumber(ARGV[1]) / tonumber(ARGV[2])) - tonumber(ARGV[3]) + 1
 local flat = redis.call('HGETALL', KEYS[1])
 local used = 0

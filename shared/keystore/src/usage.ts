@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Result } from "ioredis";
+import { ATTEMPT_MEMORY_MS } from "@sift/contracts";
 import { commandDeadline, DAY } from "@sift/runtime";
 import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 import { RefusalCounter } from "./refusals.ts";
@@ -26,6 +28,8 @@ export interface Reservation {
   readonly workspaceId: string;
   readonly day: number;
   readonly month: number;
+  /** The attempt this call is a copy of, and this copy's own id (usage-script.ts); none: its own. */
+  readonly attempt?: { id: string; copy: string };
 }
 
 export type Admission =
@@ -49,7 +53,8 @@ export const monthOf = (ms: number): number => {
  * reserves its count when admitted and gives it back if it is not answered, so only 200s count.
  */
 export interface UsageMeter {
-  admit(workspace: UsageSubject): Promise<Admission>;
+  /** With `attempt`, every copy of that attempt is one call: counted once (usage-script.ts). */
+  admit(workspace: UsageSubject, attempt?: string): Promise<Admission>;
   release(reservation: Reservation, allowance: number): Promise<void>;
   status(workspace: UsageSubject): Promise<UsageStatus>;
 }
@@ -70,8 +75,8 @@ export interface AdmitRider {
 }
 
 /** ADMIT's own keys and arguments, after which a rider's begin. */
-const ADMIT_KEYS = 3;
-const ADMIT_ARGS = 9;
+const ADMIT_KEYS = 4;
+const ADMIT_ARGS = 12;
 
 export class RedisUsageMeter extends RedisStore implements UsageMeter {
   readonly #refusals: RefusalCounter;
@@ -80,7 +85,7 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
   constructor(deps: RedisStoreDeps & { rider?: AdmitRider }) {
     super(deps, {
       siftUsageAdmit: { keys: ADMIT_KEYS, lua: ADMIT },
-      siftUsageRelease: { keys: 3, lua: RELEASE },
+      siftUsageRelease: { keys: 4, lua: RELEASE },
       ...(deps.rider
         ? {
             siftUsageAdmitRiding: {
@@ -94,14 +99,21 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     this.#refusals = new RefusalCounter(deps);
   }
 
-  async admit(workspace: UsageSubject): Promise<Admission> {
+  async admit(workspace: UsageSubject, attempt?: string): Promise<Admission> {
     const now = this.clock.now();
     const ride = this.#rider?.take(workspace.id) ?? null;
-    const row = await this.#run(workspace, "reserve", now, ride);
+    const copy = attempt === undefined ? undefined : { id: attempt, copy: randomUUID() };
+    const row = await this.#run(workspace, "reserve", now, ride, copy);
     const status = this.#status(workspace, row);
     const day = row[4];
     if (day >= 0) {
-      return { admitted: true, reservation: { workspaceId: workspace.id, day, month: monthOf(now) }, status };
+      const reservation = {
+        workspaceId: workspace.id,
+        day,
+        month: monthOf(now),
+        ...(copy ? { attempt: copy } : {}),
+      };
+      return { admitted: true, reservation, status };
     }
     // Counted for the console's usage page; a failed count must not turn the 429 into a 500.
     await this.#refusals.count(workspace.id, "quota_exceeded").catch(() => undefined);
@@ -110,8 +122,19 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
     const now = this.clock.now();
-    const { day, month } = reservation;
-    await this.redis.siftUsageRelease(...this.#head(reservation.workspaceId, now, allowance), day, month);
+    const { day, month, attempt } = reservation;
+    const [usage, quota, monthly, ...window] = this.#head(reservation.workspaceId, now, allowance);
+    await this.redis.siftUsageRelease(
+      usage,
+      quota,
+      monthly,
+      this.layout.usageAttempt(reservation.workspaceId, attempt?.id ?? ""),
+      ...window,
+      day,
+      month,
+      attempt?.id ?? "",
+      attempt?.copy ?? "",
+    );
   }
 
   async status(workspace: UsageSubject): Promise<UsageStatus> {
@@ -139,9 +162,13 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     mode: "reserve" | "peek",
     now: number,
     ride: { keys: string[]; args: Array<string | number> } | null = null,
+    attempt?: { id: string; copy: string },
   ): Promise<AdmitRow> {
     const { allowance, plan } = workspace;
     const [usage, quota, monthly, ...window] = this.#head(workspace.id, now, allowance);
+    // Without an attempt the fourth key is a name never written, on the same slot (a cluster
+    // refuses a script whose keys span slots).
+    const attemptKey = this.layout.usageAttempt(workspace.id, attempt?.id ?? "");
     const args = [
       ...window,
       GRACE_MS,
@@ -150,11 +177,22 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
       monthOf(now),
       // Only a reservation can come too late; a peek reads.
       mode === "reserve" ? commandDeadline(this.redis) : 0,
+      attempt?.id ?? "",
+      attempt?.copy ?? "",
+      ATTEMPT_MEMORY_MS,
     ] as const;
     if (ride) {
-      return this.redis.siftUsageAdmitRiding(usage, quota, monthly, ...ride.keys, ...args, ...ride.args);
+      return this.redis.siftUsageAdmitRiding(
+        usage,
+        quota,
+        monthly,
+        attemptKey,
+        ...ride.keys,
+        ...args,
+        ...ride.args,
+      );
     }
-    return this.redis.siftUsageAdmit(usage, quota, monthly, ...args);
+    return this.redis.siftUsageAdmit(usage, quota, monthly, attemptKey, ...args);
   }
 
   #status(workspace: UsageSubject, [state, used, reachedAt, retryAfterMs]: AdmitRow): UsageStatus {
@@ -185,7 +223,10 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
 /** state, used, reachedAt (-1 when none), retryAfterMs, reservedDay (-1 when none) */
 type AdmitRow = [number, number, number, number, number];
 
-/** The keys and arguments ADMIT and RELEASE both start with (usage-script.ts). */
+/** The arguments ADMIT and RELEASE both start with (usage-script.ts). */
+type ScriptArgs = [now: number, dayMs: number, windowDays: number, allowance: number];
+
+/** The keys and arguments ADMIT and RELEASE both start with (usage-script.ts), the attempt's key aside. */
 type ScriptHead = [
   usage: string,
   quota: string,
@@ -199,16 +240,29 @@ type ScriptHead = [
 declare module "ioredis" {
   interface RedisCommander<Context> {
     siftUsageAdmit(
+      usage: string,
+      quota: string,
+      monthly: string,
+      attemptKey: string,
       ...args: [
-        ...ScriptHead,
+        ...ScriptArgs,
         graceMs: number,
         plan: Plan,
         mode: "reserve" | "peek",
         month: number,
         deadline: number,
+        attempt: string,
+        copy: string,
+        memoryMs: number,
       ]
     ): Result<AdmitRow, Context>;
-    siftUsageRelease(...args: [...ScriptHead, day: number, month: number]): Result<number, Context>;
+    siftUsageRelease(
+      usage: string,
+      quota: string,
+      monthly: string,
+      attemptKey: string,
+      ...args: [...ScriptArgs, day: number, month: number, attempt: string, copy: string]
+    ): Result<number, Context>;
     siftUsageAdmitRiding(...args: Array<string | number>): Result<AdmitRow, Context>;
   }
 }

@@ -1,5 +1,5 @@
 import { Queue, type ConnectionOptions } from "bullmq";
-import { FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
+import { ATTEMPT_MEMORY_MS, FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
 
 /** Where reports wait for the learner. */
 export interface ReportQueue {
@@ -24,6 +24,11 @@ export class BullReportQueue implements ReportQueue {
       // A learner that lost Redis mid-job retries; a report applied twice only counts twice.
       attempts: 3,
       backoff: { type: "exponential", delay: 500 },
+      // One report per attempt (a resend whose first copy was queued adds nothing): BullMQ's
+      // throttle mode ignores a job whose id was added within the ttl, done or not.
+      ...(report.attempt
+        ? { deduplication: { id: `${report.workspaceId}:${report.attempt}`, ttl: ATTEMPT_MEMORY_MS } }
+        : {}),
     });
   }
 

@@ -30,6 +30,8 @@ export interface ReportInput {
   fields: readonly NormalizedField[];
   reportedAt: number;
   requestId: string;
+  /** The call's attempt id (DESIGN.md), when it came through the gateway: one report per attempt. */
+  attempt?: string | undefined;
 }
 
 /**
@@ -48,6 +50,7 @@ export const toReport = (input: ReportInput, scorer: LinearScorer | null = baseS
     fingerprint: encodeSignature(fingerprint(input.fields)),
     reportedAt: input.reportedAt,
     requestId: input.requestId,
+    ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
     ...(scorer && input.fields.length > 0
       ? { logOdds: scorer.logOdds(features), modelVersion: scorer.version }
       : {}),

@@ -5,8 +5,9 @@ import { connect, createServer, type AddressInfo, type Socket } from "node:net";
  * `before` reads the request and resets the connection without passing it on (the replica died
  * before acting on it); `after` passes the request on, lets the service act on it, then resets
  * the caller's connection instead of passing the answer back (the replica died as it answered);
- * `midway` passes the request on and at once closes both sides, as the service sees a caller
- * that goes while it works (a gateway lost with the call in flight).
+ * `midway` passes the request on and, once its bytes are handed to the service's connection,
+ * closes both sides, as the service sees a caller that goes while it works (a gateway lost with
+ * the call in flight).
  */
 export type Loss = "before" | "after" | "midway";
 
@@ -44,8 +45,10 @@ export const startLossyFront = async (target: string): Promise<LossyFront> => {
       const loss = armed.shift();
       if (loss === "before") lost();
       else if (loss === "midway") {
-        service.write(chunk);
-        setImmediate(lost);
+        // Only after the write is flushed: on a connection still opening (a busy machine), an
+        // earlier close dropped the queued request, a loss `before` the service saw it, which
+        // is not what `midway` means (resend.test.ts then saw no give-back).
+        service.write(chunk, () => setImmediate(lost));
       } else {
         // `after`: the service acts on it and answers; the caller gets a reset instead.
         if (loss === "after") losing = true;

@@ -62,6 +62,8 @@ export interface StackOptions {
   gatewayLimits?: HttpLimits;
   /** Proxies the gateway trusts for the client address (per-address tests send X-Forwarded-For). */
   trustProxy?: number;
+  /** Balancers whose X-Sift-Attempt the gateway keeps (SIFT_TRUSTED_PROXIES; default none). */
+  trustedProxies?: string;
   /**
    * The request paths' Redis command time-out (REDIS_COMMAND_TIMEOUT_MS; main.ts's default is
    * 1,000 ms, none here unless given): rows that freeze a Redis master set it, as deployed.
@@ -235,6 +237,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         testKeyRate: options.testKeyRate ?? 10_000,
         testKeyBurst: 10_000,
         trustProxy: options.trustProxy ?? 0,
+        trustedProxies: options.trustedProxies ?? "",
       },
       redis,
       clock,

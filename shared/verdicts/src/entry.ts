@@ -1,3 +1,4 @@
+import { ATTEMPT_MEMORY_MS } from "@sift/contracts";
 import { DAY, HOUR } from "@sift/runtime";
 import { newVerdictId, timePrefix } from "./ids.ts";
 import type { LogKeyRing } from "./keyring.ts";
@@ -33,6 +34,8 @@ export type EncodedEntry = [
   summary: string,
   countField: string,
   waiting: "0" | "1",
+  /** The call's attempt id, '' when none: one entry per attempt (scripts.ts). */
+  attempt: string,
 ];
 
 /**
@@ -105,7 +108,7 @@ const storedContent = (
 
 export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: LogKeyRing): EncodedEntry => {
   const id = newVerdictId(input.time);
-  const { fields: _fields, ...rest } = input;
+  const { fields: _fields, attempt = "", ...rest } = input;
   const reasons = input.reasons.map(reasonAtRest);
   const record = {
     id,
@@ -137,6 +140,7 @@ export const encodeEntry = (input: VerdictInput, settings: LogSettings, keys: Lo
     JSON.stringify(summary),
     `${Math.floor(input.time / HOUR)}:${outcome}`,
     waiting ? "1" : "0",
+    attempt,
   ];
 };
 
@@ -145,9 +149,11 @@ export const appendHead = (
   now: number,
   settings: LogSettings,
   n: number,
-): [string, number, number, number] => [
+): [string, number, number, number, number, number] => [
   timePrefix(now - settings.retentionDays * DAY),
   settings.maxEntries,
   settings.retentionDays * DAY + TTL_SLACK_MS,
   n,
+  now,
+  ATTEMPT_MEMORY_MS,
 ];

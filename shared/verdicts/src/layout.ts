@@ -16,6 +16,8 @@ export const logLayout = (workspaceId: string, prefix = "sift:") => ({
   waiting: `${prefix}vlog-wait:{${workspaceId}}`,
   /** Hash: id → review history (JSON array, newest last); absent = unreviewed. */
   reviews: `${prefix}vlog-rev:{${workspaceId}}`,
+  /** Sorted set: attempt id → time its entry was written, for ATTEMPT_MEMORY_MS (scripts.ts). */
+  attempts: `${prefix}vlog-att:{${workspaceId}}`,
 });
 export type LogLayout = ReturnType<typeof logLayout>;
 
@@ -27,8 +29,9 @@ export const logKeys = (layout: LogLayout): string[] => [
   layout.counts,
   layout.waiting,
   layout.reviews,
+  layout.attempts,
 ];
-export const LOG_KEY_COUNT = 6;
+export const LOG_KEY_COUNT = 7;
 
 /** The workspace id inside one of the log's names. */
 export const workspaceOfKey = (key: string): string | null => /\{([^}]+)\}/.exec(key)?.[1] ?? null;

@@ -3,9 +3,14 @@
  * its own (offset 0) and ahead of @sift/keystore's usage script (after its 3 keys and 9
  * arguments: the classify call's one round trip commits usage and appends the log together).
  *
- * Keys (layout.ts order): records, summaries, ids, counts, waiting, reviews.
+ * Keys (layout.ts order): records, summaries, ids, counts, waiting, reviews, attempts.
  * Arguments: cutoff id (entries with a smaller id are past retention), max entries, time to
- * live in ms (retention + TTL_SLACK_MS), n, then n × (id, record, summary, count field, waiting 0/1).
+ * live in ms (retention + TTL_SLACK_MS), n, now (ms), attempt memory (ms), then
+ * n × (id, record, summary, count field, waiting 0/1, attempt or '').
+ *
+ * An entry whose attempt is in the attempts set already is skipped: the resend of a call whose
+ * first copy answered (its answer lost on the way back) logs one verdict, not two. The set keeps
+ * an attempt for the attempt memory (contracts' ATTEMPT_MEMORY_MS), trimmed by time each append.
  *
  * `guarded` (riding the usage script): a failing log write (a key of the wrong type, out of
  * memory) is caught, so it can never cost the call its usage commit and with it its answer.
@@ -22,14 +27,24 @@ ${guarded ? "pcall(function()" : "do"}
   local K = function(i) return KEYS[${keyOffset} + i] end
   local A = function(i) return ARGV[${argOffset} + i] end
   local n = tonumber(A(4))
+  local now = tonumber(A(5))
+  local remembered = false
   for i = 0, n - 1 do
-    local at = 5 + i * 5
+    local at = 7 + i * 6
     local id = A(at)
-    redis.call('HSET', K(1), id, A(at + 1))
-    redis.call('HSET', K(2), id, A(at + 2))
-    redis.call('ZADD', K(3), 0, id)
-    redis.call('HINCRBY', K(4), A(at + 3), 1)
-    if A(at + 4) == '1' then redis.call('SADD', K(5), id) end
+    local attempt = A(at + 5)
+    if attempt == '' or redis.call('ZADD', K(7), 'NX', now, attempt) == 1 then
+      if attempt ~= '' then remembered = true end
+      redis.call('HSET', K(1), id, A(at + 1))
+      redis.call('HSET', K(2), id, A(at + 2))
+      redis.call('ZADD', K(3), 0, id)
+      redis.call('HINCRBY', K(4), A(at + 3), 1)
+      if A(at + 4) == '1' then redis.call('SADD', K(5), id) end
+    end
+  end
+  if remembered then
+    redis.call('ZREMRANGEBYSCORE', K(7), '-inf', now - tonumber(A(6)))
+    redis.call('PEXPIRE', K(7), A(6))
   end
   local drop = redis.call('ZRANGE', K(3), '-', '(' .. A(1), 'BYLEX', 'LIMIT', 0, ${TRIM_BATCH})
   local excess = redis.call('ZCARD', K(3)) - #drop - tonumber(A(2))

@@ -62,6 +62,11 @@ export interface VerdictInput {
   fields?: ReadonlyArray<readonly [string, string]>;
   /** The submission's near-duplicate fingerprint (@sift/feedback's encodeSignature), if any. */
   fingerprint?: string;
+  /**
+   * The attempt id of the call (DESIGN.md): of the entries of one attempt (a resend whose first
+   * copy answered too) the log keeps the first. Not stored in the record.
+   */
+  attempt?: string;
 }
 
 /** A record as stored and as `get` / `list` return it. */

@@ -23,6 +23,8 @@ export const classifyRecord = (input: {
   fields: readonly NormalizedField[];
   /** The fields' TextPrint, which the network's keys may have worked out already. */
   print: TextPrint;
+  /** The call's attempt id: the log keeps one entry per attempt. */
+  attempt?: string | undefined;
 }): VerdictInput => ({
   time: input.time,
   workspaceId: input.key.workspaceId,
@@ -35,4 +37,5 @@ export const classifyRecord = (input: {
   listHits: input.reasons.filter(isListHit).map(reasonKey),
   fields: input.fields,
   fingerprint: encodeSignature(input.print.signature),
+  ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
 });

@@ -26,7 +26,8 @@ export const startLearner = (deps: {
     FEEDBACK_QUEUE,
     async (job) => {
       const report = FeedbackJob.parse(job.data);
-      const version = await deps.store.record(report.workspaceId, report);
+      // By the job's id: a job redelivered after its learner died (stalled) is applied once.
+      const version = await deps.store.record(report.workspaceId, report, job.id ?? "");
       announce({ workspaceId: report.workspaceId, version });
       if (await deps.store.shares(report.workspaceId)) {
         // Only reports another sharing workspace agrees with weigh in the shared layer.

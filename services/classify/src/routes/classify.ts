@@ -113,7 +113,11 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     const origin = req.get("origin") ?? req.get("referer");
     const print = new TextPrint(input.fields);
     const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
-    const admission = await traceStep(res, deps.tracing, "usage admit", () => deps.usage.admit(workspace));
+    // Counted once per attempt: a resend of this request, by the balancer or the gateway, is
+    // the same call (DESIGN.md's attempt id).
+    const admission = await traceStep(res, deps.tracing, "usage admit", () =>
+      deps.usage.admit(workspace, identity.attempt),
+    );
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));
@@ -162,6 +166,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
           reasons,
           fields: input.fields,
           print,
+          attempt: identity.attempt,
         });
         deps.verdicts?.record(record, logged);
       } catch (err) {

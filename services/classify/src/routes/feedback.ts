@@ -24,7 +24,7 @@ export const feedbackRoute = (deps: FeedbackRouteDeps): RequestHandler => {
   });
 
   return async (req, res) => {
-    const { key, requestId } = identityOf(res);
+    const { key, requestId, attempt } = identityOf(res);
     const input = readFeedbackRequest(bodyParts(req, "label"));
     if (!input.ok) {
       reports.inc({ outcome: "invalid" });
@@ -42,6 +42,7 @@ export const feedbackRoute = (deps: FeedbackRouteDeps): RequestHandler => {
         workspaceId: key.workspaceId,
         reportedAt: deps.clock.now(),
         requestId,
+        attempt,
       });
     } catch (err) {
       reports.inc({ outcome: "failed", label: input.label });

@@ -6,7 +6,7 @@ import {
   proxyEventsPlugin,
   type Plugin,
 } from "http-proxy-middleware";
-import { carriesBody, type ErrorKind, type Method } from "@sift/contracts";
+import { ATTEMPT_HEADER, carriesBody, type ErrorKind, type Method } from "@sift/contracts";
 import {
   outgoingRequest,
   rawBody,
@@ -87,15 +87,19 @@ export const forwardTo = (
     on: {
       proxyReq: (proxyReq, req, res) => {
         if (deps.resend) proxyReq.once("timeout", () => timedOut.add(req));
-        const { forward, traceContext } = requestContext(res);
+        const { forward, traceContext, attempt } = requestContext(res);
         proxyReq.removeHeader("authorization");
         proxyReq.removeHeader("x-api-key");
         proxyReq.removeHeader("traceparent");
         proxyReq.removeHeader("tracestate");
+        proxyReq.removeHeader(ATTEMPT_HEADER);
         if (!deps.cookies) proxyReq.removeHeader("cookie");
         if (tracing && traceContext) tracing.inject(traceContext, proxyReq, outgoingRequest);
         if (!forward) return;
-        for (const [name, value] of Object.entries(deps.signer.headers(forward.identity))) {
+        // The attempt joins the signed identity (a service trusts no header of its own), the
+        // same on this hop's resend below, which signs it again.
+        const identity = attempt ? { ...forward.identity, attempt } : forward.identity;
+        for (const [name, value] of Object.entries(deps.signer.headers(identity))) {
           proxyReq.setHeader(name, value);
         }
         // The body was read whole and inflated, so it goes on as plain bytes with a length: a

@@ -183,7 +183,10 @@ const identity = (
   res: Response,
   route: string,
   key: Identity["key"],
-): Identity => identityFor(route, requestContext(res).requestId!, deps.clock.now(), key, clientAddress(req));
+): Identity => ({
+  ...identityFor(route, requestContext(res).requestId!, deps.clock.now(), key, clientAddress(req)),
+  attempt: requestContext(res).attempt,
+});
 
 /** A classify-service answer that is not a 200, in Akismet's words (its Retry-After kept). */
 const serviceError = (res: Response, status: number, json: unknown, retryAfter: unknown): void => {

@@ -95,13 +95,10 @@ const verifyCall = async (
 ): Promise<VerifyAnswer> => {
   const choice = verifyKey({ body: secret });
   const key = await keyStatus(deps.keyCache ?? deps.keystore, choice);
-  const identity: Identity = identityFor(
-    "verify",
-    requestContext(res).requestId!,
-    deps.clock.now(),
-    key,
-    clientAddress(req),
-  );
+  const identity: Identity = {
+    ...identityFor("verify", requestContext(res).requestId!, deps.clock.now(), key, clientAddress(req)),
+    attempt: requestContext(res).attempt,
+  };
   const answer = await deps.verify.post("/verify", identity, { solution }).catch((err: unknown) => {
     logFailure(deps.logger, err, { requestId: identity.requestId }, "verify unreachable");
     return null;

@@ -39,7 +39,7 @@ const FAILED = new Set<string | undefined>([
 export const verifyRoute =
   (deps: VerifyRouteDeps): RequestHandler =>
   async (req, res) => {
-    const { key, requestId } = identityOf(res);
+    const { key, requestId, attempt } = identityOf(res);
     const solution = bodyValue(req, "solution");
     try {
       const step = verifySolution(key, solution, {
@@ -49,7 +49,8 @@ export const verifyRoute =
       const outcome =
         step.step === "answer"
           ? step.answer
-          : afterSpend(await deps.guard.spend(step.spendId, step.remainingMs), step.keyUnread);
+          : // A resend of the attempt that spent it gets that attempt's answer (DESIGN.md).
+            afterSpend(await deps.guard.spend(step.spendId, step.remainingMs, attempt), step.keyUnread);
       // The test key's answers carry their message even when ok, so they never count as real accepts.
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
@@ -65,6 +66,7 @@ export const verifyRoute =
             ...(outcome.ok || outcome.message === undefined ? {} : { message: outcome.message }),
             reasons: [],
             listHits: [],
+            ...(attempt === undefined ? {} : { attempt }),
           },
           key.log ?? DEFAULT_LOG_SETTINGS,
         );

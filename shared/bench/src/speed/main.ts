@@ -8,6 +8,7 @@
 // scenario. Only the whole set writes docs/benchmarks.md (--smoke and --only write nothing
 // unless --out is given).
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { connect } from "nats";
 import { identityFor, resolvedKey, VerifyMessage } from "@sift/contracts";
@@ -124,8 +125,10 @@ const pool = new SolutionPool({
   ...CHALLENGE,
 });
 
+// Each call its own attempt, as the gateway names every request (the spend marker and the usage
+// script then do the work they do behind it).
 const identity = (route: "classify" | "verify", record: typeof classifyKey.record) => () =>
-  signer.headers(identityFor(route, "bench", Date.now(), resolvedKey(record)));
+  signer.headers({ ...identityFor(route, "bench", Date.now(), resolvedKey(record)), attempt: randomUUID() });
 const bearer = (key: string) => () => ({ authorization: `Bearer ${key}` });
 const accepted = (status: number, body: string) => status === 200 && body === '{"ok":true}';
 const verdict = (status: number, body: string) => status === 200 && body.includes('"label":');

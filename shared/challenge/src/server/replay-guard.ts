@@ -5,29 +5,47 @@ import { markerKeys } from "./marker-pair.ts";
 /** Remembers spent challenges. One implementation per store; tests use the real one. */
 export interface ReplayGuard {
   /**
-   * Marks `spendId` spent for `ttlMs` and answers true when this call spent it, false when it was
-   * spent already. Of many concurrent calls for one id, at most one gets true (exactly one on a
-   * single Redis; docs/deployment.md, "Spent markers and failover", for the pair). Rejects only
-   * when no marker could be written or read (or, with replica acknowledgement asked, when no
-   * replica holds the marker in time); the caller then answers `Internal server error`.
+   * Marks `spendId` spent for `ttlMs` by `attempt` and answers true when this call spent it, or
+   * when the same attempt had (a resend of one request, whose first answer was lost: it gets
+   * that answer again), false when another attempt had. Of many concurrent calls for one id
+   * under different attempts, at most one gets true (exactly one on a single Redis;
+   * docs/deployment.md, "Spent markers and failover", for the pair). Without an attempt every
+   * call is its own. Rejects only when no marker could be written or read (or, with replica
+   * acknowledgement asked, when no replica holds the marker in time); the caller then answers
+   * `Internal server error`.
    */
-  spend(spendId: string, ttlMs: number): Promise<boolean>;
+  spend(spendId: string, ttlMs: number, attempt?: string): Promise<boolean>;
 }
 
 const KEY_PREFIX = "sift:challenge:spent:";
 
 /**
- * SET NX is the whole check-and-mark; the TTL is the challenge's remaining life, after which
- * expiry rejects the challenge by itself. Guarded by a deadline: a spend that reaches a slow
- * Redis after verify already answered `Internal server error` (the client's command time-out)
- * does nothing, so a caller who retries, as the spec advises, is not told `Spent challenge`.
- * KEYS[1] marker; ARGV[1] TTL in ms; ARGV[2] deadline (ms since epoch, 0: none).
- * Returns 1 when this call spent it, 0 when it was spent already.
+ * What a spend without an attempt writes: the value every marker held before attempts existed.
+ * No attempt id can equal it (AttemptId asks at least 8 characters), so such a marker is never
+ * anyone's own.
+ */
+const NO_ATTEMPT = "1";
+
+/**
+ * SET NX is the whole check-and-mark; the marker holds the attempt that spent it, and its TTL is
+ * the challenge's remaining life, after which expiry rejects the challenge by itself (so the
+ * attempt is remembered exactly as long as the solution could verify). A marker found already
+ * is read only then, in the same script: the hot path stays one round trip, one command.
+ * Guarded by a deadline: a spend that reaches a slow Redis after verify already answered
+ * `Internal server error` (the client's command time-out) does nothing, so a caller who retries,
+ * as the spec advises, is not told `Spent challenge`.
+ * KEYS[1] marker; ARGV[1] TTL in ms; ARGV[2] deadline (ms since epoch, 0: none); ARGV[3] the
+ * attempt, or NO_ATTEMPT.
+ * Returns 1 when this call spent it, 2 when this attempt had, 0 when another attempt had.
  */
 const SPEND = `${luaDeadlineCheck(2)}
-if redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 1 end
+if redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[1], 'NX') then return 1 end
+if ARGV[3] ~= '${NO_ATTEMPT}' and redis.call('GET', KEYS[1]) == ARGV[3] then return 2 end
 return 0
 `;
+
+/** The spend script's answer: spent now, or spent before by the same attempt. */
+const SPENT_BY_THIS = new Set([1, 2]);
 
 /**
  * How many replicas must hold a new spent marker before it counts, with one marker (the design
@@ -109,7 +127,7 @@ export class RedisReplayGuard implements ReplayGuard {
       connection.defineCommand("siftSpend", { numberOfKeys: 1, lua: SPEND });
   }
 
-  async spend(spendId: string, ttlMs: number): Promise<boolean> {
+  async spend(spendId: string, ttlMs: number, attempt = NO_ATTEMPT): Promise<boolean> {
     // At least 1 ms, as PX refuses 0.
     const ttl = Math.max(1, Math.ceil(ttlMs));
     const key = KEY_PREFIX + spendId;
@@ -117,14 +135,15 @@ export class RedisReplayGuard implements ReplayGuard {
     const acks = await this.#acksWanted();
     if (acks === 0) {
       const redis = this.#redis;
-      if (redis instanceof Cluster && this.#markers !== 1) return this.#spendPairRetried(redis, spendId, ttl);
-      return (await redis.siftSpend(key, ttl, deadline)) === 1;
+      if (redis instanceof Cluster && this.#markers !== 1)
+        return this.#spendPairRetried(redis, spendId, ttl, attempt);
+      return SPENT_BY_THIS.has(await redis.siftSpend(key, ttl, deadline, attempt));
     }
     // One pipeline goes to one node: WAIT has no key, so the cluster client sends it with the
     // marker's SET to the marker's master, and WAIT counts the replicas that hold that write.
     const redis = this.#nextWaiting();
     const send = async () =>
-      (await redis.pipeline().siftSpend(key, ttl, deadline).wait(acks, this.#waitMs).exec()) ?? [];
+      (await redis.pipeline().siftSpend(key, ttl, deadline, attempt).wait(acks, this.#waitMs).exec()) ?? [];
     let [spent, waited] = await send();
     if (spent?.[0] && redis instanceof Cluster && /^(MOVED|ASK) /.test(spent[0].message)) {
       // After a failover the pipeline reached the old master: the SET never ran there, and the
@@ -137,7 +156,7 @@ export class RedisReplayGuard implements ReplayGuard {
       [spent, waited] = await send();
     }
     if (!spent || spent[0]) throw spent?.[0] ?? new Error("Connection is closed");
-    if (spent[1] !== 1) return false;
+    if (!SPENT_BY_THIS.has(spent[1] as number)) return false;
     if (!waited || waited[0]) throw waited?.[0] ?? new Error("Connection is closed");
     const acked = Number(waited[1]);
     if (acked < acks) throw new ReplicaLagError(acked, acks);
@@ -152,11 +171,11 @@ export class RedisReplayGuard implements ReplayGuard {
    * cluster is back (CI's partition row saw one). Each try carries its own command deadline, so
    * a write that lands late does nothing, and a try stops at the first marker written or found.
    */
-  async #spendPairRetried(redis: Cluster, spendId: string, ttl: number): Promise<boolean> {
+  async #spendPairRetried(redis: Cluster, spendId: string, ttl: number, attempt: string): Promise<boolean> {
     const giveUpAt = Date.now() + PAIR_RETRY_MS;
     for (;;) {
       try {
-        return await this.#spendPair(redis, spendId, ttl, commandDeadline(redis));
+        return await this.#spendPair(redis, spendId, ttl, attempt, commandDeadline(redis));
       } catch (err) {
         if (Date.now() + PAIR_RETRY_PAUSE_MS >= giveUpAt) throw err;
         await new Promise((resolve) => setTimeout(resolve, PAIR_RETRY_PAUSE_MS));
@@ -171,15 +190,23 @@ export class RedisReplayGuard implements ReplayGuard {
    * one was written and the other was too or could not be (its master down or frozen: the spend
    * answers on one node's marker rather than `Internal server error`, which a site accepts
    * anyway and which would leave nothing behind). Rejects only when neither write answered.
+   * A marker of this same attempt counts as one written (the resend of a request whose first
+   * copy wrote it, or wrote one of the two before its failover): any other attempt's is spent.
    */
-  async #spendPair(redis: Cluster, spendId: string, ttl: number, deadline: number): Promise<boolean> {
+  async #spendPair(
+    redis: Cluster,
+    spendId: string,
+    ttl: number,
+    attempt: string,
+    deadline: number,
+  ): Promise<boolean> {
     const keys = markerKeys(KEY_PREFIX, spendId, (slot) => redis.slots[slot]?.[0]);
-    const writes = await Promise.allSettled(keys.map((key) => redis.siftSpend(key, ttl, deadline)));
+    const writes = await Promise.allSettled(keys.map((key) => redis.siftSpend(key, ttl, deadline, attempt)));
     let failure: unknown;
     let written = false;
     for (const write of writes) {
       if (write.status === "rejected") failure ??= write.reason;
-      else if (write.value === 1) written = true;
+      else if (SPENT_BY_THIS.has(write.value)) written = true;
       else return false;
     }
     if (!written) throw failure;
@@ -211,6 +238,6 @@ export class RedisReplayGuard implements ReplayGuard {
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
-    siftSpend(key: string, ttlMs: number, deadline: number): Result<number, Context>;
+    siftSpend(key: string, ttlMs: number, deadline: number, attempt: string): Result<number, Context>;
   }
 }

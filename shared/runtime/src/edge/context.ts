@@ -16,6 +16,8 @@ export interface Forward {
 export interface RequestContext {
   /** `assignRequestId`, at the gateway (a service reads its identity's). */
   requestId?: string;
+  /** `assignAttempt`, at the gateway: the attempt id it signs into every identity it forwards. */
+  attempt?: string;
   /** `identityGate`, at a service: who the gateway says is calling. */
   identity?: Identity;
   /** `errorFormat`, mounted first on an endpoint: every error it answers takes this shape (JSON when unset). */

@@ -92,6 +92,9 @@ export const startDeployment = async (options: {
       SIFT_METRICS_PORT: String(await freePort()),
       VERIFY_URL: balancer.urls.verify,
       CLASSIFY_URL: balancer.urls.classify,
+      // The balancer is on loopback, as every caller here is: the gateways keep its attempt id
+      // (haproxy.cfg sets it over any a caller sends, so a caller reaches them with HAProxy's).
+      SIFT_TRUSTED_PROXIES: "loopback",
       // One client address sends everything here, so the per-address budgets are lifted.
       SIFT_CHALLENGE_RATE: "1000000",
       SIFT_CHALLENGE_BURST: "1000000",

@@ -132,6 +132,16 @@ describe("a Redis master killed after its replica was frozen and its replication
       const id = randomUUID();
       const results = await Promise.all(Array.from({ length: 50 }, () => guard.spend(id, 60_000)));
       expect(results.filter(Boolean)).toHaveLength(1);
+      // Both markers hold the attempt that spent it (issue 45): that attempt again is accepted,
+      // also once a failover lost one of the two, and any other is refused on the one left.
+      const pair = randomUUID();
+      const attempt = randomUUID();
+      expect(await guard.spend(pair, 60_000, attempt)).toBe(true);
+      expect(await guard.spend(pair, 60_000, attempt)).toBe(true);
+      await redis.del(`sift:challenge:spent:${pair}`);
+      expect(await guard.spend(pair, 60_000, attempt)).toBe(true);
+      await redis.del(`sift:challenge:spent:${pair}`);
+      expect(await guard.spend(pair, 60_000, randomUUID())).toBe(false);
     } finally {
       redis.disconnect();
     }

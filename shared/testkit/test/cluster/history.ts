@@ -90,11 +90,18 @@ export const checkHistory = (history: readonly VerifyEvent[], since?: number) =>
   // Each solution's first call in the history's order (a row's load, then its replays).
   const fresh = history.filter((e) => !seen.has(e.solution) && seen.add(e.solution));
   const freshErrors = fresh.filter(isInternalError);
+  // A solution's first request refused as spent: its first copy spent it and the answer was
+  // lost, and a resend (the balancer's, the gateway's, or ioredis' own after a failover) did not
+  // carry the same attempt. Zero since the attempt id (issue 45).
+  const freshSpent = fresh.filter(
+    (e) => e.status === 200 && (e.body as { message?: unknown } | undefined)?.message === VerifyMessage.spent,
+  ).length;
   const origin = since ?? fresh[0]?.at ?? 0;
   return {
     acceptedTwice: [...accepted.values()].filter((n) => n > 1).length,
     offSpec,
     hangs: history.filter((e) => e.status === "no answer").length,
+    freshSpent,
     answers: countBy(history, (e) =>
       isAccepted(e) ? "ok" : String((e.body as { message?: string })?.message),
     ),

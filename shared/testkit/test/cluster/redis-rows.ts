@@ -195,4 +195,4 @@ export type RowJudgement = Awaited<ReturnType<typeof judgeRow>>;
 
 /** One line of figures for a judged row. */
 export const judgedFigures = (j: RowJudgement) =>
-  `verify answers ${JSON.stringify(j.check.answers)}; accepted twice (ok or Internal server error) ${j.check.acceptedTwice}; fresh verifies answered Internal server error ${JSON.stringify(j.check.internalErrors)} (ms after the first fault); classify and reports ${JSON.stringify(j.counts)}; usage counted ${j.counted} for ${j.verdicts} classify 200s (${j.verdicts - j.counted} not counted); slowest answer ${j.slowestMs} ms`;
+  `verify answers ${JSON.stringify(j.check.answers)}; accepted twice (ok or Internal server error) ${j.check.acceptedTwice}; fresh solutions answered Spent challenge ${j.check.freshSpent}; fresh verifies answered Internal server error ${JSON.stringify(j.check.internalErrors)} (ms after the first fault); classify and reports ${JSON.stringify(j.counts)}; usage counted ${j.counted} for ${j.verdicts} classify 200s (${j.verdicts - j.counted} not counted); slowest answer ${j.slowestMs} ms`;

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { VerifyMessage } from "@sift/contracts";
 import type { Answer, ServiceName } from "../../src/index.ts";
 import { now, report, signalAndWait, sleep, startFaultStack, startLoad } from "./harness.ts";
 import { commonChecks, expectCommonChecks, outcomeOf, recovery, tally } from "./checks.ts";
@@ -55,6 +56,12 @@ export const sigtermRow = async (name: ServiceName) => {
       verdicts: checks.verdicts,
       usage: checks.usage,
       spentUnread: checks.spentUnread,
+      // Fresh solutions answered `Spent challenge` (a resend whose first copy spent it, under
+      // another attempt: the gateway's own resend carries the same one since issue 45); any is
+      // also among `bad` below.
+      freshSpent: sent.filter(
+        (s) => s.kind === "verify" && s.answer.text.includes(`"${VerifyMessage.spent}"`),
+      ).length,
     });
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(GRACE_MS);
