@@ -64,7 +64,7 @@ export const DEFAULT_OPTIONS: PipelineOptions = {
   sourcePower: 0,
   // Half: a form receives whole messages, but the rows are where a source's wording lives, and
   // its one-line ham (a chat message, a comment) is real form traffic too.
-  wholeWeight: Number(process.env["SIFT_WHOLE_WEIGHT"] ?? 0.5),
+  wholeWeight: 0.5,
 };
 
 /** The part of the training data an example's weight is shared within: its source, or its whole messages. */
