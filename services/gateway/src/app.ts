@@ -29,7 +29,7 @@ import { browserAccess, cors } from "./routes/browser.ts";
 import { browserScript } from "./routes/browser-script.ts";
 import { securityHeaders } from "./routes/security-headers.ts";
 import { assignAttempt } from "./routes/attempt.ts";
-import { trustedPeers } from "./domain/trusted-proxies.ts";
+import { trustedPeers } from "./routes/trusted-proxies.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { sessionAccess } from "./routes/session.ts";

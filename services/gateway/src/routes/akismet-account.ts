@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { ResolvedKey } from "@sift/contracts";
 import type { UsageMeter, UsageStatus } from "@sift/keystore";
 import type { AkismetParams } from "../domain/akismet.ts";
-import type { Admission } from "./akismet.ts";
+import type { Admission } from "./akismet-params.ts";
 
 /**
  * The Akismet calls the WordPress plugin's settings page makes (issue 46): `GET /1.1/test` (its

@@ -1,3 +1,5 @@
+import type { Response } from "express";
+import type { Identity } from "@sift/contracts";
 import { parseBody, parseForm, type FormFields } from "@sift/runtime";
 import type { AkismetParams } from "../domain/akismet.ts";
 
@@ -25,3 +27,10 @@ export const readAkismetParams = (
   }
   return parseForm(body);
 };
+
+/**
+ * What admitting an Akismet call's key gave: the key, or the answer that refuses it (akismet.ts
+ * admits; akismet-account.ts's account calls take the same answer).
+ */
+export type Admission =
+  { ok: true; key: Identity["key"] } | { ok: false; answer: (res: Response) => void | Promise<void> };

@@ -33,7 +33,7 @@ import {
   type AkismetParams,
 } from "../domain/akismet.ts";
 import { accountRoutes } from "./akismet-account.ts";
-import { readAkismetParams } from "./akismet-params.ts";
+import { readAkismetParams, type Admission } from "./akismet-params.ts";
 
 export interface AkismetDeps {
   keystore: Keystore;
@@ -103,9 +103,6 @@ export const invalid = (res: Response, why: string): void => {
   res.setHeader("X-akismet-debug-help", why);
   res.status(200).type("text/plain").send("invalid");
 };
-
-export type Admission =
-  { ok: true; key: Identity["key"] } | { ok: false; answer: (res: Response) => void | Promise<void> };
 
 /**
  * The key, as the classify key rules have it (spec 5.1), from Akismet's sources: `test` is test

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import { ATTEMPT_HEADER, AttemptId } from "@sift/contracts";
 import { requestContext } from "@sift/runtime";
-import type { TrustedPeer } from "../domain/trusted-proxies.ts";
+import type { TrustedPeer } from "./trusted-proxies.ts";
 
 /**
  * Names the attempt this request is (DESIGN.md's attempt id). A balancer in front that the
