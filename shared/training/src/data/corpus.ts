@@ -18,7 +18,9 @@ export const loadCorpus = (
     const started = performance.now();
     const rows = loadSource(dataDir, source);
     const single = toExamples(rows, authors);
-    const whole = toWholeExamples(source, rows, authors);
+    // Only the trainable sources' whole submissions are trained on and reported (the unseen
+    // sets' tables are of their rows), so the others are not built.
+    const whole = SOURCES[source].train ? toWholeExamples(source, rows, authors) : [];
     corpus.set(source, [...single, ...whole]);
     const spam = (xs: Example[]) => xs.filter((e) => e.label === 1).length;
     log(

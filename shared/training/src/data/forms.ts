@@ -104,16 +104,17 @@ const withDecoys = (text: string, h: number): string => {
   return text;
 };
 
-const emailFor = (author: string, h: number): string => {
-  const local =
-    author
-      .normalize("NFKD")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ".")
-      .replace(/^\.+|\.+$/g, "")
-      .slice(0, 24) || "user";
-  return `${local}@${MAIL_DOMAINS[(h >>> 16) % MAIL_DOMAINS.length]}`;
-};
+/** An address's local part made from a name ("Mary Smith" → mary.smith), as people make theirs. */
+export const localPartOf = (name: string): string =>
+  name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ".")
+    .replace(/^\.+|\.+$/g, "")
+    .slice(0, 24) || "user";
+
+const emailFor = (author: string, h: number): string =>
+  `${localPartOf(author)}@${MAIL_DOMAINS[(h >>> 16) % MAIL_DOMAINS.length]}`;
 
 /** The fields the service would send for this content: the same normalisation as classify. */
 export const formFields = (content: unknown): NormalizedField[] => {

@@ -1,7 +1,7 @@
 import type { NormalizedField } from "@sift/contracts";
 import { fnv1a } from "@sift/model";
 import { foldOf } from "./split.ts";
-import { formFields, type FormShape } from "./forms.ts";
+import { formFields, localPartOf, type FormShape } from "./forms.ts";
 import type { SourceRow } from "./sources.ts";
 
 /**
@@ -183,14 +183,7 @@ const frame = (parts: readonly SourceRow[], authors: readonly string[], h: numbe
  */
 const addressFor = (author: string, authors: readonly string[], h: number): string => {
   const owner = h % 10 < 3 ? pick(authors, h >>> 4) : author;
-  const local =
-    owner
-      .normalize("NFKD")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ".")
-      .replace(/^\.+|\.+$/g, "")
-      .slice(0, 24) || "user";
-  return `${local}@${pick(MAIL_DOMAINS, h >>> 12)}`;
+  return `${localPartOf(owner)}@${pick(MAIL_DOMAINS, h >>> 12)}`;
 };
 
 /** The in-domain test fold of a group, as the eval's protocol splits (protocol.ts isTest). */
