@@ -86,6 +86,32 @@ describe("the network in classify", () => {
     expect(three.score).toBeGreaterThan(alone.score);
   });
 
+  it("counts a campaign with no link by its text, each copy from another sender, past one person's own spread", async () => {
+    const text =
+      "We are hiring remote data entry assistants, two hours a day from home, weekly pay, no experience needed, reply with your age and country";
+    const [a, b, c, site] = old.slice(0, 4) as [
+      (typeof old)[0],
+      (typeof old)[0],
+      (typeof old)[0],
+      (typeof old)[0],
+    ];
+    const copy = (i: number) => ({ name: `Sender ${i}`, email: `sender${i}@mail.example`, message: text });
+    const alone = await classify(site.secretKey, copy(0));
+    for (const [i, w] of [a, b, c].entries()) await classify(w.secretKey, copy(i + 1));
+    const three = await classify(site.secretKey, copy(9));
+    const [reason] = networkReasons(three);
+    expect(reason).toMatchObject({ signal: "network_text", label: "sent to 3 other sites in the last 24 h" });
+    expect(three.score).toBeGreaterThan(alone.score);
+    // One person sending another text to the same sites keeps one address: no campaign.
+    const asked = {
+      name: "Robin",
+      email: "robin@mail.example",
+      message: `${text.replace("hiring", "looking for")} ok`,
+    };
+    for (const w of [a, b, c]) await classify(w.secretKey, asked);
+    expect(networkReasons(await classify(site.secretKey, asked))).toEqual([]);
+  });
+
   it("counts a workspace once however often it sends: one tenant flooding changes no other label", async () => {
     const message = campaign();
     const [flooder, , , , site] = old as Array<(typeof old)[0]>;

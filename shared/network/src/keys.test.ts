@@ -41,6 +41,18 @@ describe("a submission's network keys", () => {
     expect(textKeys(msg("thanks!"))).toEqual([]);
   });
 
+  it("calls a long text's bands `text` and a short text's whole `short`, each asked for on its own", () => {
+    expect(new Set(submissionKeys(msg(LONG)).map((k) => k.kind))).toEqual(new Set(["text"]));
+    expect(submissionKeys(msg("I wanted to know your price"))).toEqual([
+      { kind: "short", token: "whole:i wanted to know your price" },
+    ]);
+    // Honest bulk is mostly short: a deployment may weigh the bands and not the short texts.
+    expect(
+      submissionKeys(msg("I wanted to know your price"), undefined, undefined, new Set(["text"] as const)),
+    ).toEqual([]);
+    expect(submissionKeys(msg(LONG), undefined, undefined, new Set(["short"] as const))).toEqual([]);
+  });
+
   it("keeps a link's registrable domain from the Public Suffix List, not popular or own domains", () => {
     const fields = msg(
       "see https://shop.cheap-pills.co.uk/buy?x=1 and https://cheap-pills.co.uk, and www.github.com/x and wikipedia.org and mysite.com and a.b.github.io",
@@ -112,8 +124,8 @@ describe("a submission's network keys", () => {
     );
     // A long message after a short one: the hasher's buffer grows and the result stays exact.
     const hasher = networkHasher(long);
-    const short = { kind: "text" as const, token: "whole:a b c d" };
-    const longer = { kind: "text" as const, token: `whole:${"é".repeat(400)}` };
+    const short = { kind: "short" as const, token: "whole:a b c d" };
+    const longer = { kind: "short" as const, token: `whole:${"é".repeat(400)}` };
     expect(hasher.keys([short, longer, short]).map((k) => k.id)).toEqual(
       [short, longer, short].map((k) =>
         createHmac("sha256", long).update(k.token).digest().subarray(0, 9).toString("base64url"),

@@ -11,12 +11,13 @@ import { POPULAR_DOMAINS } from "./popular-domains.ts";
  * the deployment's secret before it leaves the process (`hashKeys`): Redis never holds a text,
  * domain or address, and keys from another deployment never match.
  */
-export type KeyKind = "text" | "link" | "contact" | "sender";
+export type KeyKind = "text" | "short" | "link" | "contact" | "sender";
 /**
+ * `text` is a long text's MinHash bands, `short` a short text's whole (textKeys).
  * `sender` is the address the form says the message is from: a campaign rotates it, a person
  * writing to ten shops keeps it, so it only ever lowers the others' spread (spread.ts).
  */
-export const KEY_KINDS: readonly KeyKind[] = ["text", "link", "contact", "sender"];
+export const KEY_KINDS: readonly KeyKind[] = ["text", "short", "link", "contact", "sender"];
 const ALL_KINDS: ReadonlySet<KeyKind> = new Set(KEY_KINDS);
 
 export interface RawKey {
@@ -165,7 +166,13 @@ export const submissionKeys = (
   kinds: ReadonlySet<KeyKind> = ALL_KINDS,
 ): RawKey[] => {
   const keys: RawKey[] = [];
-  if (kinds.has("text")) for (const token of textKeys(fields, print)) keys.push({ kind: "text", token });
+  if (kinds.has("text") || kinds.has("short"))
+    for (const token of textKeys(fields, print)) {
+      // A band of a long text is `text`, a short text's whole is `short`: honest bulk is mostly
+      // short (the same question on many sites), so the two are weighed apart (issue 47).
+      const kind = token.startsWith("band:") ? "text" : "short";
+      if (kinds.has(kind)) keys.push({ kind, token });
+    }
   if (kinds.has("link"))
     for (const d of linkDomains(fields, ownDomains)) keys.push({ kind: "link", token: `domain:${d}` });
   if (kinds.has("contact")) for (const token of contacts(fields)) keys.push({ kind: "contact", token });

@@ -17,6 +17,7 @@ import type { NormalizedField } from "@sift/contracts";
 import { featurize } from "@sift/model";
 import { loadOnnxScorer } from "@sift/model-worker/scorer";
 import {
+  DEFAULT_GATES,
   DEFAULT_WEIGHTS,
   hashKeys,
   networkHasher,
@@ -27,10 +28,13 @@ import {
   withNetwork,
   workspaceTag,
   type KeySpread,
+  type NetworkGates,
+  type NetworkWeights,
 } from "@sift/network";
 import { startServer } from "@sift/testkit";
+import { heldOutScorer } from "./content.ts";
 import { buildWorld, loadPools, rng, TRAPS, WEEK, type Kind } from "./world.ts";
-import { evaluate, fit, type Scored } from "./goals.ts";
+import { evaluate, fit, HAM_ADDED, TRAP_ADDED, type Scored } from "./goals.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +42,9 @@ const { values } = parseArgs({
     sites: { type: "string", default: "20,200,2000" },
     fit: { type: "boolean", default: false },
     seed: { type: "string", default: "37" },
+    weights: { type: "string" },
+    show: { type: "string" },
+    gates: { type: "string" },
   },
 });
 const MIN_SITES = 3;
@@ -46,6 +53,11 @@ const pct = (x: number) => `${(100 * x).toFixed(2)} %`;
 
 const pools = loadPools(resolve(values.data!));
 const scorer = await loadOnnxScorer({ intraOpThreads: 1 });
+const started = performance.now();
+/** Out of sample: each message scored by the model trained without its family (content.ts). */
+const heldOut = heldOutScorer(resolve(values.data!), (l) =>
+  console.log(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${l}`),
+);
 const scores = new Map<string, number>();
 
 /** The fields classify would see: the content as a caller sends it, through @sift/content. */
@@ -69,7 +81,11 @@ const usedMemory = async (redis: Redis) => Number(/used_memory:(\d+)/.exec(await
 const run = async (sites: number, seed: number) => {
   const world = buildWorld(pools, sites, seed);
   const fields = world.events.map((e) => prepare(e.fields));
-  const content = await scoreAll(fields);
+  const inSample = await scoreAll(fields);
+  // A message written for the replay (family "-") is out of sample for every model.
+  const content = world.events.map((e, i) =>
+    e.family === "-" ? inSample[i]! : heldOut(e.family, fields[i]!),
+  );
   const server = await startServer("redis");
   const redis = new Redis(server.url);
   try {
@@ -89,7 +105,14 @@ const run = async (sites: number, seed: number) => {
       for (const [site, t] of seen) if (site !== event.site && event.t - t < WEEK) prior++;
       seen.set(event.site, event.t);
       reached.set(event.group, seen);
-      scored.push({ kind: event.kind, content: content[i]!, spreads, prior });
+      scored.push({
+        kind: event.kind,
+        content: content[i]!,
+        inSample: inSample[i]!,
+        spreads,
+        prior,
+        ...(values.show ? { message: fields[i]!.map(([, v]) => v).join(" | "), family: event.family } : {}),
+      });
     }
     const memory = (await usedMemory(redis)) - before;
     const poisoning = await poison(store, secret, seed);
@@ -117,14 +140,14 @@ const poison = async (store: RedisNetworkStore, secret: Buffer, seed: number) =>
     const text = pools.spam[Math.floor(r() * pools.spam.length)]!;
     const fields = prepare([
       ["name", "Sam"],
-      ["message", `${text} poison-${seed}-${c}`],
+      ["message", `${text.text} poison-${seed}-${c}`],
     ]);
     const keys = hashKeys(secret, submissionKeys(fields));
-    const [content] = await scoreAll([fields]);
+    const content = heldOut(text.family, fields);
     const victims = Array.from({ length: 50 }, (_, v) => `victim-${c}-${v}`);
     const label = async (who: string) => {
       const spreads = await store.spread({ keys, workspace: workspaceTag(secret, who), give: false, now });
-      return verdict(content!, spreads) >= 0.8;
+      return verdict(content, spreads) >= 0.8;
     };
     const beforeLabels = await Promise.all(victims.map(label));
     const flooder = participation(settings, old, now);
@@ -148,7 +171,7 @@ const poison = async (store: RedisNetworkStore, secret: Buffer, seed: number) =>
 };
 
 const verdict = (content: number, spreads: readonly KeySpread[]) =>
-  withNetwork(content, networkSignal(spreads, MIN_SITES).term);
+  withNetwork(content, networkSignal(spreads, MIN_SITES, weights, gates).term);
 
 /** Memory of submissions that share nothing (every key new): the bound per classified submission. */
 const uniqueMemory = async (): Promise<number> => {
@@ -181,48 +204,88 @@ const uniqueMemory = async (): Promise<number> => {
 console.log(
   `pnpm bench:network: ${pools.spam.length} spam and ${Object.values(pools.ham).flat().length} ham rows from ${values.data}; every spread is synthetic`,
 );
+console.log(
+  `content scores: out of sample (each message by the model trained without its family, as pnpm eval's leave-one-source-out); in sample (the shipped model, trained on every family) beside them`,
+);
 const perUnique = await uniqueMemory();
-const allScored: Scored[] = [];
+const runs: Array<{ sites: number; scored: Scored[] }> = [];
+/** The same rows with the shipped model's in-sample scores as their content. */
+const inSampleOf = (scored: readonly Scored[]): Scored[] =>
+  scored.map((s) => ({ ...s, content: s.inSample ?? s.content }));
+/** `--show n`: up to n honest rows per kind that the network tipped over 0.8, with their spreads. */
+const showTipped = (scored: readonly Scored[], n: number) => {
+  const shown = new Map<string, number>();
+  for (const r of scored) {
+    if (r.kind === "campaign" || r.content >= 0.8) continue;
+    const { term } = networkSignal(r.spreads, MIN_SITES, weights, gates);
+    if (withNetwork(r.content, term) < 0.8 || (shown.get(r.kind) ?? 0) >= n) continue;
+    shown.set(r.kind, (shown.get(r.kind) ?? 0) + 1);
+    const spreads = r.spreads.map((s) => `${s.kind}:${s.hour}/${s.day}/${s.week}`).join(" ");
+    console.log(
+      `  tipped ${r.kind} (${r.family}) content ${r.content.toFixed(3)} term ${term.toFixed(2)} [${spreads}] ${r.message?.slice(0, 160)}`,
+    );
+  }
+};
+const weights = values.weights ? (JSON.parse(values.weights) as NetworkWeights) : DEFAULT_WEIGHTS;
+/** `--gates` is one set, or a list of sets that `--fit` compares (the tables use the first). */
+const gateSets = values.gates
+  ? ([JSON.parse(values.gates)].flat() as NetworkGates[]).map((g) => ({ ...DEFAULT_GATES, ...g }))
+  : [DEFAULT_GATES];
+const gates = gateSets[0]!;
+console.log(`gates: ${JSON.stringify(gates)}`);
+console.log(`weights: ${JSON.stringify(weights)}`);
 for (const sites of values.sites!.split(",").map(Number)) {
-  const started = Date.now();
+  const runStarted = Date.now();
   const { world, scored, memory, poisoning, keys } = await run(sites, Number(values.seed));
-  allScored.push(...scored);
-  const g = evaluate(scored, DEFAULT_WEIGHTS, MIN_SITES);
+  runs.push({ sites, scored });
+  const g = evaluate(scored, weights, MIN_SITES, gates);
+  const i = evaluate(inSampleOf(scored), weights, MIN_SITES, gates);
   const perDay = world.events.length / 7;
+  const cells = (out: { net: number; content: number }, ins: { net: number; content: number }) =>
+    `${pct(out.net)} | ${pct(out.content)} | ${pct(ins.net)} | ${pct(ins.content)}`;
   console.log(
-    `\n## ${sites} sites: ${world.events.length} submissions over 7 days ${SYNTHETIC}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  console.log(`| goal | target | network | content only |`);
-  console.log(`| --- | ---: | ---: | ---: |`);
-  console.log(
-    `| campaign copies after the campaign reached 3 others, caught at 0.8 ${SYNTHETIC} (n = ${g.after3.n}) | ≥ 90 % | ${pct(g.after3.net)} | ${pct(g.after3.content)} |`,
+    `\n## ${sites} sites: ${world.events.length} submissions over 7 days ${SYNTHETIC}, ${((Date.now() - runStarted) / 1000).toFixed(0)} s`,
   );
   console.log(
-    `| every campaign copy caught at 0.8 ${SYNTHETIC} (n = ${g.all.n}) | – | ${pct(g.all.net)} | ${pct(g.all.content)} |`,
+    `| at 0.8 ${SYNTHETIC} | target | network, out of sample | content alone, out of sample | network, in sample | content alone, in sample |`,
   );
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: |`);
   console.log(
-    `| site-specific ham flagged at 0.8 ${SYNTHETIC} (n = ${g.ham.n}) | – | ${pct(g.ham.net)} | ${pct(g.ham.content)} |`,
+    `| campaign copies after the campaign reached 3 other sites, caught (n = ${g.after3.n}) | ≥ 90 %, ≥ +25 points | ${cells(g.after3, i.after3)} |`,
   );
+  console.log(`| every campaign copy, caught (n = ${g.all.n}) | – | ${cells(g.all, i.all)} |`);
+  console.log(`| site-specific ham, flagged (n = ${g.ham.n}) | – | ${cells(g.ham, i.ham)} |`);
+  if (values.show) showTipped(scored, Number(values.show));
   for (const trap of TRAPS) {
     const t = g.traps[`trap:${trap}` as Kind];
-    if (t)
+    const ti = i.traps[`trap:${trap}` as Kind];
+    if (t && ti)
       console.log(
-        `| trap "${trap}" flagged at 0.8 ${SYNTHETIC} (n = ${t.n}) | ≤ 0.5 % | ${pct(t.net)} | ${pct(t.content)} |`,
+        `| trap "${trap}", flagged (n = ${t.n}) | ≤ 1 %, network ≤ +0.3 points | ${cells(t, ti)} |`,
       );
   }
   console.log(
-    `| one tenant flooding, five colluding new tenants: other workspaces' labels changed ${SYNTHETIC} | 0 | ${poisoning.changed} of ${poisoning.checked} | – |`,
+    `| one tenant flooding, five colluding new tenants: other workspaces' labels changed | 0 | ${poisoning.changed} of ${poisoning.checked} | – | – | – |`,
   );
   console.log(
-    `| Redis memory per million classified submissions per day (7 days kept) ${SYNTHETIC} | measured | ${(((memory / perDay) * 1e6) / 1e9).toFixed(2)} GB (${keys} keys, ${(memory / world.events.length).toFixed(0)} B a submission) | – |`,
+    `| Redis memory per million classified submissions per day (7 days kept) | measured | ${(((memory / perDay) * 1e6) / 1e9).toFixed(2)} GB (${keys} keys, ${(memory / world.events.length).toFixed(0)} B a submission) | – | – | – |`,
   );
 }
 console.log(
   `\nRedis memory if no two submissions shared a key (the bound): ${perUnique.toFixed(0)} B a submission, ${((perUnique * 7 * 1e6) / 1e9).toFixed(2)} GB per million a day kept 7 days`,
 );
 if (values.fit) {
-  const best = fit(allScored, MIN_SITES);
-  console.log(
-    `\n--fit on every size above: ${JSON.stringify(best.weights)}: copies after 3 caught ${pct(best.after3)}, worst trap ${pct(best.worstTrap)}`,
-  );
+  // The goals' limits, then looser ones: what catching more would cost the traps.
+  const limits = [
+    { trapAdded: TRAP_ADDED, hamAdded: HAM_ADDED },
+    { trapAdded: 0.01, hamAdded: 0.002 },
+    { trapAdded: 0.05, hamAdded: 0.005 },
+  ];
+  for (const g of gateSets)
+    for (const limit of limits) {
+      const best = fit(runs, MIN_SITES, g, limit);
+      console.log(
+        `--fit, out-of-sample content, gates ${JSON.stringify(g)}, network adds ≤ ${pct(limit.trapAdded)} to a trap and ≤ ${pct(limit.hamAdded)} to site ham: ${JSON.stringify(best.weights)}: copies after 3 caught ${pct(best.after3)} (sizes' mean), worst trap ${pct(best.worstTrap)}`,
+      );
+    }
 }
