@@ -3,6 +3,16 @@ import { hostField, natsUrlField, portField, readConfig, ServiceConfig, type Env
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** A duration as people write it: `7d`, `12h`, `30m`, `45s`, `500ms` or `0`. */
+const weight = z.number().min(0).max(10);
+const NetworkWeightsShape = z.strictObject({
+  text: weight,
+  short: weight,
+  link: weight,
+  contact: weight,
+  burst: weight,
+  cap: weight,
+});
+
 const durationField = (name: string) =>
   z.string().transform((text, ctx) => {
     const m = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
@@ -65,6 +75,34 @@ const Config = ServiceConfig.extend({
     .meta({ env: "SIFT_NETWORK_MIN_AGE" }),
   /** Nothing is said of a key fewer other workspaces sent: below 3 a site could learn what one other received. */
   networkMinSites: z.coerce.number().int().min(1).max(64).default(3).meta({ env: "SIFT_NETWORK_MIN_SITES" }),
+  /**
+   * The term's weights as JSON, for a deployment whose traffic is not the replay's (docs/network.md):
+   * `{"text":0.5,"short":0,"link":0.25,"contact":0,"burst":1,"cap":3}`. Unset: the fitted
+   * DEFAULT_WEIGHTS. A kind weighted above 0 is looked up on every call.
+   */
+  networkWeights: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === "") return undefined;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "SIFT_NETWORK_WEIGHTS must be a JSON object" });
+        return z.NEVER;
+      }
+      const parsed = NetworkWeightsShape.safeParse(json);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: `SIFT_NETWORK_WEIGHTS must give text, short, link, contact, burst and cap, each a number from 0 to 10 (${parsed.error.issues[0]?.path.join(".") ?? ""})`,
+        });
+        return z.NEVER;
+      }
+      return parsed.data;
+    })
+    .meta({ env: "SIFT_NETWORK_WEIGHTS" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 

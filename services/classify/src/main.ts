@@ -23,6 +23,7 @@ const exitCode = await runService({
         on: config.network,
         minAgeMs: config.networkMinAgeMs,
         minSites: config.networkMinSites,
+        ...(config.networkWeights ? { weights: config.networkWeights } : {}),
         secret: networkSecret(config.internalSecret),
       },
     });

@@ -86,32 +86,6 @@ describe("the network in classify", () => {
     expect(three.score).toBeGreaterThan(alone.score);
   });
 
-  it("counts a campaign with no link by its text, each copy from another sender, past one person's own spread", async () => {
-    const text =
-      "We are hiring remote data entry assistants, two hours a day from home, weekly pay, no experience needed, reply with your age and country";
-    const [a, b, c, site] = old.slice(0, 4) as [
-      (typeof old)[0],
-      (typeof old)[0],
-      (typeof old)[0],
-      (typeof old)[0],
-    ];
-    const copy = (i: number) => ({ name: `Sender ${i}`, email: `sender${i}@mail.example`, message: text });
-    const alone = await classify(site.secretKey, copy(0));
-    for (const [i, w] of [a, b, c].entries()) await classify(w.secretKey, copy(i + 1));
-    const three = await classify(site.secretKey, copy(9));
-    const [reason] = networkReasons(three);
-    expect(reason).toMatchObject({ signal: "network_text", label: "sent to 3 other sites in the last 24 h" });
-    expect(three.score).toBeGreaterThan(alone.score);
-    // One person sending another text to the same sites keeps one address: no campaign.
-    const asked = {
-      name: "Robin",
-      email: "robin@mail.example",
-      message: `${text.replace("hiring", "looking for")} ok`,
-    };
-    for (const w of [a, b, c]) await classify(w.secretKey, asked);
-    expect(networkReasons(await classify(site.secretKey, asked))).toEqual([]);
-  });
-
   it("counts a workspace once however often it sends: one tenant flooding changes no other label", async () => {
     const message = campaign();
     const [flooder, , , , site] = old as Array<(typeof old)[0]>;
@@ -175,5 +149,71 @@ describe("the network in classify", () => {
     expect(networkReasons(await waitFor(allowing.secretKey, "list_allow"))).toEqual([]);
     expect(networkReasons(await waitFor(reporting.secretKey, "near_duplicate_clean"))).toEqual([]);
     expect(networkReasons(await classify(old[7]!.secretKey, message))).toHaveLength(1);
+  });
+});
+
+/**
+ * A deployment that weighs the text (SIFT_NETWORK_WEIGHTS; the fitted defaults weigh it 0,
+ * docs/network.md): its own stack, so its spreads are its own.
+ */
+describe("the network in classify, with the text weighed", () => {
+  let textual: ScoringStack;
+  let sites: Array<{ workspaceId: string; secretKey: string }> = [];
+  beforeAll(async () => {
+    textual = await startScoringStack({
+      redisUrl: inject("redisUrl"),
+      clock,
+      keyCacheMs: 0,
+      network: {
+        minAgeMs: 7 * DAY,
+        minSites: 3,
+        weights: { text: 0.5, short: 0, link: 0.25, contact: 0, burst: 1, cap: 3 },
+      },
+    });
+    sites = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const key = await createKey(textual.stack.keystore, { kind: "classify" });
+        await textual.stack.keystore.updateWorkspace(key.workspaceId, { rateLimit: 100_000, burst: 100_000 });
+        return key;
+      }),
+    );
+    clock.advance(8 * DAY);
+  });
+  afterAll(() => textual?.stop());
+
+  it("counts a campaign with no link by its text, each copy from another sender, past one person's own spread", async () => {
+    const send = async (secretKey: string, content: unknown): Promise<Verdict> => {
+      const reply = await post(
+        `${textual.stack.gatewayUrl}/classify?explain=1`,
+        { content, model: SPAM_STANDARD },
+        { authorization: `Bearer ${secretKey}` },
+      );
+      expect(reply.status).toBe(200);
+      return reply.json as Verdict;
+    };
+    const text =
+      "We are hiring remote data entry assistants, two hours a day from home, weekly pay, no experience needed, reply with your age and country";
+    const [a, b, c, site] = sites as [
+      (typeof sites)[0],
+      (typeof sites)[0],
+      (typeof sites)[0],
+      (typeof sites)[0],
+    ];
+    const copy = (i: number) => ({ name: `Sender ${i}`, email: `sender${i}@mail.example`, message: text });
+    const alone = await send(site.secretKey, copy(0));
+    expect(networkReasons(alone)).toEqual([]);
+    for (const [i, w] of [a, b, c].entries()) await send(w.secretKey, copy(i + 1));
+    const three = await send(site.secretKey, copy(9));
+    const [reason] = networkReasons(three);
+    expect(reason).toMatchObject({ signal: "network_text", label: "sent to 3 other sites in the last 24 h" });
+    expect(three.score).toBeGreaterThan(alone.score);
+    // One person sending another text to the same sites keeps one address: no campaign.
+    const asked = {
+      name: "Robin",
+      email: "robin@mail.example",
+      message: `${text.replace("hiring", "looking for")} ok`,
+    };
+    for (const w of [a, b, c]) await send(w.secretKey, asked);
+    expect(networkReasons(await send(site.secretKey, asked))).toEqual([]);
   });
 });

@@ -1,10 +1,18 @@
-/** The deployment's network settings (SIFT_NETWORK, SIFT_NETWORK_MIN_AGE, SIFT_NETWORK_MIN_SITES). */
+import type { NetworkGates, NetworkWeights } from "./spread.ts";
+
+/**
+ * The deployment's network settings (SIFT_NETWORK, SIFT_NETWORK_MIN_AGE, SIFT_NETWORK_MIN_SITES,
+ * SIFT_NETWORK_WEIGHTS).
+ */
 export interface NetworkSettings {
   on: boolean;
   /** A workspace counts toward others' spreads only once it is this old. */
   minAgeMs: number;
   /** Nothing is said of a key fewer other workspaces sent. */
   minSites: number;
+  /** The term's weights and gates; absent: DEFAULT_WEIGHTS and DEFAULT_GATES (fitted). */
+  weights?: NetworkWeights;
+  gates?: NetworkGates;
 }
 
 /** What a key record says of its workspace (the identity's `network`); absent: a record older than it. */

@@ -58,18 +58,18 @@ describe("the network term", () => {
     expect(isNetworkLabel("sent to the moon")).toBe(false);
   });
 
-  it("looks up only the kinds the weights read: the weighted ones and the sender's, every kind with a burst", () => {
+  it("looks up only the kinds the weights read: the weighted ones and the sender's", () => {
     const none = { text: 0, short: 0, link: 0, contact: 0, burst: 0, cap: 2 };
     expect([...kindsUsed(none)]).toEqual([]);
     expect([...kindsUsed({ ...none, link: 0.25 })].sort()).toEqual(["link", "sender"]);
     expect([...kindsUsed({ ...none, text: 1, contact: 1 })].sort()).toEqual(["contact", "sender", "text"]);
-    expect([...kindsUsed({ ...none, burst: 0.5 })].sort()).toEqual([
-      "contact",
-      "link",
-      "sender",
-      "short",
-      "text",
-    ]);
+    expect([...kindsUsed({ ...none, burst: 0.5 })]).toEqual([]);
+    // The burst reads the weighted kinds only: a text's burst moves nothing while text weighs 0.
+    const linkOnly = { ...none, link: 1, burst: 1, cap: 5 };
+    expect(networkSignal([text(5, 5, 5), link(3, 3, 0)], 3, linkOnly, G).term).toBe(
+      networkSignal([link(3, 3, 0)], 3, linkOnly, G).term,
+    );
+    expect(networkSignal([link(3, 3, 3)], 3, linkOnly, G).term).toBe(2 + 1);
     // A kind left out changes no term: the shipped weights give the same term without it.
     const spreads = [text(9, 9, 9), link(5, 5), { kind: "contact" as const, hour: 7, day: 7, week: 7 }];
     const used = kindsUsed(DEFAULT_WEIGHTS);

@@ -34,8 +34,9 @@ export interface NetworkWeights {
  * site-specific ham in every size. A grid (0-3 per kind, caps 0.5-5), with DEFAULT_GATES: weights,
  * not a model; refit when the content model or the replay changes. The text's spread itself
  * weighs 0: honest bulk (the same question from many people, one message's translations) spreads
- * as a campaign does, and any weight on it tipped those traps by more than a point; it adds
- * through the burst (the share of a counted key's week that arrived in the last hour).
+ * as a campaign does, and any weight on it tipped those traps by more than a point. The burst
+ * reads the links only: reading the text's keys too gained 1.8 points of catch for a lookup of
+ * every kind on every call.
  */
 export const DEFAULT_WEIGHTS: NetworkWeights = Object.freeze({
   text: 0,
@@ -48,13 +49,12 @@ export const DEFAULT_WEIGHTS: NetworkWeights = Object.freeze({
 
 /**
  * The kinds of key the term reads under some weights: those weighted, with the sender's (each
- * spread counts past it) while any is; every kind while the burst is weighted (it reads any
- * counted key). Classify looks up only these, so a kind weighted 0 costs no hashing, no Redis
- * and no memory (docs/network.md).
+ * spread counts past it) while any is. The burst reads the weighted kinds' keys only. Classify
+ * looks up only these, so a kind weighted 0 costs no hashing, no Redis and no memory
+ * (docs/network.md).
  */
 export const kindsUsed = (weights: NetworkWeights): ReadonlySet<KeyKind> => {
   const weighted = (["text", "short", "link", "contact"] as const).filter((kind) => weights[kind] > 0);
-  if (weights.burst > 0) return new Set<KeyKind>(["text", "short", "link", "contact", "sender"]);
   return new Set<KeyKind>(weighted.length > 0 ? [...weighted, "sender"] : []);
 };
 
@@ -82,8 +82,8 @@ const WHAT: Record<Exclude<KeyKind, "sender">, string> = {
 export interface SpreadFeatures {
   /** Per kind, the widest key past the gates, and its spread past the sender's own. */
   best: Map<Exclude<KeyKind, "sender">, { spread: KeySpread; sites: number }>;
-  /** The largest share of a counted key's week that arrived in the last hour (0-1). */
-  burst: number;
+  /** Per kind, the largest share of a counted key's week that arrived in the last hour (0-1). */
+  burst: Map<Exclude<KeyKind, "sender">, number>;
 }
 
 /**
@@ -116,14 +116,15 @@ export const spreadFeatures = (
   // (ten shops asked for a quote): each spread counts only past the sender's.
   const sender = Math.max(0, ...spreads.filter((s) => s.kind === "sender").map(count));
   const best: SpreadFeatures["best"] = new Map();
-  let burst = 0;
+  const burst: SpreadFeatures["burst"] = new Map();
   const consider = (s: KeySpread) => {
     const c = count(s);
     if (c < Math.max(1, minSites) || c - sender < minSites) return;
     const held = best.get(s.kind as Exclude<KeyKind, "sender">);
     if (!held || c > count(held.spread) || (c === count(held.spread) && s.day > held.spread.day))
       best.set(s.kind as Exclude<KeyKind, "sender">, { spread: s, sites: c - sender });
-    burst = Math.max(burst, Math.min(1, s.hour / s.week));
+    const kind = s.kind as Exclude<KeyKind, "sender">;
+    burst.set(kind, Math.max(burst.get(kind) ?? 0, Math.min(1, s.hour / s.week)));
   };
   const bands: KeySpread[] = [];
   for (const s of spreads) {
@@ -145,7 +146,10 @@ export const termOf = (
   weights: NetworkWeights,
 ): { term: number; strongest: Exclude<KeyKind, "sender"> | null } => {
   if (features.best.size === 0) return { term: 0, strongest: null };
-  let sum = weights.burst * features.burst;
+  // The burst of the weighted kinds only: a kind weighted 0 is not looked up (kindsUsed).
+  let burst = 0;
+  for (const [kind, share] of features.burst) if (weights[kind] > 0) burst = Math.max(burst, share);
+  let sum = weights.burst * burst;
   let strongest: Exclude<KeyKind, "sender"> | null = null;
   let most = -Infinity;
   for (const [kind, { sites }] of features.best) {

@@ -9,6 +9,7 @@ import type { KeyKind, ModelName } from "@sift/contracts";
 import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
 import { createVerifyService, verdictRecorder } from "@sift/verify/wiring";
 import { LogKeyRing, type RedisVerdictLog } from "@sift/verdicts";
+import type { NetworkWeights } from "@sift/network";
 import { solveFromService } from "@sift/challenge";
 import { signingSecretRing, type SigningSecretRing } from "@sift/challenge/server";
 import {
@@ -86,7 +87,7 @@ export interface StackOptions {
    * The network (docs/network.md), off unless given: the test Redis is shared by every file,
    * so a stack that turns it on gets a secret of its own and counts only its own workspaces.
    */
-  network?: { minAgeMs?: number; minSites?: number };
+  network?: { minAgeMs?: number; minSites?: number; weights?: NetworkWeights };
 }
 
 export interface Stack {
@@ -192,6 +193,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
             on: true,
             minAgeMs: options.network.minAgeMs ?? 0,
             minSites: options.network.minSites ?? 3,
+            ...(options.network.weights ? { weights: options.network.weights } : {}),
             secret: randomBytes(32),
           },
         }

@@ -1,5 +1,6 @@
 import type { NormalizedField, Reason, ResolvedKey } from "@sift/contracts";
 import {
+  DEFAULT_GATES,
   DEFAULT_WEIGHTS,
   domainOf,
   kindsUsed,
@@ -7,10 +8,13 @@ import {
   networkSignal,
   participation,
   submissionKeys,
+  type KeyKind,
   type KeySpread,
+  type NetworkGates,
   type NetworkSettings,
   type NetworkSignal,
   type NetworkStore,
+  type NetworkWeights,
 } from "@sift/network";
 import type { TextPrint } from "@sift/feedback";
 import { logFailure, type Clock, type Logger } from "@sift/runtime";
@@ -35,12 +39,17 @@ interface NetworkLookupDeps {
 export class NetworkLookup {
   readonly #deps: NetworkLookupDeps;
   readonly #hash: ReturnType<typeof networkHasher>;
-  /** The kinds of key the shipped weights read: only these are looked up (kindsUsed). */
-  readonly #kinds = kindsUsed(DEFAULT_WEIGHTS);
+  readonly #weights: NetworkWeights;
+  readonly #gates: NetworkGates;
+  /** The kinds of key the weights read: only these are looked up (kindsUsed). */
+  readonly #kinds: ReadonlySet<KeyKind>;
 
   constructor(deps: NetworkLookupDeps) {
     this.#deps = deps;
     this.#hash = networkHasher(deps.secret);
+    this.#weights = deps.settings.weights ?? DEFAULT_WEIGHTS;
+    this.#gates = deps.settings.gates ?? DEFAULT_GATES;
+    this.#kinds = kindsUsed(this.#weights);
   }
 
   /**
@@ -74,7 +83,7 @@ export class NetworkLookup {
 
   signal(spreads: readonly KeySpread[] | null, held: boolean): NetworkSignal {
     if (!spreads || held) return { term: 0 };
-    return networkSignal(spreads, this.#deps.settings.minSites);
+    return networkSignal(spreads, this.#deps.settings.minSites, this.#weights, this.#gates);
   }
 }
 

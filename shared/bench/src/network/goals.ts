@@ -135,7 +135,10 @@ export const fit = (
           Math.log2(1 + (f.best.get("short")?.sites ?? 0)),
           Math.log2(1 + (f.best.get("link")?.sites ?? 0)),
           Math.log2(1 + (f.best.get("contact")?.sites ?? 0)),
-          f.burst,
+          f.burst.get("text") ?? 0,
+          f.burst.get("short") ?? 0,
+          f.burst.get("link") ?? 0,
+          f.burst.get("contact") ?? 0,
           LOGIT_08 - Math.log(q / (1 - q)),
         ]);
       }
@@ -160,9 +163,12 @@ export const fit = (
               let ok = true;
               for (const g of groups) {
                 let flagged = 0;
-                for (const [t, sh, l, c, b, need] of g.rows)
-                  if (Math.min(cap, text * t! + short * sh! + link * l! + contact * c! + burst * b!) >= need!)
+                for (const [t, sh, l, c, bt, bs, bl, bc, need] of g.rows) {
+                  // The burst of the weighted kinds only (termOf).
+                  const b = Math.max(text ? bt! : 0, short ? bs! : 0, link ? bl! : 0, contact ? bc! : 0);
+                  if (Math.min(cap, text * t! + short * sh! + link * l! + contact * c! + burst * b) >= need!)
                     flagged++;
+                }
                 const added = flagged / g.size;
                 const rate = g.contentRate + added;
                 if (g.kind === "after3") after3 += rate / runs.length;
