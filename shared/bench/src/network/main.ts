@@ -1,13 +1,18 @@
 // pnpm bench:network [--data ../shared/data] [--sites 20,200,2000] [--fit] [--seed 37]
+//                    [--weights json] [--gates json | json list] [--show n]
 //
-// The network's multi-site replay (issue 37, docs/network.md). Real messages from ../shared/data,
-// synthetic spread: sites with their own honest traffic, campaigns sent to a heavy-tailed number
-// of sites with the variations campaigns use, and the false-positive traps. Each submission is
-// scored by the shipped model in process (the worker's onnxruntime scorer) and counted by the
-// real @sift/network store (its Lua script) on a Redis of its own, in time order; the verdict is
-// the model's score with the network's term, exactly as classify adds it. Prints the goals, the
-// Redis memory, and the poisoning check (one tenant flooding, five colluding new tenants).
-// --fit searches the term's weights on this replay and prints the best (DEFAULT_WEIGHTS holds them).
+// The network's multi-site replay (issues 37 and 47, docs/network.md). Real messages from
+// ../shared/data, synthetic spread: sites with their own honest traffic, campaigns sent to a
+// heavy-tailed number of sites with the variations campaigns use (senders, digits, tails, spun
+// words, reordered sentences, shared operator domains), and the false-positive traps. Each
+// submission is scored twice: out of sample (the model trained without its family, content.ts),
+// which the goals and the fit read, and in sample (the shipped model, the worker's onnxruntime
+// scorer), printed beside. It is counted by the real @sift/network store (its Lua script) on a
+// Redis of its own, in time order; the verdict is the score with the network's term, exactly as
+// classify adds it. Prints the goals, the Redis memory, and the poisoning check (one tenant
+// flooding, five colluding new tenants). --weights and --gates replace the shipped ones; --fit
+// searches the weights for each set of gates given and prints the best under the goal's limits
+// and looser ones (DEFAULT_WEIGHTS holds the goal's); --show prints honest rows the term tipped.
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
