@@ -110,8 +110,12 @@ export const startReplicatedCluster = async (
       ...["--bind", "127.0.0.1", "--dir", node.dir, "--cluster-enabled", "yes"],
       ...["--cluster-config-file", join(node.dir, "nodes.conf")],
       ...["--cluster-node-timeout", String(nodeTimeoutMs), "--cluster-announce-ip", "127.0.0.1"],
+      // A replica's own source address only where a proxy tells it apart: protected mode (Redis 7)
+      // refuses a client from 127.0.0.2 that reaches the master directly.
       ...(node.replica
-        ? ["--bind-source-addr", REPLICA_SOURCE]
+        ? proxies
+          ? ["--bind-source-addr", REPLICA_SOURCE]
+          : []
         : ["--cluster-announce-port", String(node.port)]),
     ];
     node.child = spawn("redis-server", args, { stdio: "ignore" });
