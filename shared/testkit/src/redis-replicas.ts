@@ -89,12 +89,15 @@ interface Node {
  * each node on its own ports and folder with the production redis.conf (AOF) and a short
  * `cluster-node-timeout` so a failover takes about a second plus the election. Each master sits
  * behind a TCP proxy that announces itself as the master (`cluster-announce-port`), through which
- * clients and its replica reach it, so a test can cut the replica's link alone.
+ * clients and its replica reach it, so a test can cut the replica's link alone. `proxies: false`
+ * leaves the proxies out (clients reach each master directly; cutReplication then throws): for a
+ * benchmark, where a proxy in the measuring process would be a hop production does not have.
  */
 export const startReplicatedCluster = async (
-  options: { masters?: number; nodeTimeoutMs?: number } = {},
+  options: { masters?: number; nodeTimeoutMs?: number; proxies?: boolean } = {},
 ): Promise<ReplicatedRedisCluster> => {
   const masters = options.masters ?? 3;
+  const proxies = options.proxies ?? true;
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 1_000;
   const root = mkdtempSync(join(tmpdir(), "sift-redis-replicas-"));
   const nodes: Node[] = [];
@@ -107,8 +110,12 @@ export const startReplicatedCluster = async (
       ...["--bind", "127.0.0.1", "--dir", node.dir, "--cluster-enabled", "yes"],
       ...["--cluster-config-file", join(node.dir, "nodes.conf")],
       ...["--cluster-node-timeout", String(nodeTimeoutMs), "--cluster-announce-ip", "127.0.0.1"],
+      // A replica's own source address only where a proxy tells it apart: protected mode (Redis 7)
+      // refuses a client from 127.0.0.2 that reaches the master directly.
       ...(node.replica
-        ? ["--bind-source-addr", REPLICA_SOURCE]
+        ? proxies
+          ? ["--bind-source-addr", REPLICA_SOURCE]
+          : []
         : ["--cluster-announce-port", String(node.port)]),
     ];
     node.child = spawn("redis-server", args, { stdio: "ignore" });
@@ -127,7 +134,7 @@ export const startReplicatedCluster = async (
       const dir = join(root, String(serverPort));
       mkdirSync(dir);
       const node: Node = { port: serverPort, serverPort, busPort, dir, replica };
-      if (!replica) {
+      if (!replica && proxies) {
         node.proxy = await startReplicationProxy(serverPort);
         node.port = node.proxy.port;
       }
@@ -202,7 +209,11 @@ export const startReplicatedCluster = async (
         throw new Error(`no master for slot ${slot}`);
       },
       replicaOf,
-      cutReplication: (port) => byPort(port).proxy?.cut(),
+      cutReplication: (port) => {
+        const proxy = byPort(port).proxy;
+        if (!proxy) throw new Error(`the master on ${port} has no proxy (started with proxies: false)`);
+        proxy.cut();
+      },
       freeze: (port) => void byPort(port).child?.kill("SIGSTOP"),
       thaw: (port) => void byPort(port).child?.kill("SIGCONT"),
       healReplication: (port) => byPort(port).proxy?.heal(),

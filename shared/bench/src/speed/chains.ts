@@ -4,11 +4,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
+import type { RedisTarget } from "@sift/runtime";
 import {
   freePort,
   ROOT,
   spawnService,
   spawnStack,
+  startReplicatedCluster,
   startServer,
   stopChild,
   waitForHttp,
@@ -43,19 +45,44 @@ const spawnReady = async (
   return child;
 };
 
+/** Where the bench's Redis runs: one server, or a Redis Cluster of 3 masters each with a replica. */
+export type RedisTopology = "single" | "cluster";
+
+/**
+ * The bench's Redis as every process here reaches it: the target for the bench's own client and
+ * the environment each service gets. The cluster is the deployment's (3 + 3, the production
+ * redis.conf) with clients reaching each master directly, no test proxy in between.
+ */
+const startRedis = async (
+  topology: RedisTopology,
+): Promise<{ target: RedisTarget; env: Record<string, string>; stop(): Promise<void> }> => {
+  if (topology === "single") {
+    const server = await startServer("redis");
+    return { target: { url: server.url }, env: { REDIS_URL: server.url }, stop: server.stop };
+  }
+  const cluster = await startReplicatedCluster({ proxies: false });
+  // REDIS_URL is required by the services' configuration and unused beside REDIS_CLUSTER_NODES.
+  const url = "redis://127.0.0.1:1";
+  return {
+    target: { url, clusterNodes: cluster.nodes },
+    env: { REDIS_URL: url, REDIS_CLUSTER_NODES: cluster.nodes },
+    stop: cluster.stop,
+  };
+};
+
 export type Chains = Awaited<ReturnType<typeof startChains>>;
 
-export const startChains = async (options: { built: boolean }) => {
+export const startChains = async (options: { built: boolean; redis: RedisTopology }) => {
   const built = options.built;
   const [redis, nats, noopNats, batchOneNats] = await Promise.all([
-    startServer("redis"),
+    startRedis(options.redis),
     startServer("nats"),
     startServer("nats"),
     startServer("nats"),
   ]);
   const internalSecret = randomBytes(32).toString("base64url");
   const common = {
-    REDIS_URL: redis.url,
+    ...redis.env,
     SIFT_INTERNAL_SECRET: internalSecret,
     // A key for `full`-mode verdict log content (the log scenario's full workspace).
     SIFT_LOG_KEYS: `bench:${randomBytes(32).toString("base64")}`,
@@ -84,7 +111,7 @@ export const startChains = async (options: { built: boolean }) => {
       "worker",
       {
         NATS_URL: batchOneNats.url,
-        REDIS_URL: redis.url,
+        ...redis.env,
         MODEL_WORKER_PORT: String(ports.batchOne),
         SIFT_BATCH_WINDOW_MS: "0",
         SIFT_BATCH_MAX_ITEMS: "1",
@@ -147,7 +174,10 @@ export const startChains = async (options: { built: boolean }) => {
 
   const url = (port: number | undefined) => `http://127.0.0.1:${port}`;
   return {
-    redisUrl: redis.url,
+    /** The bench's own Redis client target (createRedis). */
+    redis: redis.target,
+    /** One server's URL, for the scenarios that make a client of their own (single Redis only). */
+    redisUrl: redis.target.url,
     natsUrl: nats.url,
     batchOneNatsUrl: batchOneNats.url,
     noopNatsUrl: noopNats.url,

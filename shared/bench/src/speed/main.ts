@@ -1,12 +1,15 @@
 // pnpm bench [--quick | --smoke] [--only verify,classify,worker,reports,latency,stages,levers,log,network]
 //            [--out docs/benchmarks.md] [--json file] [--source] [--no-build] [--rounds N]
+//            [--redis single | cluster]
 //
 // Every hop's cost, as ratios measured in one run: each Sift path alternates with its no-op
 // twin (median of the rounds; min/median/max printed). Loopback only, every service its own
 // process from the compiled build (`pnpm build` first; --source runs the TypeScript with tsx).
 // The full run takes about eight minutes on a loaded 2-core machine; --quick about four; --smoke (CI) a few seconds per
 // scenario. Only the whole set writes docs/benchmarks.md (--smoke and --only write nothing
-// unless --out is given).
+// unless --out is given). --redis cluster runs every process against a 3 + 3 Redis Cluster (as
+// deployed) instead of one server; verify and classify only (the other scenarios make clients of
+// their own to one server).
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     "no-build": { type: "boolean", default: false },
     // More rounds than the mode's, for a steadier median on a loaded machine.
     rounds: { type: "string" },
+    redis: { type: "string", default: "single" },
   },
 });
 const modeName = values.smoke ? "smoke" : values.quick ? "quick" : "full";
@@ -62,6 +66,13 @@ const only = new Set(
     "network",
   ],
 );
+/** The scenarios that reach Redis only through the services, so they run on a cluster too. */
+const ON_CLUSTER = new Set(["verify", "classify"]);
+const redisTopology = values.redis;
+if (redisTopology !== "single" && redisTopology !== "cluster")
+  throw new Error(`--redis ${redisTopology}: single or cluster`);
+if (redisTopology === "cluster" && [...only].some((s) => !ON_CLUSTER.has(s)))
+  throw new Error(`--redis cluster runs only ${[...ON_CLUSTER].join(",")}: pass --only with those`);
 const log = (line: string) => console.log(line);
 const startedAt = new Date();
 const benchStarted = performance.now();
@@ -78,14 +89,14 @@ if (!values.source && !values["no-build"]) {
 }
 
 log(
-  `starting the chains (${values.source ? "tsx sources" : "compiled build"}) at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s…`,
+  `starting the chains (${values.source ? "tsx sources" : "compiled build"}, Redis ${redisTopology === "cluster" ? "3 + 3 cluster" : "single server"}) at ${((performance.now() - benchStarted) / 1000).toFixed(0)} s…`,
 );
-const chains = await startChains({ built: !values.source });
+const chains = await startChains({ built: !values.source, redis: redisTopology });
 // Ctrl-C or a kill still stops every process the bench started.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => void chains.stop().finally(() => process.exit(130)));
 }
-const redis = createRedis(chains.redisUrl, "sift-bench");
+const redis = createRedis(chains.redis, "sift-bench");
 await redisReady(redis);
 const keys = new Keystore({ redis, clock: systemClock });
 const signer = new IdentitySigner(chains.internalSecret);

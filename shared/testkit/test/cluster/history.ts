@@ -13,9 +13,17 @@ export interface VerifyEvent {
 /** The caller's own time-out: an answer slower than this is a hang, which the history forbids. */
 export const CALLER_TIMEOUT_MS = 5_000;
 
+/** Why a call got no answer, as a failed row prints it: fetch's error and the socket's cause. */
+const whyNoAnswer = (err: unknown): string => {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause as { code?: string; message?: string } | undefined;
+  return cause ? `${err.message}: ${cause.code ?? ""} ${cause.message ?? ""}`.trim() : err.message;
+};
+
 /**
  * A POST as a caller with CALLER_TIMEOUT_MS makes it: the status and JSON body, or "no answer"
- * when the connection failed or nothing came back in time. Every cluster row's calls go here.
+ * when the connection failed or nothing came back in time (the body then says why). Every
+ * cluster row's calls go here.
  */
 export const postAsCaller = async (
   url: string,
@@ -31,8 +39,8 @@ export const postAsCaller = async (
       }),
     ]);
     return { status: reply.status, body: reply.json };
-  } catch {
-    return { status: "no answer", body: undefined };
+  } catch (err) {
+    return { status: "no answer", body: { noAnswer: whyNoAnswer(err) } };
   } finally {
     clearTimeout(timer);
   }

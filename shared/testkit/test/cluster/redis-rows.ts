@@ -78,7 +78,7 @@ export const startRowLoad = (d: Deployment) =>
   startLoad(d, { classify: 2, verify: 2, feedback: 1, pauseMs: 50 });
 
 /** A verify sent by the load as the history records it: slower than the caller's time-out is no answer. */
-const asVerifyEvent = (s: Sent): VerifyEvent => {
+export const asVerifyEvent = (s: Sent): VerifyEvent => {
   const ms = s.answer.endedAt - s.answer.startedAt;
   const hung = s.answer.error !== undefined || ms >= CALLER_TIMEOUT_MS;
   return {

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { VerifyMessage } from "@sift/contracts";
 import {
   DEPLOYMENT_TOPOLOGY,
   haproxyBinary,
@@ -9,9 +10,10 @@ import {
 } from "../../src/index.ts";
 import { commonChecks, expectCommonChecks, outcomeOf, tally } from "../faults/checks.ts";
 import { now, report, signalAndWait, sleep, startLoad } from "../faults/harness.ts";
-import { CALLER_TIMEOUT_MS } from "./history.ts";
+import { CALLER_TIMEOUT_MS, checkHistory, type VerifyEvent } from "./history.ts";
 import { REPLICATED, startDeployment, type Deployment, type Replica } from "./deployment.ts";
 import { seedLearnedState } from "./learned-state.ts";
+import { asVerifyEvent, replayAccepted } from "./redis-rows.ts";
 
 /**
  * Issue 29's row 4: a rollout. Two gateways, two verify, two classify and three model workers,
@@ -22,13 +24,17 @@ import { seedLearnedState } from "./learned-state.ts";
  * the next one is only touched once the balancer's own health check has it UP again (a
  * worker, reached over NATS: once its /readyz answers). The history must show zero failed requests: no reset or refused connection, no 5xx,
  * no `Internal server error`, no answer slower than the caller's time-out; every answer a spec
- * answer equal to the one before the rollout.
+ * answer equal to the one before the rollout. Every solution accepted as a site sees it is
+ * replayed once the rollout is done: none may be accepted twice, and no fresh solution may have
+ * been answered `Spent challenge` (a copy of a spend HAProxy or a draining gateway resent carries
+ * the first copy's attempt, issue 45); both counted and asserted apart from the failed requests.
  *
  * Short form: the first replica of each service (one step of each service's rollout; about 45 s
  * with the start-up on the loaded CI machine, where a full rollout took two minutes);
  * SIFT_CLUSTER_LONG=1: every replica of every service, three rollouts in a row.
  */
 const LONG = process.env["SIFT_CLUSTER_LONG"] === "1";
+const SPENT = JSON.stringify({ ok: false, message: VerifyMessage.spent });
 const haproxy = haproxyBinary();
 
 let redis: TestServer | undefined;
@@ -93,6 +99,13 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
       await sleep(1_000);
       const sent = await load.stop();
       const checks = await commonChecks(d, sent);
+      // After the common checks' re-verify of the refused ones: replays of the accepted ones.
+      const replays: VerifyEvent[] = [];
+      await replayAccepted(d, sent, 0, replays);
+      const history = checkHistory([
+        ...sent.filter((s) => s.kind === "verify").map(asVerifyEvent),
+        ...replays,
+      ]);
       const good = (kind: string) => sent.filter((s) => s.kind === kind && outcomeOf(d, s) === "good").length;
       const feedbackGood = good("feedback");
       // Reports are applied by the learner off a queue: all of them, within a few seconds.
@@ -112,7 +125,21 @@ describe.skipIf(!haproxy)("a rolling restart of every service behind HAProxy", (
         reports: { answeredOk: feedbackGood, stored },
         usage: checks.usage,
         verdicts: checks.verdicts,
+        verifyAnswers: history.answers,
+        freshSpent: history.freshSpent,
+        acceptedTwice: history.acceptedTwice,
+        replayed: replays.length,
       });
+      // First, so that a refused fresh solution fails as that rather than as one of the failed requests.
+      expect({ freshSpent: history.freshSpent, acceptedTwice: history.acceptedTwice }).toEqual({
+        freshSpent: 0,
+        acceptedTwice: 0,
+      });
+      // Each replay refused as spent: a marker the rollout lost would answer `ok: true`.
+      expect(replays.length).toBeGreaterThan(20);
+      expect(
+        replays.filter((r) => JSON.stringify(r.body) !== SPENT).map((r) => JSON.stringify(r.body)),
+      ).toEqual([]);
       const failed = sent.filter((s) => outcomeOf(d, s) !== "good");
       expect(
         failed.map((s) => `${s.kind} ${s.answer.status} ${s.answer.error ?? s.answer.text.slice(0, 80)}`),
