@@ -3,16 +3,6 @@ import { hostField, natsUrlField, portField, readConfig, ServiceConfig, type Env
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** A duration as people write it: `7d`, `12h`, `30m`, `45s`, `500ms` or `0`. */
-const weight = z.number().min(0).max(10);
-const NetworkWeightsShape = z.strictObject({
-  text: weight,
-  short: weight,
-  link: weight,
-  contact: weight,
-  burst: weight,
-  cap: weight,
-});
-
 const durationField = (name: string) =>
   z.string().transform((text, ctx) => {
     const m = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(text.trim());
@@ -22,6 +12,17 @@ const durationField = (name: string) =>
     }
     return Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS];
   });
+
+/** The network term's weights (NetworkWeights), each 0-10: SIFT_NETWORK_WEIGHTS. */
+const weight = z.number().min(0).max(10);
+const NetworkWeightsShape = z.strictObject({
+  text: weight,
+  short: weight,
+  link: weight,
+  contact: weight,
+  burst: weight,
+  cap: weight,
+});
 
 /** Each field's variable is in its `.meta({ env })`; the shared ones are in ServiceConfig. */
 const Config = ServiceConfig.extend({

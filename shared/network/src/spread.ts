@@ -119,12 +119,11 @@ export const spreadFeatures = (
   const burst: SpreadFeatures["burst"] = new Map();
   const consider = (s: KeySpread) => {
     const c = count(s);
-    if (c < Math.max(1, minSites) || c - sender < minSites) return;
-    const held = best.get(s.kind as Exclude<KeyKind, "sender">);
+    if (s.kind === "sender" || c < Math.max(1, minSites) || c - sender < minSites) return;
+    const held = best.get(s.kind);
     if (!held || c > count(held.spread) || (c === count(held.spread) && s.day > held.spread.day))
-      best.set(s.kind as Exclude<KeyKind, "sender">, { spread: s, sites: c - sender });
-    const kind = s.kind as Exclude<KeyKind, "sender">;
-    burst.set(kind, Math.max(burst.get(kind) ?? 0, Math.min(1, s.hour / s.week)));
+      best.set(s.kind, { spread: s, sites: c - sender });
+    burst.set(s.kind, Math.max(burst.get(s.kind) ?? 0, Math.min(1, s.hour / s.week)));
   };
   const bands: KeySpread[] = [];
   for (const s of spreads) {
