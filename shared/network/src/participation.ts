@@ -1,4 +1,4 @@
-import type { NetworkGates, NetworkWeights } from "./spread.ts";
+import type { NetworkWeights } from "./spread.ts";
 
 /**
  * The deployment's network settings (SIFT_NETWORK, SIFT_NETWORK_MIN_AGE, SIFT_NETWORK_MIN_SITES,
@@ -10,9 +10,8 @@ export interface NetworkSettings {
   minAgeMs: number;
   /** Nothing is said of a key fewer other workspaces sent. */
   minSites: number;
-  /** The term's weights and gates; absent: DEFAULT_WEIGHTS and DEFAULT_GATES (fitted). */
+  /** The term's weights (SIFT_NETWORK_WEIGHTS); absent: DEFAULT_WEIGHTS (fitted). */
   weights?: NetworkWeights;
-  gates?: NetworkGates;
 }
 
 /** What a key record says of its workspace (the identity's `network`); absent: a record older than it. */

@@ -11,4 +11,4 @@ export { loadSource } from "./data/sources.ts";
 export { EXAMPLE_SUBMISSIONS } from "./eval/submissions.ts";
 export { trainableSources } from "./eval/protocol.ts";
 export { buildArtifact } from "./train/build.ts";
-export { DEFAULT_OPTIONS, trainPipeline } from "./train/pipeline.ts";
+export { DEFAULT_OPTIONS, scoreOf, trainPipeline } from "./train/pipeline.ts";

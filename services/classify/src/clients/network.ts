@@ -1,6 +1,5 @@
 import type { NormalizedField, Reason, ResolvedKey } from "@sift/contracts";
 import {
-  DEFAULT_GATES,
   DEFAULT_WEIGHTS,
   domainOf,
   kindsUsed,
@@ -10,7 +9,6 @@ import {
   submissionKeys,
   type KeyKind,
   type KeySpread,
-  type NetworkGates,
   type NetworkSettings,
   type NetworkSignal,
   type NetworkStore,
@@ -40,7 +38,6 @@ export class NetworkLookup {
   readonly #deps: NetworkLookupDeps;
   readonly #hash: ReturnType<typeof networkHasher>;
   readonly #weights: NetworkWeights;
-  readonly #gates: NetworkGates;
   /** The kinds of key the weights read: only these are looked up (kindsUsed). */
   readonly #kinds: ReadonlySet<KeyKind>;
 
@@ -48,7 +45,6 @@ export class NetworkLookup {
     this.#deps = deps;
     this.#hash = networkHasher(deps.secret);
     this.#weights = deps.settings.weights ?? DEFAULT_WEIGHTS;
-    this.#gates = deps.settings.gates ?? DEFAULT_GATES;
     this.#kinds = kindsUsed(this.#weights);
   }
 
@@ -83,7 +79,7 @@ export class NetworkLookup {
 
   signal(spreads: readonly KeySpread[] | null, held: boolean): NetworkSignal {
     if (!spreads || held) return { term: 0 };
-    return networkSignal(spreads, this.#deps.settings.minSites, this.#weights, this.#gates);
+    return networkSignal(spreads, this.#deps.settings.minSites, this.#weights);
   }
 }
 

@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { resolve } from "node:path";
 import type { NormalizedField } from "@sift/contracts";
 import { BUCKETS, featurize, readModelMeta } from "@sift/model";
-import { DEFAULT_OPTIONS, loadCorpus, SOURCES, trainableSources, trainPipeline } from "@sift/training";
+import {
+  DEFAULT_OPTIONS,
+  loadCorpus,
+  scoreOf,
+  SOURCES,
+  trainableSources,
+  trainPipeline,
+} from "@sift/training";
 
 /**
  * The content model as unsure as it is on traffic it has never seen (issue 47). `pnpm train`
@@ -23,8 +30,7 @@ import { DEFAULT_OPTIONS, loadCorpus, SOURCES, trainableSources, trainPipeline }
 interface HeldOutModel {
   weights: Float32Array;
   bias: number;
-  scale: number;
-  shift: number;
+  calibration: { scale: number; shift: number };
 }
 
 /** What the cache key reads of the data folder: the sizes of each trainable source's files. */
@@ -38,8 +44,11 @@ const dataPrint = (dataDir: string): string =>
     })
     .join(",");
 
+/** The cached files' layout (a length, a JSON head of bias and calibration, the weights): in the key. */
+const CACHE_FORMAT = 2;
+
 const save = (path: string, model: HeldOutModel) => {
-  const head = Buffer.from(JSON.stringify({ bias: model.bias, scale: model.scale, shift: model.shift }));
+  const head = Buffer.from(JSON.stringify({ bias: model.bias, calibration: model.calibration }));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(head.length);
   writeFileSync(path, Buffer.concat([size, head, Buffer.from(model.weights.buffer)]));
@@ -66,7 +75,7 @@ export type FamilyScorer = (family: string, fields: readonly NormalizedField[]) 
 export const heldOutScorer = (dataDir: string, log: (line: string) => void): FamilyScorer => {
   const meta = readModelMeta();
   const key = createHash("sha256")
-    .update(`${meta.version}|${dataPrint(dataDir)}|${JSON.stringify(DEFAULT_OPTIONS)}`)
+    .update(`${CACHE_FORMAT}|${meta.version}|${dataPrint(dataDir)}|${JSON.stringify(DEFAULT_OPTIONS)}`)
     .digest("hex")
     .slice(0, 12);
   const dir = resolve(".sift/cache/network-content", key);
@@ -93,7 +102,7 @@ export const heldOutScorer = (dataDir: string, log: (line: string) => void): Fam
     for (const held of families) {
       const fold = foldCache.get(families.filter((f) => f !== held).join("+"));
       if (!fold) throw new Error(`no fold model without ${held}`);
-      const model = { weights: fold.weights, bias: fold.bias, ...trained.calibration };
+      const model = { weights: fold.weights, bias: fold.bias, calibration: trained.calibration };
       save(resolve(dir, `${held}.bin`), model);
       models.set(held, model);
     }
@@ -102,9 +111,6 @@ export const heldOutScorer = (dataDir: string, log: (line: string) => void): Fam
   return (family, fields) => {
     const model = models.get(family);
     if (!model) throw new Error(`no fold model without family ${family}`);
-    const f = featurize(fields);
-    let z = model.bias;
-    for (let i = 0; i < f.ids.length; i++) z += model.weights[f.ids[i]!]! * f.vals[i]!;
-    return 1 / (1 + Math.exp(-(model.scale * Math.fround(z) + model.shift)));
+    return scoreOf(model, { features: featurize(fields) });
   };
 };

@@ -185,7 +185,11 @@ export const trainPipeline = (
   return { ...model, calibration, strictness, population };
 };
 
-export const scoreOf = (model: TrainedModel, example: Pick<Example, "features">): number => {
+/** The calibrated score: a model's logit through its calibration (all it reads of the model). */
+export const scoreOf = (
+  model: Pick<TrainedModel, "weights" | "bias" | "calibration">,
+  example: Pick<Example, "features">,
+): number => {
   const z = Math.fround(logit(model, example.features));
   return 1 / (1 + Math.exp(-(model.calibration.scale * z + model.calibration.shift)));
 };
