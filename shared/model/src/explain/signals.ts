@@ -42,6 +42,13 @@ const FIXED: Record<string, readonly [code: string, label: string]> = {
   gibberish: ["gibberish", "letters that form no words"],
   "long-token": ["long_token", "a very long unbroken word"],
   "support-words": ["support_words", "tech-support or helpline words"],
+  "probe:sql": ["injection_probe", "an SQL injection payload"],
+  "probe:script": ["injection_probe", "a script injection payload"],
+  "probe:template": ["injection_probe", "a template or lookup injection payload"],
+  "probe:path": ["injection_probe", "a path traversal payload"],
+  "probe:command": ["injection_probe", "a shell command payload"],
+  mash: ["keyboard_mash", "keyboard mash, not words"],
+  "random-string": ["random_string", "random letters and digits"],
 };
 
 /**
@@ -55,6 +62,10 @@ export const describeSignal = (signal: string, listed?: string): { code: string;
   if (kind === "outreach") {
     const elements = level === "3" ? "3 or more" : level;
     return { code: "seo_pitch", label: `SEO or marketing pitch (${elements} elements)` };
+  }
+  if (kind === "lures") {
+    const ideas = level === "3" ? "3 or more" : level;
+    return { code: "spam_lures", label: `spam lures: easy money, click here, a prize, urgency (${ideas})` };
   }
   if (kind === "wp-phrases") {
     return {
