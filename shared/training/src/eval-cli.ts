@@ -4,6 +4,8 @@ import { parseArgs } from "node:util";
 import { format } from "prettier";
 import { readModelMeta } from "@sift/model";
 import { loadCorpus } from "./data/corpus.ts";
+import { ApertiumMissing } from "./translate/apertium.ts";
+import { defaultCacheDir, ensureTranslations, type TranslationSummary } from "./translate/translations.ts";
 import { renderCard, type CardInput } from "./eval/card.ts";
 import { writeCharts } from "./eval/charts.ts";
 import type { Metrics } from "./eval/metrics.ts";
@@ -12,6 +14,7 @@ import { crossSource, inDomain, isTest } from "./eval/protocol.ts";
 import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
 import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
+import { scoreProbes } from "./eval/probe-submissions.ts";
 import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 
 /**
@@ -26,6 +29,7 @@ import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 const { values } = parseArgs({
   options: {
     data: { type: "string", default: "../shared/data" },
+    translations: { type: "string" },
     docs: { type: "string", default: "docs" },
     quick: { type: "boolean", default: false },
     figures: { type: "string" },
@@ -38,7 +42,7 @@ const docsDir = resolve(values.docs!);
 const started = performance.now();
 const log = (l: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${l}`);
 
-type Figures = Omit<CardInput, "meta" | "examples" | "command" | "signalWeights">;
+type Figures = Omit<CardInput, "meta" | "examples" | "command" | "signalWeights" | "probeScores">;
 
 /** Renders the card from figures, with the committed model's metadata and example scores. */
 const writeCard = async (figures: Figures): Promise<void> => {
@@ -47,12 +51,17 @@ const writeCard = async (figures: Figures): Promise<void> => {
   EXAMPLE_SUBMISSIONS.forEach((e, i) =>
     console.log(`${e.what.padEnd(24)} v1 ${e.v1.toFixed(3)}  now ${scores[i]!.toFixed(3)}`),
   );
+  const probeScores = await scoreProbes();
+  console.log("\nissue 51's probes (committed model): alone, in a form");
+  for (const p of probeScores)
+    console.log(`${p.kind.padEnd(9)} ${p.alone.toFixed(3)} ${p.inForm.toFixed(3)}  ${p.text}`);
   const weights = signalWeights();
   console.log("\nform signals' weights (committed model, log-odds)");
   for (const w of weights) console.log(`${w.signal.padEnd(28)} ${w.weight.toFixed(2)}`);
   const card = renderCard({
     ...figures,
     signalWeights: weights,
+    probeScores,
     meta: readModelMeta(),
     examples: EXAMPLE_SUBMISSIONS.map((e, i) => ({ ...e, score: scores[i]! })),
     command: "pnpm eval --data ../shared/data",
@@ -70,8 +79,17 @@ if (values.render) {
   process.exit(0);
 }
 
-log(`reading ${dataDir}`);
-const corpus = loadCorpus(dataDir, { log });
+const translationsDir = resolve(values.translations ?? defaultCacheDir());
+let translations: TranslationSummary;
+try {
+  translations = await ensureTranslations(dataDir, translationsDir, log);
+} catch (error) {
+  if (!(error instanceof ApertiumMissing)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+log(`reading ${dataDir} and the translations in ${translationsDir}`);
+const corpus = loadCorpus(dataDir, { translations: translationsDir, log });
 const options = values.quick
   ? { ...DEFAULT_OPTIONS, epochs: 3, calibrationFolds: 2, outOfDomain: false }
   : DEFAULT_OPTIONS;
@@ -98,6 +116,10 @@ console.log(
 console.log("\nwhole submissions of each held-out family (leave one source out)");
 for (const r of whole.families) console.log(wholeLine(r));
 for (const r of whole.languages) console.log(wholeLine(r));
+console.log("held-out families' translations, whole submissions per language");
+for (const r of whole.translatedLanguages) console.log(wholeLine(r));
+console.log("held-out families' translations, rows as they are per language");
+for (const r of whole.translatedRowLanguages) console.log(wholeLine(r));
 console.log(
   `whole honest flagged (form-like families' mean) ${(whole.honestFlagged * 100).toFixed(2)}%, whole spam caught (families' mean) ${(whole.spamCaught * 100).toFixed(1)}%`,
 );
@@ -139,6 +161,7 @@ const figures: Figures = {
   whole,
   shapes,
   quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
+  translations,
 };
 if (values.figures) writeFileSync(values.figures, JSON.stringify(figures));
 await writeCard(figures);

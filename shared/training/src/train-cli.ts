@@ -1,23 +1,27 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { format } from "prettier";
+import { format, resolveConfig } from "prettier";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { MODEL_PATH, META_PATH } from "@sift/model";
 import { loadCorpus } from "./data/corpus.ts";
+import { ApertiumMissing } from "./translate/apertium.ts";
+import { defaultCacheDir, ensureTranslations } from "./translate/translations.ts";
 import { buildArtifact } from "./train/build.ts";
 import { DEFAULT_OPTIONS, trainPipeline } from "./train/pipeline.ts";
 
 /**
- * `pnpm train --data ../shared/data [--out dir] [--whole-weight w]`: rebuilds the committed model
- * from the data sets whose terms allow shipping a model trained on them. Deterministic: same
- * data, same bytes. `--whole-weight` (what a source's whole submissions weigh beside its rows;
+ * `pnpm train --data ../shared/data [--translations dir] [--out dir] [--whole-weight w]`: rebuilds
+ * the committed model from the data sets whose terms allow shipping a model trained on them and
+ * their Apertium translations (translated first where the cache lacks them, translate/; the cache
+ * is `~/.cache/sift/translations` unless named). Deterministic: same data, same bytes. `--whole-weight` (what a source's whole submissions weigh beside its rows;
  * 0 leaves them out of training, not of the calibration population) is for experiments: the
  * model card's figures are the default's.
  */
 const { values } = parseArgs({
   options: {
     data: { type: "string", default: "../shared/data" },
+    translations: { type: "string" },
     out: { type: "string" },
     "whole-weight": { type: "string" },
   },
@@ -34,8 +38,16 @@ const metaPath = values.out ? resolve(values.out, `${SPAM_STANDARD}.json`) : MET
 
 const started = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);
-log(`reading ${dataDir} (trainable sources only)`);
-const corpus = loadCorpus(dataDir, { trainableOnly: true, log });
+const translations = resolve(values.translations ?? defaultCacheDir());
+try {
+  await ensureTranslations(dataDir, translations, log);
+} catch (error) {
+  if (!(error instanceof ApertiumMissing)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+log(`reading ${dataDir} (trainable sources only) and the translations in ${translations}`);
+const corpus = loadCorpus(dataDir, { trainableOnly: true, translations, log });
 const examples = [...corpus.values()].flat();
 log(`training on ${examples.length} examples`);
 const model = trainPipeline(examples, { ...options, log });
@@ -43,7 +55,13 @@ const { onnx, meta } = buildArtifact(model, examples, options);
 mkdirSync(dirname(modelPath), { recursive: true });
 writeFileSync(modelPath, onnx);
 // Formatted as the repo's lint wants it (the population curve's arrays fill their lines).
-writeFileSync(metaPath, await format(JSON.stringify(meta, null, 2), { parser: "json" }));
+writeFileSync(
+  metaPath,
+  await format(JSON.stringify(meta, null, 2), {
+    ...(await resolveConfig(metaPath)),
+    parser: "json",
+  }),
+);
 log(
   `wrote ${modelPath} (${onnx.length} bytes, version ${meta.version}, sha256 ${meta.sha256.slice(0, 16)}…)`,
 );

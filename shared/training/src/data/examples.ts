@@ -2,7 +2,7 @@ import { featurize, type Features } from "@sift/model";
 import { formContent, formFields, type FormShape } from "./forms.ts";
 import type { SourceName } from "./catalog.ts";
 import { loadSource, type SourceRow } from "./sources.ts";
-import { evalFold, wholeMessages, type Lang } from "./whole.ts";
+import { evalFold, langOf, wholeMessages, type Lang } from "./whole.ts";
 
 /** A featurised, form-shaped training or test example. */
 export interface Example {
@@ -16,6 +16,8 @@ export interface Example {
   text?: string;
   /** A whole submission joined from several rows (whole.ts), with its language. */
   whole?: { lang: Lang };
+  /** A machine translation of a row of the source (translate/): trained and weighed as a part of its own. */
+  translated?: { lang: Lang };
 }
 
 export const toExamples = (rows: readonly SourceRow[], authors: readonly string[]): Example[] =>
@@ -24,7 +26,8 @@ export const toExamples = (rows: readonly SourceRow[], authors: readonly string[
     const fields = formFields(content);
     if (fields.length === 0) return [];
     const { source, group, label, text } = row;
-    return [{ source, group, label, shape, features: featurize(fields), text }];
+    const translated = row.translated ? { translated: { lang: langOf(row) } } : {};
+    return [{ source, group, label, shape, features: featurize(fields), text, ...translated }];
   });
 
 /**
@@ -39,6 +42,7 @@ export const toWholeExamples = (
   source: SourceName,
   rows: readonly SourceRow[],
   authors: readonly string[],
+  translated = false,
 ): Example[] => {
   const messages = wholeMessages(rows, authors, evalFold).filter((m) => m.fields.length > 0);
   const enough = (label: 0 | 1) => messages.filter((m) => m.label === label).length >= MIN_WHOLE;
@@ -51,6 +55,7 @@ export const toWholeExamples = (
       shape: m.shape,
       features: featurize(m.fields),
       whole: { lang: m.lang },
+      ...(translated ? { translated: { lang: m.lang } } : {}),
     }));
 };
 

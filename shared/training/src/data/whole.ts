@@ -24,7 +24,11 @@ const MIN_PARTS = 2;
 const MAX_PARTS = 5;
 
 /** The language of a row as the whole-message tables report it. */
-export type Lang = "en" | "de" | "fr" | "hi" | "th" | "ru" | "other";
+export type Lang =
+  "en" | "de" | "fr" | "hi" | "th" | "ru" | "es" | "pt" | "it" | "ca" | "ro" | "gl" | "other";
+
+/** The languages a row's own `lang` can name (the SMS set's columns, the translations). */
+const NAMED: ReadonlySet<string> = new Set(["de", "fr", "es", "pt", "it", "ca", "ro", "gl"]);
 
 /** Greetings and sign-offs per language; the first entry of greetings is "none". */
 const FRAME: Record<Lang, { greetings: readonly string[]; signoffs: readonly string[] }> = {
@@ -45,6 +49,30 @@ const FRAME: Record<Lang, { greetings: readonly string[]; signoffs: readonly str
   ru: {
     greetings: ["", "Здравствуйте,", "Добрый день,", "Привет,"],
     signoffs: ["Спасибо,", "С уважением,", "Заранее спасибо,"],
+  },
+  es: {
+    greetings: ["", "Hola,", "Buenos días,", "Estimados señores:", "Buenas tardes,"],
+    signoffs: ["Gracias,", "Saludos,", "Un saludo,", "Atentamente,", "Muchas gracias,"],
+  },
+  pt: {
+    greetings: ["", "Olá,", "Bom dia,", "Prezados,", "Boa tarde,"],
+    signoffs: ["Obrigado,", "Obrigada,", "Atenciosamente,", "Cumprimentos,", "Abraços,"],
+  },
+  it: {
+    greetings: ["", "Ciao,", "Buongiorno,", "Gentili signori,", "Salve,"],
+    signoffs: ["Grazie,", "Cordiali saluti,", "Saluti,", "Distinti saluti,", "Grazie mille,"],
+  },
+  ca: {
+    greetings: ["", "Hola,", "Bon dia,", "Benvolguts,", "Bona tarda,"],
+    signoffs: ["Gràcies,", "Salutacions,", "Atentament,", "Moltes gràcies,"],
+  },
+  ro: {
+    greetings: ["", "Bună ziua,", "Salut,", "Stimate domn,", "Bună,"],
+    signoffs: ["Mulțumesc,", "Cu stimă,", "Cu drag,", "Toate cele bune,"],
+  },
+  gl: {
+    greetings: ["", "Ola,", "Bo día,", "Boas tardes,", "Estimados:"],
+    signoffs: ["Grazas,", "Saúdos,", "Atentamente,", "Moitas grazas,"],
   },
   other: { greetings: ["", "Hi,", "Hello,"], signoffs: ["Thanks,", "Regards,"] },
 };
@@ -75,7 +103,7 @@ export const langOf = (row: SourceRow): Lang => {
   if (/\p{Script=Thai}/u.test(row.text)) return "th";
   if (/\p{Script=Cyrillic}/u.test(row.text)) return "ru";
   if (/\p{Script=Devanagari}/u.test(row.text)) return "hi";
-  if (row.lang === "de" || row.lang === "fr") return row.lang;
+  if (row.lang !== undefined && NAMED.has(row.lang)) return row.lang as Lang;
   return row.source === "designermadsen_spam_email" ? "other" : "en";
 };
 

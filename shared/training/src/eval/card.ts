@@ -3,7 +3,9 @@ import type { ModelMeta } from "@sift/model";
 import type { Metrics } from "./metrics.ts";
 import type { ProbeResult } from "./probes.ts";
 import type { goalsOf, Row, wholeOf, WholeRow } from "./report.ts";
-import { limitations, whatItIs } from "./card-notes.ts";
+import { languageNotes, limitations, whatItIs } from "./card-notes.ts";
+import type { TranslationSummary } from "../translate/translations.ts";
+import type { ProbeScore } from "./probe-submissions.ts";
 
 export interface CardInput {
   meta: ModelMeta;
@@ -19,8 +21,23 @@ export interface CardInput {
   /** The committed model's log-odds for each dense signal alone (eval/signal-weights.ts). */
   signalWeights: Array<{ signal: string; weight: number }>;
   quantiles: { spam: number[]; ham: number[] };
+  /** The translated families (issue 51): Apertium's package versions and what each source gave. */
+  translations?: TranslationSummary;
+  /** Issue 51's probes and mash, scored by the committed model (eval/probe-submissions.ts). */
+  probeScores: ProbeScore[];
   command: string;
 }
+
+/** spam-standard 1.4.0+a67dec86aa's figures (its card), which issue 51 asks not to get worse. */
+export const ISSUE_44_BASELINE = {
+  honestFlagged: 0.016,
+  spamCaught: 0.66,
+  losoMeanRecall: 0.383,
+  losoMeanAuc: 0.811,
+};
+
+/** The languages issue 51's goals name, reached by the translated families. */
+export const GOAL_LANGUAGES = ["es", "pt", "it", "ca", "ro"] as const;
 
 const f3 = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : "–");
 const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(1)}%` : "–");
@@ -77,6 +94,63 @@ const goalTable = (c: CardInput): string => {
   ].join("\n");
 };
 
+/**
+ * Issue 51's goals: whole submissions of the held-out families' translations per language against
+ * the same families' English ones, issue 44's figures against 1.4's, and the probes.
+ */
+const languageGoalTable = (c: CardInput): string => {
+  const w = c.whole;
+  const en = w.languages.find((l) => l.key === "en");
+  const enCaught = en && en.spam ? en.caught / en.spam : NaN;
+  const rows = GOAL_LANGUAGES.flatMap((lang) => {
+    const r = (w.translatedLanguages ?? []).find((l) => l.key === lang);
+    const caught = r && r.spam ? r.caught / r.spam : NaN;
+    const flagged = r && r.honest ? r.flagged / r.honest : NaN;
+    return [
+      `| whole spam caught @0.8, ${lang} (held-out families' translations; ${r?.spam ?? 0} messages) | ≥ 0.9 × en (${pct(0.9 * enCaught)}) | ${pct(caught)} | ${met(caught >= 0.9 * enCaught)} |`,
+      `| whole honest flagged @0.8, ${lang} (${r?.honest ?? 0} messages) | ≤ 1% | ${pct(flagged)} | ${met(flagged <= 0.01)} |`,
+    ];
+  });
+  const b = ISSUE_44_BASELINE;
+  const g = c.goals;
+  const probes = c.probeScores.flatMap((p) => [p.alone, p.inForm]);
+  const probesOver = probes.filter((v) => v >= 0.8).length;
+  const lowest = Math.min(...probes);
+  return [
+    "| goal | target | this model | |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+    `| whole honest flagged, form-like families (issue 44, mean of families) | ≤ 1.4's ${pct(b.honestFlagged)} | ${pct(w.honestFlagged)} | ${met(w.honestFlagged <= b.honestFlagged + 1e-9)} |`,
+    `| whole spam caught, held-out families (issue 44, mean of families) | ≥ 1.4's ${pct(b.spamCaught)} | ${pct(w.spamCaught)} | ${met(w.spamCaught >= b.spamCaught - 1e-9)} |`,
+    `| leave-one-source-out mean recall @0.8 | ≥ 1.4's ${f3(b.losoMeanRecall)} | ${f3(g.losoMeanRecall)} | ${met(g.losoMeanRecall >= b.losoMeanRecall - 1e-9)} |`,
+    `| leave-one-source-out mean ROC AUC | ≥ 1.4's ${f3(b.losoMeanAuc)} | ${f3(g.losoMeanAuc)} | ${met(g.losoMeanAuc >= b.losoMeanAuc - 1e-9)} |`,
+    `| injection probes and keyboard mash alone in a message field (${c.probeScores.length} texts, bare and in a form) | ≥ 0.8 | ${probesOver} of ${probes.length} (lowest ${f3(lowest)}) | ${met(probesOver === probes.length)} |`,
+  ].join("\n");
+};
+
+/** The translated families: what each source gave per language, with its terms and the translator. */
+const translationTable = (c: CardInput): string => {
+  const t = c.translations;
+  if (!t) return "(no translations in this run)";
+  const langs = ["es", "pt", "it", "ca", "ro", "gl"] as const;
+  return [
+    `| source | terms of the source | rows translated | ${langs.join(" | ")} |`,
+    `| --- | --- | --- | ${langs.map(() => "---").join(" | ")} |`,
+    ...t.sources
+      .filter((s) => s.rows > 0)
+      .map(
+        (s) =>
+          `| \`${s.source}\` | ${SOURCES[s.source].terms} | ${s.rows} | ${langs.map((l) => s.perLang[l] ?? 0).join(" | ")} |`,
+      ),
+    "",
+    `Translator: Debian's Apertium, ${Object.entries(t.versions)
+      .map(([p, v]) => `\`${p}\` ${v}`)
+      .join(
+        ", ",
+      )} (GPL; the translations are data made here from each source under its own terms, kept in a cache outside the repository, never shipped).`,
+  ].join("\n");
+};
+
 /** Each held-out family's clean messages flagged at 0.8 (the calibration's per-family cap). */
 const familyTable = (c: CardInput): string =>
   [
@@ -88,7 +162,7 @@ const familyTable = (c: CardInput): string =>
 const wholeCells = (r: WholeRow): string =>
   `${r.honest} | ${r.honest ? pct(r.flagged / r.honest) : "–"} | ${r.spam} | ${r.spam ? pct(r.caught / r.spam) : "–"}`;
 
-/** Whole submissions per held-out family and per language (issue 44). */
+/** Whole submissions per held-out family and per language (issue 44), then the translations' (issue 51). */
 const wholeTables = (c: CardInput): string =>
   [
     "| held-out family | honest | flagged @0.8 | spam | caught @0.8 |",
@@ -98,6 +172,25 @@ const wholeTables = (c: CardInput): string =>
     "| language (honest: form-like families; spam: every family) | honest | flagged @0.8 | spam | caught @0.8 |",
     "| --- | --- | --- | --- | --- |",
     ...c.whole.languages.map((l) => `| ${l.key} | ${wholeCells(l)} |`),
+    "",
+    "The held-out families' translations (issue 51; each family's translations are scored by the nested model that never saw the family in any language):",
+    "",
+    "| language | whole honest | flagged @0.8 | whole spam | caught @0.8 | rows honest | flagged @0.8 | rows spam | caught @0.8 |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...(c.whole.translatedLanguages ?? []).map((l) => {
+      const rows = (c.whole.translatedRowLanguages ?? []).find((r) => r.key === l.key);
+      return `| ${l.key} | ${wholeCells(l)} | ${rows ? wholeCells(rows) : "– | – | – | –"} |`;
+    }),
+  ].join("\n");
+
+const probeTable = (c: CardInput): string =>
+  [
+    "| kind | text | alone | in a form |",
+    "| --- | --- | --- | --- |",
+    ...c.probeScores.map(
+      (p) =>
+        `| ${p.kind} | \`${p.text.replace(/\|/g, "\\|").replace(/`/g, "'")}\` | ${f3(p.alone)} | ${f3(p.inForm)} |`,
+    ),
   ].join("\n");
 
 const shapeTables = (c: CardInput): string =>
@@ -136,6 +229,12 @@ export const renderCard = (c: CardInput): string => {
 | rebuild | \`pnpm train --data ../shared/data\` (deterministic: same data and code give the same bytes) |
 | evaluate | \`pnpm eval --data ../shared/data\` (writes this card and \`docs/model/*.svg\`) |
 
+## Goals (issue 51: the languages sites write) against this model
+
+${languageGoalTable(c)}
+
+${languageNotes}
+
 ## Goals (issues 44 and 36) against this model
 
 ${goalTable(c)}
@@ -156,6 +255,18 @@ unseen test sets** below:
 | key | set | terms | citation |
 | --- | --- | --- | --- |
 ${sourceRows(notUsed)}
+
+### Translated families (issue 51)
+
+A hash-drawn sample of each trainable source's English rows (at most 3,000 a source, both labels
+alike, chosen by the row and never by its label), each row into two of the six languages, so
+each language has about a third of the sample; English reaches Spanish directly and the others
+go on from the Spanish. A translation keeps its row's label, author and duplicate group: it is in
+the fold of the message it came from and is held out with its family. \`pnpm data:translate\`
+(or \`pnpm train\` / \`pnpm eval\`, which run it first) writes them to
+\`~/.cache/sift/translations\`; without Apertium it refuses, naming the packages.
+
+${translationTable(c)}
 
 Shipped model trained on: ${c.meta.trainedOn.map((t) => `${t.source} ${t.rows} (${t.spam} spam)`).join(", ")}.
 
@@ -198,6 +309,13 @@ their own (\`shared/training/src/data/whole.ts\`). Only the joined text is real 
 drawn by hash, the same for both labels. Scored by the nested model that never saw the family.
 
 ${wholeTables(c)}
+
+### Injection probes and keyboard mash (issue 51)
+
+Each text alone in a message field, as a bare string and in a contact form with an ordinary name
+and address, scored by the committed model:
+
+${probeTable(c)}
 
 ### Unseen sets (never trained on: languages and domains absent from training)
 

@@ -17,6 +17,10 @@ export interface SourceResult {
   preds: Prediction[];
   /** Its rows joined into whole submissions (data/whole.ts), scored by the same model. */
   whole: Prediction[];
+  /** Its translations (translate/; issue 51) joined into whole submissions, with their language. */
+  translatedWhole: Prediction[];
+  /** Its translated rows as they are, with their language. */
+  translatedRows: Prediction[];
 }
 
 const TEST_FOLDS = 5;
@@ -28,13 +32,16 @@ const predict = (model: TrainedModel, examples: readonly Example[]): Prediction[
     score: scoreOf(model, e),
     label: e.label,
     shape: e.shape,
-    ...(e.whole ? { lang: e.whole.lang } : {}),
+    ...(e.whole ? { lang: e.whole.lang } : e.translated ? { lang: e.translated.lang } : {}),
   }));
 
 const result = (source: SourceName, model: TrainedModel, examples: readonly Example[]): SourceResult => {
+  // Issue 44's figures stay of the source's own rows; the translations are reported beside them.
+  const own = examples.filter((e) => !e.translated);
+  const translated = examples.filter((e) => e.translated);
   const preds = predict(
     model,
-    examples.filter((e) => !e.whole),
+    own.filter((e) => !e.whole),
   );
   return {
     source,
@@ -42,7 +49,15 @@ const result = (source: SourceName, model: TrainedModel, examples: readonly Exam
     preds,
     whole: predict(
       model,
-      examples.filter((e) => e.whole),
+      own.filter((e) => e.whole),
+    ),
+    translatedWhole: predict(
+      model,
+      translated.filter((e) => e.whole),
+    ),
+    translatedRows: predict(
+      model,
+      translated.filter((e) => !e.whole),
     ),
   };
 };

@@ -107,7 +107,14 @@ const POPULATION_SOURCES = new Set(Object.values(CALIBRATION_POPULATION).flat(2)
  * Thai notices and Instagram are in the table, reported, as their one-liners are), spam over every
  * family with spam. The per-language rows pool the same messages.
  */
-export const wholeOf = (cross: ReadonlyArray<{ source: SourceName; whole: Prediction[] }>) => {
+export const wholeOf = (
+  cross: ReadonlyArray<{
+    source: SourceName;
+    whole: Prediction[];
+    translatedWhole?: Prediction[];
+    translatedRows?: Prediction[];
+  }>,
+) => {
   const byFamily = new Map<string, Prediction[]>();
   for (const r of cross) {
     const family = SOURCES[r.source].family;
@@ -129,9 +136,26 @@ export const wholeOf = (cross: ReadonlyArray<{ source: SourceName; whole: Predic
   );
   const honestFamilies = families.filter((f) => population(f.key) && f.honest > 0);
   const spamFamilies = families.filter((f) => f.spam > 0);
+  // The held-out families' translations (issue 51), pooled per language as the rows above are:
+  // honest ones of the form-like families, spam of every family.
+  const translatedPool = (pick: (r: (typeof cross)[number]) => Prediction[] | undefined) => [
+    ...cross
+      .filter((r) => POPULATION_SOURCES.has(r.source))
+      .flatMap((r) => (pick(r) ?? []).filter((p) => p.label === 0)),
+    ...cross.flatMap((r) => (pick(r) ?? []).filter((p) => p.label === 1)),
+  ];
+  const perLanguage = (preds: Prediction[]) =>
+    [...new Set(preds.map((p) => p.lang ?? "other"))].sort().map((lang) =>
+      wholeRow(
+        lang,
+        preds.filter((p) => (p.lang ?? "other") === lang),
+      ),
+    );
   return {
     families: families.map((f) => ({ ...f, population: population(f.key) })),
     languages,
+    translatedLanguages: perLanguage(translatedPool((r) => r.translatedWhole)),
+    translatedRowLanguages: perLanguage(translatedPool((r) => r.translatedRows)),
     honestFlagged: mean(honestFamilies.map((f) => f.flagged / f.honest)),
     spamCaught: mean(spamFamilies.map((f) => f.caught / f.spam)),
   };

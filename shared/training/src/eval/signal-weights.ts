@@ -24,6 +24,9 @@ export const WEIGHED_SIGNALS = [
   "praise",
   "praise+link",
   "link:shortener",
+  "lures:1",
+  "lures:2",
+  "lures:3",
 ] as const;
 
 export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {

@@ -28,6 +28,19 @@ export { SPAM_THRESHOLD };
 export const logitOf = (p: number): number => Math.log(p / (1 - p));
 
 /**
+ * A family's members, then its translations (issue 51: a source's translated rows are the part
+ * `<source>/tr`, their whole submissions `<source>/tr/whole`) as two more members: half the
+ * family's weight is its own language and half the six it was translated into, so 0.8 is placed
+ * on honest Spanish, Portuguese, Italian, Catalan, Romanian and Galician as on English.
+ */
+function withTranslations(members: readonly (readonly string[])[]): readonly (readonly string[])[] {
+  const own = members.flat();
+  const rows = own.filter((p) => !p.endsWith("/whole") && p !== "multilingual_sms").map((p) => `${p}/tr`);
+  const whole = rows.map((p) => `${p}/whole`);
+  return [...members, rows, whole];
+}
+
+/**
  * The calibration population (DESIGN.md's name): the clean messages of the families that look
  * like what a web form receives, the only ones 0.8 is placed on. Each family weighs the same;
  * within a family each member (a list of sources holding the same kind of message) weighs the
@@ -41,17 +54,17 @@ export const logitOf = (p: number): number => Math.log(p / (1 - p));
  * messages as well as on one-liners.
  */
 export const CALIBRATION_POPULATION: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  enquiries: [["polyai_enquiries"], ["polyai_enquiries/whole"]],
-  comments: [
+  enquiries: withTranslations([["polyai_enquiries"], ["polyai_enquiries/whole"]]),
+  comments: withTranslations([
     ["se_comments_applemeta"],
     ["youtube_spam"],
     ["se_comments_applemeta/whole", "youtube_spam/whole"],
-  ],
-  chat: [
+  ]),
+  chat: withTranslations([
     ["tg_spam_umputun"],
     ["sms_spam", "multilingual_sms"],
     ["tg_spam_umputun/whole", "sms_spam/whole", "multilingual_sms/whole"],
-  ],
+  ]),
 };
 
 /** A clean logit of the population with the weight its family and member give it (sums to 1). */

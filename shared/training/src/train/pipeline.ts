@@ -1,3 +1,4 @@
+import { BUCKETS, fnv1a, RULE_SIGNALS } from "@sift/model";
 import { SOURCES } from "../data/catalog.ts";
 import type { Example } from "../data/examples.ts";
 import { foldOf } from "../data/split.ts";
@@ -41,6 +42,8 @@ export interface PipelineOptions extends Omit<TrainOptions, "onEpoch"> {
   sourcePower: number;
   /** What a source's whole submissions (data/whole.ts) weigh beside its rows as they are. */
   wholeWeight: number;
+  /** What a source's translations (translate/, all six languages together) weigh beside its own rows. */
+  translatedWeight: number;
   log?: (line: string) => void;
 }
 
@@ -65,11 +68,17 @@ export const DEFAULT_OPTIONS: PipelineOptions = {
   // Half: a form receives whole messages, but the rows are where a source's wording lives, and
   // its one-line ham (a chat message, a comment) is real form traffic too.
   wholeWeight: 0.5,
+  // The six languages together as much as the source's own: each language a sixth of it, and
+  // the English rows keep the weight they had.
+  translatedWeight: 1,
 };
 
-/** The part of the training data an example's weight is shared within: its source, or its whole messages. */
-export const partOf = (e: Pick<Example, "source" | "whole">): string =>
-  e.whole ? `${e.source}/whole` : e.source;
+/**
+ * The part of the training data an example's weight is shared within: its source, its whole
+ * messages, its translations (issue 51) or their whole messages.
+ */
+export const partOf = (e: Pick<Example, "source" | "whole" | "translated">): string =>
+  `${e.source}${e.translated ? "/tr" : ""}${e.whole ? "/whole" : ""}`;
 
 /**
  * Example weights: each source counts in proportion to its size to the power `power` (0: every
@@ -78,7 +87,12 @@ export const partOf = (e: Pick<Example, "source" | "whole">): string =>
  * `wholeWeight` of that beside it, and within each part spam and ham weigh the same, so no
  * source's label mix becomes a prior.
  */
-export const weighExamples = (examples: readonly Example[], power = 0.5, wholeWeight = 0.5): TrainItem[] => {
+export const weighExamples = (
+  examples: readonly Example[],
+  power = 0.5,
+  wholeWeight = 0.5,
+  translatedWeight = 1,
+): TrainItem[] => {
   const counts = new Map<string, number>();
   const sources = new Map<string, number>();
   for (const e of examples) {
@@ -87,7 +101,9 @@ export const weighExamples = (examples: readonly Example[], power = 0.5, wholeWe
   }
   const raw = examples.map(
     (e) =>
-      (Math.pow(sources.get(e.source)!, power) * (e.whole ? wholeWeight : 1)) /
+      (Math.pow(sources.get(e.source)!, power) *
+        (e.whole ? wholeWeight : 1) *
+        (e.translated ? translatedWeight : 1)) /
       2 /
       counts.get(`${partOf(e)}|${e.label}`)!,
   );
@@ -138,12 +154,12 @@ export const trainPipeline = (
   options: PipelineOptions = DEFAULT_OPTIONS,
 ): TrainedModel => {
   const log = options.log ?? (() => {});
-  const items = weighExamples(examples, options.sourcePower, options.wholeWeight);
+  const items = weighExamples(examples, options.sourcePower, options.wholeWeight, options.translatedWeight);
   const { folds, keys } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
   const scored: Scored[] = [];
   /** The source of each scored entry (scored runs fold by fold, not in example order). */
   const scoredSources: string[] = [];
-  const foldCount = Math.max(...folds) + 1;
+  const foldCount = folds.reduce((a, b) => Math.max(a, b), 0) + 1;
   for (let fold = 0; fold < foldCount; fold++) {
     const key = keys?.[fold];
     const cached = key === undefined ? undefined : options.foldCache?.get(key);
@@ -155,6 +171,7 @@ export const trainPipeline = (
           examples.filter((_, i) => folds[i] !== fold),
           options.sourcePower,
           options.wholeWeight,
+          options.translatedWeight,
         ),
         options,
       );
@@ -182,7 +199,27 @@ export const trainPipeline = (
     ...options,
     onEpoch: (epoch, loss) => log(`epoch ${epoch}/${options.epochs}: weighted log-loss ${loss.toFixed(4)}`),
   });
+  setRuleWeights(model, calibration);
   return { ...model, calibration, strictness, population };
+};
+
+/** What a rule signal alone in an otherwise neutral message scores (probes.ts). */
+export const RULE_SCORE = 0.98;
+
+/**
+ * The rule signals (injection probes, keyboard mash, random strings: @sift/model's RULE_SIGNALS)
+ * are labelled by no data set, so their weights are set, not learned: each lifts the logit from
+ * the bias to where the calibrated score is RULE_SCORE, leaving the rest of the message's evidence
+ * to move it (a probe inside an honest-looking enquiry still lands well over 0.8). A learned
+ * weight already higher is kept.
+ */
+const setRuleWeights = (model: LinearModel, calibration: Calibration): void => {
+  const needed =
+    (Math.log(RULE_SCORE / (1 - RULE_SCORE)) - calibration.shift) / calibration.scale - model.bias;
+  for (const signal of RULE_SIGNALS) {
+    const id = fnv1a(`x:${signal}`) & (BUCKETS - 1);
+    model.weights[id] = Math.max(model.weights[id]!, needed);
+  }
 };
 
 /** The calibrated score: a model's logit through its calibration (all it reads of the model). */
