@@ -49,4 +49,26 @@ describe("phrasing signals", () => {
     );
     expect(honest.filter((s) => s.startsWith("wp-phrases:") || s.startsWith("se-keywords:"))).toEqual([]);
   });
+  it("reads the same ideas in other languages, accents or not (issue 51)", () => {
+    expect(
+      signals(
+        "Hola, he visto su página web: posicionamiento SEO y diseño web. Presupuesto gratis sin compromiso.",
+      ),
+    ).toContain("outreach:3");
+    expect(signals("Olá, vi o seu site. Criação de sites a preços baixos.")).toEqual(
+      expect.arrayContaining(["outreach:3", "price-words"]),
+    );
+    expect(
+      signals("Twoja strona nie jest na pierwszej stronie Google, oferujemy projektowanie stron"),
+    ).toContain("outreach:3");
+    expect(signals("¡Gana dinero desde casa! Haz clic aquí")).toContain("lures:2");
+    expect(signals("Guadagna soldi oggi, clicca qui, offerta limitata")).toContain("lures:3");
+    expect(signals("𝐂𝐥𝐢𝐜𝐤 𝐡𝐞𝐫𝐞 to claim your prize")).toContain("lures:2");
+    for (const honest of [
+      "Quisiera reservar una mesa para cuatro el sábado.",
+      "Bom dia, a minha encomenda ainda não chegou.",
+      "Goedemiddag, mijn bestelling is nog niet aangekomen.",
+    ])
+      expect(signals(honest), honest).toEqual([]);
+  });
 });
