@@ -120,37 +120,79 @@ const walkShare = (token: string): number => {
 };
 
 const LATIN_VOWELS = /[aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿąęėįųůěœ]/g;
+const NON_ASCII = /[\u0080-\uffff]/;
 
-/** A token no language writes: a walk along the keys, or letters and digits in no pattern. */
+/** ASCII vowels as the class above counts them, by char code. */
+const isAsciiVowel = (c: number): boolean =>
+  c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121;
+
+/** A token no language writes: a walk along the keys, or letters and digits in no pattern (lower-cased). */
 const isMash = (token: string): boolean => {
-  const letters = token.replace(/[^a-z]/g, "");
+  let az = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 97 && c <= 122) az++;
+  }
   // "sooooo" and "yessss" are emphasis, not a walk: runs count as one key.
-  const squashed = letters.replace(/(.)\1+/g, "$1");
-  if (letters.length === token.length && squashed.length >= 5 && walkShare(squashed) >= 0.8) return true;
+  if (az === token.length) {
+    const squashed = token.replace(/(.)\1+/g, "$1");
+    if (squashed.length >= 5 && walkShare(squashed) >= 0.8) return true;
+  }
   if (token.length < 8) return false;
-  const vowels = (token.match(LATIN_VOWELS) ?? []).length;
-  const digits = (token.match(/\d/g) ?? []).length;
-  // Seven letters or more without a vowel ("xkqzvbnt"); Czech "scvrnkl" is one of few words so.
-  if (digits === 0 && letters.length >= 8 && vowels === 0) return true;
-  return false;
+  let vowels = 0;
+  let digits = 0;
+  if (NON_ASCII.test(token)) {
+    vowels = (token.match(LATIN_VOWELS) ?? []).length;
+    digits = (token.match(/\d/g) ?? []).length;
+  } else
+    for (let i = 0; i < token.length; i++) {
+      const c = token.charCodeAt(i);
+      if (isAsciiVowel(c)) vowels++;
+      else if (c >= 48 && c <= 57) digits++;
+    }
+  // Eight letters or more without a vowel ("xkqzvbnt"); Czech "scvrnkl" is one of few words so.
+  return digits === 0 && az >= 8 && vowels === 0;
 };
 
-/** A random string as bots fill fields: case flipping inside a token, few vowels ("HcQzRfUJmPb"). */
+/**
+ * A random string as bots fill fields: case flipping inside a token, few vowels ("HcQzRfUJmPb").
+ * `token` is a run of letters and digits of 8 or more (mashSignals).
+ */
 const isRandomString = (token: string): boolean => {
-  if (token.length < 8 || !/^[\p{L}\d]+$/u.test(token)) return false;
   let flips = 0;
   let digitRuns = 0;
-  for (let i = 1; i < token.length; i++) {
-    const a = token[i - 1]!;
-    const b = token[i]!;
-    const upperA = a !== a.toLowerCase();
-    const upperB = b !== b.toLowerCase();
-    if (/\p{L}/u.test(a) && /\p{L}/u.test(b) && upperA !== upperB) flips++;
-    if (/\d/.test(b) && !/\d/.test(a)) digitRuns++;
+  let letters = 0;
+  let vowels = 0;
+  if (NON_ASCII.test(token)) {
+    for (let i = 1; i < token.length; i++) {
+      const a = token[i - 1]!;
+      const b = token[i]!;
+      const upperA = a !== a.toLowerCase();
+      const upperB = b !== b.toLowerCase();
+      if (/\p{L}/u.test(a) && /\p{L}/u.test(b) && upperA !== upperB) flips++;
+      if (/\d/.test(b) && !/\d/.test(a)) digitRuns++;
+    }
+    const letterText = token.replace(/[^\p{L}]/gu, "");
+    letters = letterText.length;
+    vowels = (letterText.toLowerCase().match(LATIN_VOWELS) ?? []).length;
+  } else {
+    // ASCII (most tokens): the same counts by char code, no regular expression per character.
+    let previous = -1;
+    for (let i = 0; i < token.length; i++) {
+      const c = token.charCodeAt(i);
+      const kind = c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 0;
+      if (kind !== 0) {
+        letters++;
+        if (isAsciiVowel(kind === 1 ? c + 32 : c)) vowels++;
+      }
+      if (i > 0) {
+        if (kind !== 0 && previous !== 0 && kind !== previous) flips++;
+        if (kind === 0 && previous !== 0) digitRuns++;
+      }
+      previous = kind;
+    }
   }
-  const letters = token.replace(/[^\p{L}]/gu, "");
-  const vowels = (letters.toLowerCase().match(LATIN_VOWELS) ?? []).length;
-  const vowelShare = letters.length ? vowels / letters.length : 0;
+  const vowelShare = letters ? vowels / letters : 0;
   if (flips >= 4 && vowelShare < 0.3) return true;
   // Letters and digits interleaved (three runs of digits or more) in a case-flipping token.
   return digitRuns >= 3 && flips >= 2 && vowelShare < 0.35;
@@ -159,15 +201,17 @@ const isRandomString = (token: string): boolean => {
 /**
  * Keyboard mash or random strings as most of a field's text: `mash` when at least half of its
  * letters and digits are in such tokens (one such token in a real sentence is a typo or a code).
+ * Tokens under five characters can be neither, so they only count toward the text's length.
  */
 export const mashSignals = (raw: string, out: string[]): void => {
-  const tokens = raw.match(/[\p{L}\d]+/gu) ?? [];
+  const tokens = raw.match(NON_ASCII.test(raw) ? /[\p{L}\d]+/gu : /[A-Za-z0-9]+/g) ?? [];
   let total = 0;
   let mash = 0;
   let random = 0;
   for (const token of tokens) {
     total += token.length;
-    if (isRandomString(token)) random += token.length;
+    if (token.length < 5) continue;
+    if (token.length >= 8 && isRandomString(token)) random += token.length;
     else if (isMash(token.toLowerCase())) mash += token.length;
   }
   if (total < 5) return;
