@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { format } from "prettier";
@@ -15,6 +15,8 @@ import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.
 import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
 import { scoreProbes } from "./eval/probe-submissions.ts";
+import { evaluate } from "./eval/metrics.ts";
+import { renderSingleNested, singleNested, type SingleNestedFigures } from "./eval/single-nested.ts";
 import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 
 /**
@@ -25,6 +27,8 @@ import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
  * and writes nothing: for comparing variants on leave-one-source-out ranking. `--figures` saves
  * the card's figures and `--render` re-renders the card from them without training (the card's
  * prose changes more often than its figures). `--preds` saves the leave-one-source-out scores.
+ * `--single-nested [--baseline f.json]` runs the cheaper protocol of eval/single-nested.ts
+ * instead (eleven trainings) and writes docs/model/languages.md, beside a previous run's figures.
  */
 const { values } = parseArgs({
   options: {
@@ -35,6 +39,8 @@ const { values } = parseArgs({
     figures: { type: "string" },
     render: { type: "string" },
     preds: { type: "string" },
+    "single-nested": { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 const dataDir = resolve(values.data!);
@@ -89,10 +95,57 @@ try {
   process.exit(2);
 }
 log(`reading ${dataDir} and the translations in ${translationsDir}`);
-const corpus = loadCorpus(dataDir, { translations: translationsDir, log });
+const corpus = loadCorpus(dataDir, {
+  translations: translationsDir,
+  log,
+  trainableOnly: values["single-nested"],
+});
 const options = values.quick
   ? { ...DEFAULT_OPTIONS, epochs: 3, calibrationFolds: 2, outOfDomain: false }
   : DEFAULT_OPTIONS;
+if (values["single-nested"]) {
+  const cross = singleNested(corpus, DEFAULT_OPTIONS, log);
+  const goals = goalsOf(evaluate([]), cross, []);
+  const whole = wholeOf(cross);
+  const figures: SingleNestedFigures = {
+    version: readModelMeta().version,
+    losoMeanAuc: goals.losoMeanAuc,
+    losoMeanRecall: goals.losoMeanRecall,
+    honestFlagged: whole.honestFlagged,
+    spamCaught: whole.spamCaught,
+    families: whole.families,
+    languages: whole.languages,
+    translatedLanguages: whole.translatedLanguages,
+    translatedRowLanguages: whole.translatedRowLanguages,
+    population: goals.population,
+  };
+  for (const r of cross) console.log(line(r.source, r.metrics));
+  for (const r of [...whole.families, ...whole.languages]) console.log(wholeLine(r));
+  console.log("translations, whole");
+  for (const r of whole.translatedLanguages) console.log(wholeLine(r));
+  console.log("translations, rows");
+  for (const r of whole.translatedRowLanguages) console.log(wholeLine(r));
+  console.log(
+    `mean AUC ${goals.losoMeanAuc.toFixed(3)}, mean R@0.8 ${goals.losoMeanRecall.toFixed(3)}, whole honest flagged ${(whole.honestFlagged * 100).toFixed(2)}%, whole spam caught ${(whole.spamCaught * 100).toFixed(1)}%`,
+  );
+  if (values.figures) writeFileSync(values.figures, JSON.stringify(figures));
+  const probes = (await scoreProbes()).flatMap((p) => [p.alone, p.inForm]);
+  const before =
+    values.baseline && existsSync(values.baseline)
+      ? (JSON.parse(readFileSync(values.baseline, "utf8")) as SingleNestedFigures)
+      : undefined;
+  const doc = renderSingleNested(figures, before, {
+    command: "pnpm eval --single-nested --data ../shared/data",
+    load: `load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} at the end`,
+    probes: `${probes.filter((v) => v >= 0.8).length} of ${probes.length} (lowest ${Math.min(...probes).toFixed(3)})`,
+  });
+  writeFileSync(
+    resolve(docsDir, "model", "languages.md"),
+    await format(doc, { parser: "markdown", printWidth: 110 }),
+  );
+  log(`wrote ${resolve(docsDir, "model", "languages.md")}`);
+  process.exit(0);
+}
 const within = inDomain(corpus, log, options);
 const cross = crossSource(corpus, log, options);
 if (values.preds) writeFileSync(values.preds, JSON.stringify(cross.map((r) => [r.source, r.preds])));
