@@ -210,10 +210,6 @@ export class Keystore extends RedisStore {
     return this.#read(this.layout.workspace(workspaceId), workspaceFromHash);
   }
 
-  async listWorkspaceIds(): Promise<string[]> {
-    return this.redis.smembers(this.layout.workspaces);
-  }
-
   /**
    * Applies the changes; returns the updated workspace, or null when it does not exist. When it
    * returns, every key of the workspace answers with the new fields.

@@ -19,10 +19,13 @@ export interface LogRetentionDeps {
 /** Trims every workspace's verdict log to its settings; returns the entries removed. */
 export const enforceRetention = async (deps: LogRetentionDeps): Promise<number> => {
   let removed = 0;
-  for (const id of await deps.keystore.listWorkspaceIds()) {
-    const workspace = await deps.keystore.getWorkspace(id);
-    if (!workspace) continue;
-    removed += await deps.log.enforce(id, logSettingsFrom(workspace));
+  // A page of ids at a time, never the whole list (DESIGN, "many sites"); trimming twice is a no-op.
+  for await (const ids of deps.keystore.walkWorkspaceIds()) {
+    for (const id of ids) {
+      const workspace = await deps.keystore.getWorkspace(id);
+      if (!workspace) continue;
+      removed += await deps.log.enforce(id, logSettingsFrom(workspace));
+    }
   }
   return removed;
 };
