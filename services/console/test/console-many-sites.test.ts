@@ -61,4 +61,26 @@ describe("an operator's workspaces at scale", () => {
     expect(res.status).toBe(200);
     expect(names(res.text)[0]).toBe(`${prefix} 00`);
   });
+
+  it("edits a challenge configuration's hostnames, refusing one that is not a host and keeping the list", async () => {
+    const ws = await stack.keystore.createWorkspace({ name: `${prefix} hosts`, plan: "free" });
+    const created = await stack.keystore.createConfig(ws.id, "challenge");
+    const page = `/console/w/${ws.id}/sites/${created!.config.id}`;
+    expect((await op.get(page)).text).toContain('name="hostnames"');
+    const saved = await op.post(`${page}/hostnames`, { hostnames: "Shop.example\n*.blog.example" });
+    expect(saved.status).toBe(303);
+    expect((await stack.keystore.getConfig(created!.config.id))?.hostnames).toEqual([
+      "shop.example",
+      "*.blog.example",
+    ]);
+    await op.get(page);
+    const bad = await op.post(`${page}/hostnames`, { hostnames: "<script>alert(1)</script>" });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(bad.text).not.toContain("<script>alert(1)</script>");
+    expect((await stack.keystore.getConfig(created!.config.id))?.hostnames).toEqual([
+      "shop.example",
+      "*.blog.example",
+    ]);
+  });
 });

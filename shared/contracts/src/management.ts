@@ -83,6 +83,23 @@ export const hostAllowed = (hostnames: readonly string[] | undefined, host: stri
   );
 };
 
+/** /challenge's 403 for a page on a host its configuration does not list (DESIGN, "hostnames"). */
+export const hostNotAllowedMessage = (host: string): string =>
+  host === ""
+    ? "This site key only serves pages on its listed hosts, and the request named no page (no Origin header)."
+    : `This site key is not set up for ${host}: the site's owner can add ${host} to its allowed hostnames.`;
+
+/** The host of an `Origin` header ("" for none, "null" or anything that is not an http(s) origin). */
+export const originHost = (origin: unknown): string => {
+  if (typeof origin !== "string" || origin.length > 300) return "";
+  try {
+    const url = new URL(origin);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.hostname.toLowerCase() : "";
+  } catch {
+    return "";
+  }
+};
+
 const Name = z.string().trim().min(1).max(100);
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
