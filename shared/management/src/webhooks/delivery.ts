@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
+import { isIP } from "node:net";
 import https from "node:https";
 import { Queue, Worker, type ConnectionOptions, type Job } from "bullmq";
 import type { Clock, Logger } from "@sift/runtime";
@@ -38,6 +39,10 @@ export const postEvent = (
 ): Promise<number> =>
   new Promise((resolve, reject) => {
     const target = new URL(url);
+    // An address literal is connected to without a lookup: checked here instead.
+    const literal = target.hostname.replace(/^\[|\]$/g, "");
+    if (!allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal))
+      return reject(new Error(`refused private address ${literal}`));
     const guarded = (
       host: string,
       options: object,
