@@ -32,7 +32,9 @@ describe("webhook targets", () => {
       /127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback, private or link-local address/,
     );
     expect(await webhookTargetProblem(new URL("http://[::1]/hook"), false)).toMatch(/::1/);
-    expect(await webhookTargetProblem(new URL("http://localhost/hook"), false)).toMatch(/localhost resolves to/);
+    expect(await webhookTargetProblem(new URL("http://localhost/hook"), false)).toMatch(
+      /localhost resolves to/,
+    );
     expect(await webhookTargetProblem(new URL("http://127.0.0.1:9/hook"), true)).toBeNull();
   });
 });
