@@ -94,6 +94,11 @@ export const COMMANDS: Record<string, Command> = {
       return { workspaceId: workspace.id };
     },
   },
+  "workspace reindex": {
+    flags: [],
+    // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
+    run: async (_flags, { keystore }) => ({ reindexed: await keystore.reindexWorkspaces() }),
+  },
   "workspace set": {
     flags: [
       "workspace",

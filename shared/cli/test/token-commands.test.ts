@@ -139,4 +139,19 @@ describe("sift token", () => {
     expect(bad.code).toBe(2);
     expect((await keystore.getConfig(configId))?.hostnames).toEqual(["shop.example", "*.shop.example"]);
   });
+
+  it("puts workspaces made before the directory into it with workspace reindex", async () => {
+    const keystore = new Keystore({ redis, clock: systemClock });
+    const name = `Legacy ${Date.now()}`;
+    const workspace = await keystore.createWorkspace({ name, plan: "free" });
+    // As a workspace written by 1.4 is: in the workspace set, in none of the directory's lists.
+    const member = `${String(workspace.createdAt).padStart(15, "0")}:${workspace.id}`;
+    await redis.zrem("sift:ws-index", member);
+    await redis.zrem("sift:ws-plan:free", member);
+    await redis.zrem("sift:ws-names", `${name.toLowerCase()}\u0000${workspace.id}`);
+    expect((await keystore.pageWorkspaceIds({ q: name }, 10, null)).ids).toEqual([]);
+    const { reindexed } = (await ok("workspace", "reindex")) as { reindexed: number };
+    expect(reindexed).toBeGreaterThanOrEqual(1);
+    expect((await keystore.pageWorkspaceIds({ q: name }, 10, null)).ids).toEqual([workspace.id]);
+  });
 });

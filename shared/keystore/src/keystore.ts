@@ -148,6 +148,25 @@ export class Keystore extends RedisStore {
   }
 
   /**
+   * Puts every workspace in the directory's sorted sets (directory.ts), a page of the workspace
+   * set at a time: for a deployment whose workspaces were made before the directory existed
+   * (`sift workspace reindex`, once after upgrading). Adding a member already there changes
+   * nothing, so it can run again. Returns the workspaces seen.
+   */
+  async reindexWorkspaces(): Promise<number> {
+    let seen = 0;
+    for await (const ids of this.walkWorkspaceIds()) {
+      const found = await Promise.all(ids.map((id) => this.getWorkspace(id)));
+      for (const workspace of found) {
+        if (!workspace) continue;
+        await reindex(this.redis, this.layout, null, workspace);
+        seen++;
+      }
+    }
+    return seen;
+  }
+
+  /**
    * Deletes a workspace: its configurations first (their keys stop at once), then its record,
    * its usage and its place in the directory. Returns what it was, or null when there was none.
    */
