@@ -58,7 +58,7 @@ export const redisLayout = (prefix = "sift:") => ({
   tokens: `${prefix}mtoks`,
   /** One `Idempotency-Key`'s first answer, per token (@sift/management idempotency.ts). */
   idempotency: (tokenId: string, keyHash: string) => `${prefix}idem:${tokenId}:${keyHash}`,
-  /** The audit trail: a stream for the deployment and one per workspace (audit.ts). */
+  /** The audit trail: a stream for the deployment, and per workspace a sorted set of its entries' ids (audit.ts). */
   audit: `${prefix}audit`,
   workspaceAudit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
   /** Webhooks: the record, the deployment's list, one workspace's list, the delivery log. */
