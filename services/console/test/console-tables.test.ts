@@ -152,8 +152,9 @@ describe("console tables", () => {
     await addUser(stack, operator, { operator: true });
     const op = client();
     await op.signIn(operator);
+    // An operator's list is a server-side search of the directory: an exact id finds one row.
     const found = await op.get(`/console/?q=${other.workspaceId}&sort=created&dir=desc`);
-    expect(rowsLine(found.text)).toBe("1–1 of 1");
+    expect(found.text).toContain("1 shown");
     expect(found.text).toContain(`/console/w/${other.workspaceId}/sites`);
     expect((await op.get("/console/?sort=plan&dir=up&page=x")).status).toBe(200);
   });

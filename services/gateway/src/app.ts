@@ -20,6 +20,7 @@ import {
   notFound,
   traceRequest,
   type AppDeps,
+  type RedisClient,
 } from "@sift/runtime";
 import type { KeyResolver } from "./clients/key-cache.ts";
 import { ServiceCaller } from "./clients/service-call.ts";
@@ -36,6 +37,7 @@ import { sessionAccess } from "./routes/session.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 import { mountAkismet } from "./routes/akismet.ts";
 import { mountSiteverify } from "./routes/siteverify.ts";
+import { managementApi, type ManagementDeps } from "@sift/management";
 
 /**
  * Metrics are served on the metrics port by main.ts; with tracing, each endpoint call is a trace:
@@ -66,6 +68,8 @@ export interface GatewayDeps extends AppDeps {
   usage: Pick<UsageMeter, "status">;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
+  /** The management API at /v1 (@sift/management); none: /v1 is a 404 like any unknown path. */
+  management?: (ManagementDeps & { redis: RedisClient }) | undefined;
 }
 
 /**
@@ -130,6 +134,8 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
   app.get("/sift.js", browserScript(deps.browserScriptPath));
   for (const path of VENDOR_SCRIPT_PATHS) app.get(path, browserScript(deps.browserScriptPath));
   app.get("/openapi.json", openApi(endpoints));
+  // The management API: a room of its own (@sift/management), answered here (docs/decisions.md).
+  if (deps.management) app.use("/v1", managementApi(deps.management));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -60,6 +60,15 @@ const Config = ServiceConfig.extend({
    * workspace changes empty it at once (clients/key-cache.ts); this only bounds its life.
    */
   keyCacheMs: z.coerce.number().int().min(0).max(60_000).default(5_000).meta({ env: "SIFT_KEY_CACHE_MS" }),
+  /**
+   * Webhook targets on loopback, private and link-local addresses (docs/hosts.md): refused
+   * unless `1`, since a webhook is a request Sift makes on a caller's behalf.
+   */
+  allowPrivateWebhooks: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((v) => v === "1")
+    .meta({ env: "SIFT_WEBHOOK_ALLOW_PRIVATE" }),
   /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
   maxConnections: z.coerce.number().int().positive().default(10_000).meta({ env: "SIFT_MAX_CONNECTIONS" }),
 }).refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, {

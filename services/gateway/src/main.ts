@@ -2,7 +2,9 @@ import express from "express";
 import { IdentitySigner, metricsHandler, runService } from "@sift/runtime";
 import { httpLimits, loadConfig } from "./config.ts";
 import { serviceHealthy } from "./clients/service-health.ts";
-import { createGatewayService, createKeyCache } from "./wiring.ts";
+import { BULL_PREFIX } from "@sift/contracts";
+import { createWebhookQueue, startWebhookWorker } from "@sift/management";
+import { createGatewayService, createKeyCache, managementParts } from "./wiring.ts";
 
 const exitCode = await runService({
   name: "gateway",
@@ -13,11 +15,29 @@ const exitCode = await runService({
     const keyCache =
       config.keyCacheMs > 0 ? createKeyCache({ ...deps, redis, ttlMs: config.keyCacheMs }) : undefined;
     keyCache?.start();
+    // The management API's webhooks: deliveries queued and sent from here (BullMQ on the jobs Redis).
+    const jobsRedis = runtime.jobsRedis();
+    const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
+    const management = managementParts({
+      ...deps,
+      redis,
+      internalSecret: config.internalSecret,
+      allowPrivateWebhooks: config.allowPrivateWebhooks,
+      webhookQueue,
+    });
+    const webhookWorker = startWebhookWorker({
+      ...deps,
+      connection: jobsRedis,
+      prefix: BULL_PREFIX,
+      store: management.webhooks,
+      allowPrivate: config.allowPrivateWebhooks,
+    });
     const app = createGatewayService({
       ...deps,
       config,
       redis,
       keyCache,
+      management,
       signer: new IdentitySigner(config.internalSecret),
       readiness: {
         redis: async () => void (await redis.ping()),
@@ -40,6 +60,8 @@ const exitCode = await runService({
         ["http", http.stop],
         ["metrics", metricsHttp.stop],
         ["key cache", async () => keyCache?.stop()],
+        ["webhook deliveries", webhookWorker.stop],
+        ["webhook queue", () => webhookQueue.close()],
       ],
     };
   },

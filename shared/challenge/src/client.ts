@@ -14,6 +14,8 @@ export class ChallengeFetchError extends Error {
     readonly kind: "unreachable" | "refused",
     message: string,
     readonly status?: number,
+    /** The service's own sentence, when it refused with one (a host not allowed: DESIGN, "hostnames"). */
+    readonly serviceMessage?: string,
   ) {
     super(message);
     this.name = "ChallengeFetchError";
@@ -45,7 +47,12 @@ export const fetchChallenge = async ({
     (Partial<IssuedChallenge> & { message?: string }) | null;
   if (!response.ok || typeof body?.challenge !== "string" || typeof body.signature !== "string") {
     const reason = body?.message ?? `status ${response.status}`;
-    throw new ChallengeFetchError("refused", `the service refused a challenge: ${reason}`, response.status);
+    throw new ChallengeFetchError(
+      "refused",
+      `the service refused a challenge: ${reason}`,
+      response.status,
+      typeof body?.message === "string" ? body.message : undefined,
+    );
   }
   return body as IssuedChallenge;
 };

@@ -12,9 +12,23 @@ const sample: Challenge = {
   nonce: new Uint8Array(16).fill(7),
   difficulty: 9,
   puzzles: 16,
+  host: "shop.example",
 };
 
 describe("challenge encoding", () => {
+  it("still decodes a version 1 challenge (issued before hosts were signed in) with host empty", () => {
+    const v2 = encodeChallenge({ ...sample, host: "" });
+    // Version 1 is version 2 without the host's length byte at the end.
+    const v1 = new Uint8Array([1, ...v2.subarray(1, v2.length - 1)]);
+    expect(decodeChallenge(v1)).toEqual({ ...sample, version: 1, host: "" });
+    expect(decodeChallenge(new Uint8Array([1, ...v2.subarray(1)]))).toBeNull();
+  });
+
+  it("signs the host into the bytes: another host is another challenge", () => {
+    expect(encodeChallenge(sample)).not.toEqual(encodeChallenge({ ...sample, host: "evil.example" }));
+    expect(decodeChallenge(encodeChallenge(sample))?.host).toBe("shop.example");
+  });
+
   it("decodes what it encodes, for any field values in range", () => {
     const challenge = fc.record({
       version: fc.constant(CHALLENGE_VERSION),
@@ -25,6 +39,7 @@ describe("challenge encoding", () => {
       nonce: fc.uint8Array({ minLength: 16, maxLength: 16 }),
       difficulty: fc.integer({ min: 1, max: 24 }),
       puzzles: fc.integer({ min: 1, max: 64 }),
+      host: fc.string({ maxLength: 80 }),
     });
     fc.assert(
       fc.property(challenge, (c) => {
@@ -44,9 +59,10 @@ describe("challenge encoding", () => {
     const bytes = encodeChallenge(sample);
     expect(decodeChallenge(new Uint8Array([...bytes, 0]))).toBeNull();
     expect(decodeChallenge(bytes.subarray(0, bytes.length - 1))).toBeNull();
-    expect(decodeChallenge(new Uint8Array([2, ...bytes.subarray(1)]))).toBeNull();
+    expect(decodeChallenge(new Uint8Array([3, ...bytes.subarray(1)]))).toBeNull();
+    // The difficulty byte sits before the puzzles byte and the host (length byte + bytes).
     const tooHard = bytes.slice();
-    tooHard[tooHard.length - 2] = 25;
+    tooHard[tooHard.length - 3 - utf8(sample.host).length] = 25;
     expect(decodeChallenge(tooHard)).toBeNull();
     expect(decodeChallenge(new Uint8Array())).toBeNull();
   });

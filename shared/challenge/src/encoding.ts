@@ -2,7 +2,11 @@ import { CHALLENGE_DIFFICULTY } from "@sift/contracts/challenge-limits";
 import { fromUtf8, utf8 } from "./bytes.ts";
 
 /** Bumped on any change to the byte layout below; a decoder accepts only the versions it knows. */
-export const CHALLENGE_VERSION = 1;
+export const CHALLENGE_VERSION = 2;
+/** The layout before the page's host was signed in (issue 52); still decoded, its host read as "". */
+const CHALLENGE_VERSION_NO_HOST = 1;
+/** A DNS name's longest form. */
+const MAX_HOST_BYTES = 253;
 export const NONCE_BYTES = 16;
 /** Bounds the decoder enforces (with CHALLENGE_DIFFICULTY's), so a forged challenge cannot ask a verifier for unbounded work. */
 export const MAX_PUZZLES = 64;
@@ -21,13 +25,15 @@ export interface Challenge {
   difficulty: number;
   /** Number of independent sub-puzzles (lower variance than one puzzle of the same total work). */
   puzzles: number;
+  /** The host of the page the challenge was issued to (its Origin), "" when none was sent; siteverify's `hostname`. */
+  host: string;
 }
 
 /**
  * Canonical binary layout, big-endian, every variable field length-prefixed:
  *
  *   u8 version | u8 len + secretId | u8 len + configId | u64 issuedAt | u64 expiresAt |
- *   u8 len + nonce | u8 difficulty | u8 puzzles
+ *   u8 len + nonce | u8 difficulty | u8 puzzles | u8 len + host (version 2 on)
  *
  * Length prefixes make field splicing impossible ("ab"+"c" and "a"+"bc" encode differently), and
  * the decoder refuses trailing bytes, so one challenge has exactly one encoding and the HMAC
@@ -40,7 +46,11 @@ export const encodeChallenge = (challenge: Challenge): Uint8Array => {
   if (configId.length < 1 || configId.length > MAX_ID_BYTES) throw new RangeError("configId length");
   if (challenge.nonce.length !== NONCE_BYTES) throw new RangeError("nonce length");
   if (!validWork(challenge.difficulty, challenge.puzzles)) throw new RangeError("difficulty out of range");
-  const out = new Uint8Array(1 + 1 + secretId.length + 1 + configId.length + 8 + 8 + 1 + NONCE_BYTES + 2);
+  const host = utf8(challenge.host);
+  if (host.length > MAX_HOST_BYTES) throw new RangeError("host length");
+  const out = new Uint8Array(
+    1 + 1 + secretId.length + 1 + configId.length + 8 + 8 + 1 + NONCE_BYTES + 2 + 1 + host.length,
+  );
   const view = new DataView(out.buffer);
   let o = 0;
   out[o++] = challenge.version;
@@ -58,6 +68,8 @@ export const encodeChallenge = (challenge: Challenge): Uint8Array => {
   o += NONCE_BYTES;
   out[o++] = challenge.difficulty;
   out[o++] = challenge.puzzles;
+  out[o++] = host.length;
+  out.set(host, o);
   return out;
 };
 
@@ -65,7 +77,7 @@ export const encodeChallenge = (challenge: Challenge): Uint8Array => {
 export const decodeChallenge = (bytes: Uint8Array): Challenge | null => {
   const reader = new Reader(bytes);
   const version = reader.u8();
-  if (version !== CHALLENGE_VERSION) return null;
+  if (version !== CHALLENGE_VERSION && version !== CHALLENGE_VERSION_NO_HOST) return null;
   const secretId = reader.text();
   const configId = reader.text();
   const issuedAt = reader.u64();
@@ -73,10 +85,12 @@ export const decodeChallenge = (bytes: Uint8Array): Challenge | null => {
   const nonce = reader.bytes();
   const difficulty = reader.u8();
   const puzzles = reader.u8();
+  const host = version === CHALLENGE_VERSION_NO_HOST ? "" : reader.text();
+  if (host === null || host.length > MAX_HOST_BYTES) return null;
   if (!reader.atEnd() || secretId === null || configId === null || nonce === null) return null;
   if (issuedAt === null || expiresAt === null || difficulty === null || puzzles === null) return null;
   if (!secretId || !configId || nonce.length !== NONCE_BYTES || !validWork(difficulty, puzzles)) return null;
-  return { version, secretId, configId, issuedAt, expiresAt, nonce, difficulty, puzzles };
+  return { version, secretId, configId, issuedAt, expiresAt, nonce, difficulty, puzzles, host };
 };
 
 const validWork = (difficulty: number, puzzles: number): boolean =>

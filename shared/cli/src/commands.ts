@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
-import { CHALLENGE_TTL_MS, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
+import { CHALLENGE_TTL_MS, Hostnames, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
   KeyKind,
@@ -9,6 +9,8 @@ import {
   NoticeStore,
   Plan,
   RedisUsageMeter,
+  type AuditTrail,
+  type TokenStore,
   type WorkspaceChanges,
 } from "@sift/keystore";
 
@@ -19,6 +21,10 @@ export class NotFound extends Error {}
 
 export interface CliDeps {
   keystore: Keystore;
+  /** Management tokens (`sift token …`). */
+  tokens?: TokenStore;
+  /** The audit trail every change the CLI makes is recorded in, as `{type: "cli", id}`. */
+  audit?: { trail: AuditTrail; actorId: string };
   usage: RedisUsageMeter;
   notices: NoticeStore;
   /** Reports, lists and sharing (POST /feedback's learned state). */
@@ -63,6 +69,15 @@ export const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: 
 };
 
 const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const HostnameList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h.length > 0),
+  )
+  .pipe(Hostnames);
 const positive = z.coerce.number().positive().max(1e9);
 export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
 
@@ -78,6 +93,11 @@ export const COMMANDS: Record<string, Command> = {
       });
       return { workspaceId: workspace.id };
     },
+  },
+  "workspace reindex": {
+    flags: [],
+    // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
+    run: async (_flags, { keystore }) => ({ reindexed: await keystore.reindexWorkspaces() }),
   },
   "workspace set": {
     flags: [
@@ -158,7 +178,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   "config set": {
-    flags: ["config", "difficulty", "challenge-ttl", "adaptive"],
+    flags: ["config", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
     run: async (flags, { keystore }) => {
       const configId = required(flags, "config");
       // The configuration schema's bounds (the keystore's), the life given in seconds here.
@@ -175,8 +195,13 @@ export const COMMANDS: Record<string, Command> = {
         difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
         adaptive: parse(onOff, flags["adaptive"], "adaptive"),
+        // Comma-separated; an empty value clears the list (any host).
+        hostnames: parse(HostnameList, flags["hostnames"], "hostnames"),
       });
       if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
+      const current = await keystore.getConfig(configId);
+      if (current && changes.hostnames !== undefined && current.kind !== "challenge")
+        throw new UsageError("--hostnames: only a challenge configuration has hostnames");
       const config = await keystore.updateConfig(configId, changes);
       if (!config) throw new NotFound(`no configuration ${configId}`);
       return { configId: config.id, ...changes };

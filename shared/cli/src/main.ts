@@ -1,7 +1,8 @@
 import { solveFromService } from "@sift/challenge";
 import { FeedbackStore } from "@sift/feedback";
 import { AccountStore } from "@sift/console/accounts";
-import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter, TokenStore } from "@sift/keystore";
+import { userInfo } from "node:os";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
@@ -18,6 +19,12 @@ try {
   await redisReady(redis, 3_000);
   const result = await runCli(process.argv.slice(2), {
     keystore: new Keystore({ redis, clock: systemClock }),
+    tokens: new TokenStore({ redis, clock: systemClock }),
+    // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.
+    audit: {
+      trail: new AuditTrail({ redis, clock: systemClock }),
+      actorId: `${process.env["SUDO_USER"] ?? userInfo().username}@${process.env["HOSTNAME"] ?? "cli"}`,
+    },
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),

@@ -2,6 +2,10 @@ import { parseArgs } from "node:util";
 import { COMMANDS, NotFound, UsageError, type CliDeps, type Command } from "./commands.ts";
 import { CONSOLE_COMMANDS } from "./console-commands.ts";
 import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
+import { TOKEN_COMMANDS } from "./token-commands.ts";
+
+/** Commands that change nothing: the others land in the audit trail. */
+const READS = /( show| list| stats| status)$|^challenge solve$/;
 
 export interface CliResult {
   code: number;
@@ -24,7 +28,13 @@ const usageText = (commands: Record<string, Command>): string =>
 
 /** Runs one CLI invocation; never throws for a caller's mistake. */
 export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
-  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...CONSOLE_COMMANDS, ...deps.extra };
+  const commands = {
+    ...COMMANDS,
+    ...FEEDBACK_COMMANDS,
+    ...CONSOLE_COMMANDS,
+    ...TOKEN_COMMANDS,
+    ...deps.extra,
+  };
   const name = argv.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command)
@@ -59,10 +69,26 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
     );
     if (command.positional && positionals[0] !== undefined) flags[command.positional] = positionals[0];
     const output = await command.run(flags, deps);
+    if (deps.audit && !READS.test(name)) {
+      // The flags as given (a password is never one: it is read from stdin), secrets dropped by scrub.
+      await deps.audit.trail.record({
+        actor: { type: "cli", id: deps.audit.actorId },
+        action: `cli.${name.replace(" ", ".")}`,
+        target: flags["config"] ?? flags["workspace"] ?? flags["token"] ?? flags["email"] ?? "",
+        workspaceId: flags["workspace"] ?? workspaceOf(output),
+        after: { flags, result: output },
+      });
+    }
     return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: "" };
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
     if (err instanceof NotFound) return { code: 1, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
     return { code: 1, stdout: "", stderr: `sift ${name}: ${(err as Error).message}\n` };
   }
+};
+
+/** The workspace a command's answer names (`workspace create` prints it). */
+const workspaceOf = (output: unknown): string | undefined => {
+  const id = (output as { workspaceId?: unknown } | null)?.workspaceId;
+  return typeof id === "string" ? id : undefined;
 };

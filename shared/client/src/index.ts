@@ -19,3 +19,17 @@ export {
   type FormSource,
   type SiftRequest,
 } from "./form.js";
+export {
+  ManagementClient,
+  ManagementError,
+  type BatchOperation,
+  type Configuration,
+  type ConfigurationInput,
+  type ManagementClientOptions,
+  type ManagementErrorCode,
+  type Page,
+  type Workspace,
+  type WorkspaceChanges,
+  type WorkspaceFilter,
+  type WorkspaceInput,
+} from "./management.js";

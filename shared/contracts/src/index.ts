@@ -11,3 +11,5 @@ export * from "./jobs.ts";
 export * from "./openapi.ts";
 export * from "./openapi-parts.ts";
 export * from "./drop-in.ts";
+export * from "./management.ts";
+export * from "./management-doc.ts";

@@ -1,5 +1,6 @@
 import { dropInPaths } from "./drop-in.ts";
 import { ENDPOINTS, type EndpointTable } from "./endpoints.ts";
+import { managementPaths } from "./management-doc.ts";
 import type { OperationDoc } from "./openapi-parts.ts";
 
 /**
@@ -31,11 +32,13 @@ export const openApiDocument = (endpoints: EndpointTable = ENDPOINTS) => ({
     securitySchemes: {
       bearer: { type: "http", scheme: "bearer" },
       apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+      // The management API's `st_…` tokens (DESIGN, "management tokens") use `bearer` too.
     },
   },
   paths: {
     ...apiPaths(endpoints),
     ...dropInPaths(),
+    ...managementPaths(),
     "/openapi.json": {
       get: {
         summary: "This document (cacheable for five minutes)",

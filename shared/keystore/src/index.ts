@@ -1,4 +1,5 @@
 export * from "./keystore.ts";
+export * from "./directory.ts";
 export * from "./types.ts";
 export * from "./secrets.ts";
 export * from "./usage.ts";
@@ -8,3 +9,5 @@ export * from "./layout.ts";
 export * from "./redis-store.ts";
 export * from "./rate-limiter.ts";
 export * from "./refusals.ts";
+export * from "./tokens.ts";
+export * from "./audit.ts";

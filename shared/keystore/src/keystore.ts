@@ -10,6 +10,7 @@ import {
   SYNC_KEY,
   WORKSPACE_FIELDS,
 } from "./scripts.ts";
+import { directoryPage, reindex, type DirectoryFilter, type DirectoryPage } from "./directory.ts";
 import {
   Configuration,
   DEFAULT_ALLOWANCE,
@@ -17,6 +18,7 @@ import {
   DEFAULT_RATE_LIMIT,
   Workspace,
   type KeyKind,
+  type Labels,
   type Plan,
   type ResolvedKeyRecord,
 } from "./types.ts";
@@ -25,6 +27,14 @@ export interface WorkspaceInput {
   name: string;
   plan: Plan;
   allowance?: number;
+  externalId?: string;
+  labels?: Labels;
+}
+
+/** A create or change that would give a second workspace an external id: the one that has it. */
+export interface ExternalIdTaken {
+  ok: false;
+  existingId: string;
 }
 
 export type WorkspaceChanges = Partial<
@@ -39,11 +49,13 @@ export type WorkspaceChanges = Partial<
     | "network"
     | "logRetentionDays"
     | "logMaxEntries"
+    | "name"
+    | "labels"
   >
 >;
 
 export type ConfigChanges = Partial<
-  Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive" | "name">
+  Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive" | "name" | "hostnames">
 >;
 
 /**
@@ -71,6 +83,19 @@ export class Keystore extends RedisStore {
   }
 
   async createWorkspace(input: WorkspaceInput): Promise<Workspace> {
+    const created = await this.createWorkspaceUnique(input);
+    if (!created.ok) throw new Error(`external id taken by ${created.existingId}`);
+    return created.workspace;
+  }
+
+  /**
+   * A new workspace, or the id of the one that already has `externalId`: the external id is
+   * claimed first (HSETNX), so of two creates racing with one id exactly one makes a workspace.
+   */
+  async createWorkspaceUnique(
+    input: WorkspaceInput,
+  ): Promise<{ ok: true; workspace: Workspace } | ExternalIdTaken> {
+    const now = this.clock.now();
     const workspace: Workspace = {
       id: newId("ws"),
       name: input.name,
@@ -79,20 +104,129 @@ export class Keystore extends RedisStore {
       classify: true,
       rateLimit: DEFAULT_RATE_LIMIT,
       burst: DEFAULT_BURST,
-      createdAt: this.clock.now(),
+      createdAt: now,
+      ...(input.externalId === undefined ? {} : { externalId: input.externalId }),
+      ...(input.labels === undefined ? {} : { labels: input.labels }),
     };
+    if (input.externalId !== undefined) {
+      const taken = await this.#claimExternalId(input.externalId, workspace.id);
+      if (taken) return { ok: false, existingId: taken };
+    }
     // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
     await this.redis.sadd(this.layout.workspaces, workspace.id);
     await this.redis.hset(this.layout.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
+    await reindex(this.redis, this.layout, null, workspace);
+    return { ok: true, workspace };
+  }
+
+  /** The workspace holding an external id, if any. */
+  async workspaceIdByExternalId(externalId: string): Promise<string | null> {
+    return this.redis.hget(this.layout.externalIds, externalId);
+  }
+
+  /** One page of workspace ids from the directory (directory.ts), never the whole deployment. */
+  async pageWorkspaceIds(
+    filter: DirectoryFilter,
+    limit: number,
+    cursor: string | null,
+  ): Promise<DirectoryPage> {
+    return directoryPage(this.redis, this.layout, filter, limit, cursor);
+  }
+
+  /**
+   * Every workspace id, `count` at a time (SSCAN of the index set): the jobs' walk. An id can come
+   * twice (SSCAN's guarantee is every member present throughout at least once), so a step must be
+   * idempotent, as the month-end check and the retention are.
+   */
+  async *walkWorkspaceIds(count = 500): AsyncGenerator<string[]> {
+    let cursor = "0";
+    do {
+      const [next, ids] = await this.redis.sscan(this.layout.workspaces, cursor, "COUNT", count);
+      cursor = next;
+      if (ids.length > 0) yield ids;
+    } while (cursor !== "0");
+  }
+
+  /**
+   * Puts every workspace in the directory's sorted sets (directory.ts), a page of the workspace
+   * set at a time: for a deployment whose workspaces were made before the directory existed
+   * (`sift workspace reindex`, once after upgrading). Adding a member already there changes
+   * nothing, so it can run again. Returns the workspaces seen.
+   */
+  async reindexWorkspaces(): Promise<number> {
+    let seen = 0;
+    for await (const ids of this.walkWorkspaceIds()) {
+      const found = await Promise.all(ids.map((id) => this.getWorkspace(id)));
+      for (const workspace of found) {
+        if (!workspace) continue;
+        await reindex(this.redis, this.layout, null, workspace);
+        seen++;
+      }
+    }
+    return seen;
+  }
+
+  /**
+   * Deletes a workspace: its configurations first (their keys stop at once), then its record,
+   * its usage and its place in the directory. Returns what it was, or null when there was none.
+   */
+  async deleteWorkspace(workspaceId: string): Promise<Workspace | null> {
+    const workspace = await this.getWorkspace(workspaceId);
+    if (!workspace) return null;
+    for (const configId of await this.redis.smembers(this.layout.workspaceConfigs(workspaceId)))
+      await this.deleteConfig(configId);
+    await reindex(this.redis, this.layout, workspace, null);
+    if (workspace.externalId) await this.#releaseExternalId(workspace.externalId, workspaceId);
+    await this.redis.srem(this.layout.workspaces, workspaceId);
+    await this.redis.del(
+      this.layout.workspace(workspaceId),
+      this.layout.workspaceConfigs(workspaceId),
+      this.layout.usage(workspaceId),
+      this.layout.quota(workspaceId),
+      this.layout.usageMonthly(workspaceId),
+      this.layout.refusals(workspaceId),
+    );
+    await this.redis.publish(this.layout.keyChanges, keyChange.workspace(workspaceId));
     return workspace;
+  }
+
+  /** Deletes a configuration and every secret of it (grace or not): refused from the return on. */
+  async deleteConfig(configId: string): Promise<Configuration | null> {
+    const hash = await this.redis.hgetall(this.layout.config(configId));
+    if (Object.keys(hash).length === 0) return null;
+    const config = configFromHash(hash);
+    const secrets = [
+      ...(hash["secretHash"] ? [hash["secretHash"]] : []),
+      ...(await this.redis.smembers(this.layout.retiredSecrets(configId))),
+    ];
+    await Promise.all(secrets.map((h) => this.redis.del(this.layout.key(h))));
+    await Promise.all(secrets.map((h) => this.redis.publish(this.layout.keyChanges, keyChange.key(h))));
+    if (hash["foldedHash"]) await this.redis.del(this.layout.keyFolded(hash["foldedHash"]));
+    if (config.siteKey) await this.redis.del(this.layout.site(config.siteKey));
+    await this.redis.srem(this.layout.workspaceConfigs(config.workspaceId), configId);
+    await this.redis.del(this.layout.config(configId), this.layout.retiredSecrets(configId));
+    return config;
+  }
+
+  /** A workspace's configuration ids (one workspace's set: a site has a handful). */
+  async configIdsOf(workspaceId: string): Promise<string[]> {
+    return this.redis.smembers(this.layout.workspaceConfigs(workspaceId));
+  }
+
+  /** Returns the workspace holding `externalId` when another one does; else claims it for `workspaceId`. */
+  async #claimExternalId(externalId: string, workspaceId: string): Promise<string | null> {
+    if (await this.redis.hsetnx(this.layout.externalIds, externalId, workspaceId)) return null;
+    const holder = await this.redis.hget(this.layout.externalIds, externalId);
+    return holder === workspaceId ? null : (holder ?? null);
+  }
+
+  async #releaseExternalId(externalId: string, workspaceId: string): Promise<void> {
+    if ((await this.redis.hget(this.layout.externalIds, externalId)) === workspaceId)
+      await this.redis.hdel(this.layout.externalIds, externalId);
   }
 
   async getWorkspace(workspaceId: string): Promise<Workspace | null> {
     return this.#read(this.layout.workspace(workspaceId), workspaceFromHash);
-  }
-
-  async listWorkspaceIds(): Promise<string[]> {
-    return this.redis.smembers(this.layout.workspaces);
   }
 
   /**
@@ -100,9 +234,23 @@ export class Keystore extends RedisStore {
    * returns, every key of the workspace answers with the new fields.
    */
   async updateWorkspace(workspaceId: string, changes: WorkspaceChanges): Promise<Workspace | null> {
+    const updated = await this.updateWorkspaceUnique(workspaceId, changes);
+    if (updated && !updated.ok) throw new Error(`external id taken by ${updated.existingId}`);
+    return updated && updated.workspace;
+  }
+
+  /** `updateWorkspace`, with an external id that must stay unique (as at creation). */
+  async updateWorkspaceUnique(
+    workspaceId: string,
+    changes: WorkspaceChanges & { externalId?: string },
+  ): Promise<{ ok: true; workspace: Workspace } | ExternalIdTaken | null> {
     const current = await this.getWorkspace(workspaceId);
     if (!current) return null;
-    const next = Workspace.parse({ ...current, ...changes });
+    const next = Workspace.parse({ ...current, ...changes, updatedAt: this.clock.now() });
+    if (next.externalId !== undefined && next.externalId !== current.externalId) {
+      const taken = await this.#claimExternalId(next.externalId, workspaceId);
+      if (taken) return { ok: false, existingId: taken };
+    }
     const redisKey = this.layout.workspace(workspaceId);
     const replies = await this.redis.multi().hset(redisKey, toHash(next)).hincrby(redisKey, "rev", 1).exec();
     const rev = replies?.[1]?.[1];
@@ -116,13 +264,16 @@ export class Keystore extends RedisStore {
       }),
     );
     await this.redis.publish(this.layout.keyChanges, keyChange.workspace(workspaceId));
-    return next;
+    await reindex(this.redis, this.layout, current, next);
+    if (current.externalId !== undefined && current.externalId !== next.externalId)
+      await this.#releaseExternalId(current.externalId, workspaceId);
+    return { ok: true, workspace: next };
   }
 
   async createConfig(
     workspaceId: string,
     kind: KeyKind,
-    options: { name?: string } = {},
+    options: ConfigChanges = {},
   ): Promise<{ config: Configuration; secretKey: string } | null> {
     const workspace = await this.#read(this.layout.workspace(workspaceId), (hash) => hash);
     if (!workspace) return null;
@@ -134,6 +285,12 @@ export class Keystore extends RedisStore {
       keyId: newId("key"),
       ...(options.name ? { name: Configuration.shape.name.parse(options.name) } : {}),
       ...(kind === "challenge" ? { siteKey: newSiteKey() } : {}),
+      ...definedOnly({
+        hostnames: options.hostnames,
+        difficulty: options.difficulty,
+        challengeTtlMs: options.challengeTtlMs,
+        adaptive: options.adaptive,
+      }),
       createdAt: this.clock.now(),
     };
     const hash = hashSecret(secretKey);
@@ -155,7 +312,7 @@ export class Keystore extends RedisStore {
   async updateConfig(id: string, changes: ConfigChanges): Promise<Configuration | null> {
     const current = await this.getConfig(id);
     if (!current) return null;
-    const next = Configuration.parse({ ...current, ...changes });
+    const next = Configuration.parse({ ...current, ...changes, updatedAt: this.clock.now() });
     // None of these fields is in the key record: the gateway never needs them.
     await this.redis.hset(this.layout.config(id), toHash(next));
     return next;
@@ -173,7 +330,8 @@ export class Keystore extends RedisStore {
    * rerolls exactly one secret is left working, the one the configuration names. A reroll that
    * dies before its deletes leaves the hashes in the retired set; the next reroll deletes them.
    */
-  async reroll(configId: string): Promise<string | null> {
+  async reroll(configId: string, options: { graceMs?: number } = {}): Promise<string | null> {
+    const graceMs = options.graceMs ?? 0;
     const config = await this.getConfig(configId);
     if (!config) return null;
     const workspace = await this.redis.hgetall(this.layout.workspace(config.workspaceId));
@@ -181,7 +339,11 @@ export class Keystore extends RedisStore {
     const hash = hashSecret(secretKey);
     const keyId = newId("key");
     await this.redis.hset(this.layout.key(hash), keyRecord({ ...config, keyId }, workspace));
-    const oldFolded = await this.redis.hget(this.layout.config(configId), "foldedHash");
+    const [oldFolded, swappedOut] = await this.redis.hmget(
+      this.layout.config(configId),
+      "foldedHash",
+      "secretHash",
+    );
     await this.#indexFolded(configId, secretKey, hash);
     const retired = await this.redis.siftSwapSecret(
       this.layout.config(configId),
@@ -193,15 +355,26 @@ export class Keystore extends RedisStore {
       await this.redis.del(this.layout.key(hash));
       return null;
     }
-    if (retired.length > 0) {
-      // One DEL per key: the records live on different slots.
-      await Promise.all(retired.map((old) => this.redis.del(this.layout.key(old))));
-      await Promise.all(retired.map((old) => this.redis.publish(this.layout.keyChanges, keyChange.key(old))));
-      await this.redis.srem(this.layout.retiredSecrets(configId), ...retired);
+    const graced = graceMs > 0 ? retired.find((h) => h === swappedOut) : undefined;
+    const ended = retired.filter((h) => h !== graced);
+    if (graced) {
+      // The secret just swapped out keeps working for the grace (rotate-secret): its record
+      // says until when (the gateway's cache keeps it no longer) and Redis drops it then. Any
+      // other retired one, an earlier rotation's still in its grace included, ends now.
+      const until = this.clock.now() + graceMs;
+      await this.redis.hset(this.layout.key(graced), "validUntil", until);
+      await this.redis.pexpireat(this.layout.key(graced), until);
+      await this.redis.publish(this.layout.keyChanges, keyChange.key(graced));
     }
-    // The old secret's case-blind entry: its record is gone, so it would resolve to nothing
-    // anyway; deleted so the index does not grow with every reroll.
-    if (oldFolded && oldFolded !== hashFoldedSecret(secretKey))
+    if (ended.length > 0) {
+      // One DEL per key: the records live on different slots.
+      await Promise.all(ended.map((old) => this.redis.del(this.layout.key(old))));
+      await Promise.all(ended.map((old) => this.redis.publish(this.layout.keyChanges, keyChange.key(old))));
+      await this.redis.srem(this.layout.retiredSecrets(configId), ...ended);
+    }
+    // The old secret's case-blind entry: its record is gone, so it would resolve to nothing;
+    // deleted so the index does not grow with every reroll (kept through a grace).
+    if (!graced && oldFolded && oldFolded !== hashFoldedSecret(secretKey))
       await this.redis.del(this.layout.keyFolded(oldFolded));
     await this.#catchUp(hash, config.workspaceId);
     return secretKey;
@@ -324,6 +497,7 @@ const toRecord = ([
   logMaxEntries,
   createdAt,
   network,
+  validUntil,
 ]: readonly [...ResolveRow, ...unknown[]]): ResolvedKeyRecord => ({
   configId,
   workspaceId,
@@ -339,12 +513,13 @@ const toRecord = ([
     on: network !== "0",
     ...(createdAt && Number.isFinite(Number(createdAt)) ? { since: Number(createdAt) } : {}),
   },
+  ...(validUntil ? { validUntil: Number(validUntil) } : {}),
 });
 
 /**
  * configId, workspaceId, kind, keyId, plan, classify, rateLimit, burst, allowance, then the log's
  * privacy, retention days and max entries, the workspace's creation time and network choice
- * (null or '' in a record written before them).
+ * (null or '' in a record written before them), and the end of a rotated-away secret's grace.
  */
 type ResolveRow = [
   string,
@@ -356,6 +531,7 @@ type ResolveRow = [
   string,
   string,
   string,
+  string | null,
   string | null,
   string | null,
   string | null,
@@ -388,6 +564,8 @@ const workspaceFromHash = (hash: Record<string, string>): Workspace =>
     logRetentionDays: optionalNumber(hash["logRetentionDays"] || undefined),
     logMaxEntries: optionalNumber(hash["logMaxEntries"] || undefined),
     network: hash["network"] === undefined ? undefined : hash["network"] === "1",
+    labels: optionalJson(hash["labels"]),
+    updatedAt: optionalNumber(hash["updatedAt"]),
   });
 
 const configFromHash = (hash: Record<string, string>): Configuration =>
@@ -397,16 +575,31 @@ const configFromHash = (hash: Record<string, string>): Configuration =>
     challengeTtlMs: optionalNumber(hash["challengeTtlMs"]),
     difficulty: optionalNumber(hash["difficulty"]),
     adaptive: hash["adaptive"] === undefined ? undefined : hash["adaptive"] === "1",
+    hostnames: optionalJson(hash["hostnames"]),
+    updatedAt: optionalNumber(hash["updatedAt"]),
   });
 
+/** Fields as Redis hash values: booleans as 1/0, lists and maps (labels, hostnames) as JSON. */
 const toHash = (record: object): Record<string, string> => {
   const hash: Record<string, string> = {};
   for (const [name, value] of Object.entries(record)) {
     if (value === undefined) continue;
-    hash[name] = typeof value === "boolean" ? (value ? "1" : "0") : String(value);
+    hash[name] =
+      typeof value === "boolean"
+        ? value
+          ? "1"
+          : "0"
+        : typeof value === "object" && value !== null
+          ? JSON.stringify(value)
+          : String(value);
   }
   return hash;
 };
+
+const optionalJson = (value: string | undefined): unknown => (value ? JSON.parse(value) : undefined);
+
+const definedOnly = <T extends object>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 const optionalNumber = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Number(value);

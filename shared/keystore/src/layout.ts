@@ -41,6 +41,32 @@ export const redisLayout = (prefix = "sift:") => ({
   keyFolded: (foldedHash: string) => `${prefix}key-folded:${foldedHash}`,
   site: (siteKey: string) => `${prefix}site:${siteKey}`,
   notices: `${prefix}notices`,
+  /**
+   * The workspace directory (directory.ts): sorted sets of `<created, 15 digits>:<id>` at score
+   * 0, read by lex range so a cursor (the last member seen) survives inserts and deletes: the
+   * whole deployment, one plan, one label; names as `<lowercase name>\0<id>` for the search; and
+   * a hash of external id → workspace id (HSETNX keeps it unique).
+   */
+  workspaceIndex: `${prefix}ws-index`,
+  workspaceNames: `${prefix}ws-names`,
+  workspacePlan: (plan: string) => `${prefix}ws-plan:${plan}`,
+  workspaceLabel: (key: string, value: string) => `${prefix}ws-label:${key}:${encodeURIComponent(value)}`,
+  externalIds: `${prefix}ws-external`,
+  /** Management tokens (@sift/management): the record by the secret's hash, by id, and the list. */
+  token: (secretHash: string) => `${prefix}mtok:${secretHash}`,
+  tokenById: (tokenId: string) => `${prefix}mtok-id:${tokenId}`,
+  tokens: `${prefix}mtoks`,
+  /** One `Idempotency-Key`'s first answer, per token (@sift/management idempotency.ts). */
+  idempotency: (tokenId: string, keyHash: string) => `${prefix}idem:${tokenId}:${keyHash}`,
+  /** The audit trail: a stream for the deployment, and per workspace a sorted set of its entries' ids (audit.ts). */
+  audit: `${prefix}audit`,
+  workspaceAudit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
+  /** Webhooks: the record, the deployment's list, one workspace's list, the delivery log. */
+  webhook: (webhookId: string) => `${prefix}hook:${webhookId}`,
+  webhooks: `${prefix}hooks`,
+  /** The webhooks an event of one workspace goes to (`*`: the deployment-wide ones). */
+  webhooksOf: (workspaceId: string) => `${prefix}hooks-of:${workspaceId}`,
+  webhookDeliveries: (webhookId: string) => `${prefix}hook-deliveries:${webhookId}`,
   /** A per-address rate-limit bucket (a classify key's bucket is in its key record). */
   rateLimit: (bucket: string) => `${prefix}rl:${bucket}`,
   /** Pub/sub channel: `key:<hash>` or `ws:<id>` whenever a key record stops or changes. */

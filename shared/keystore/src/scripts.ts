@@ -22,6 +22,8 @@ export const KEY_RECORD_FIELDS = [
   "logMaxEntries",
   "createdAt",
   "network",
+  // A rotated-away secret kept for a grace (rotate-secret's graceSeconds): when it stops.
+  "validUntil",
 ] as const;
 
 /** Fields every key record has; the ones after them came later and may be missing (read as defaults). */

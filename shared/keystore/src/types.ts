@@ -1,7 +1,16 @@
 import { z } from "zod";
-import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS, KeyKind, Plan, WorkspaceLog } from "@sift/contracts";
+import {
+  CHALLENGE_DIFFICULTY,
+  CHALLENGE_TTL_MS,
+  ExternalId,
+  Hostnames,
+  KeyKind,
+  Labels,
+  Plan,
+  WorkspaceLog,
+} from "@sift/contracts";
 
-export { KeyKind, Plan };
+export { KeyKind, Plan, Labels };
 
 /** A Challenge configuration's settings, within the bounds of @sift/contracts (challenge.ts). */
 export const Difficulty = z.number().int().min(CHALLENGE_DIFFICULTY.min).max(CHALLENGE_DIFFICULTY.max);
@@ -31,6 +40,12 @@ export const Workspace = z.object({
   logMaxEntries: WorkspaceLog.shape.maxEntries.optional(),
   /** Whether the workspace takes part in the network (docs/network.md); absent: it does. */
   network: z.boolean().optional(),
+  /** A host's own id for the site (unique per deployment; docs/hosts.md). */
+  externalId: ExternalId.optional(),
+  /** A host's own tags, `k: v` (filterable with `label=k:v`). */
+  labels: Labels.optional(),
+  /** The last change through the management API, the CLI or the console (absent: never changed). */
+  updatedAt: z.number().int().optional(),
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -47,7 +62,10 @@ export const Configuration = z.object({
   difficulty: Difficulty.optional(),
   /** Challenge configurations: raise the difficulty per client address under load (docs/challenge.md). */
   adaptive: z.boolean().optional(),
+  /** Challenge configurations: the hosts whose pages may get a challenge; absent or empty: any. */
+  hostnames: Hostnames.optional(),
   createdAt: z.number().int(),
+  updatedAt: z.number().int().optional(),
 });
 export type Configuration = z.infer<typeof Configuration>;
 
@@ -66,4 +84,6 @@ export interface ResolvedKeyRecord {
   log: WorkspaceLog;
   /** The network: whether the workspace takes part, and since when it exists (absent: a record older than the field). */
   network: { on: boolean; since?: number };
+  /** A secret rotated away with a grace: when it stops (Redis expires the record then). */
+  validUntil?: number;
 }

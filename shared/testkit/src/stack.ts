@@ -4,9 +4,10 @@ import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
 import { createConsoleService, type ConsoleSettings } from "@sift/console/wiring";
-import { createGatewayService, createKeyCache } from "@sift/gateway/wiring";
-import type { KeyKind, ModelName } from "@sift/contracts";
-import { Keystore, RedisUsageMeter, type Plan } from "@sift/keystore";
+import { createGatewayService, createKeyCache, managementParts } from "@sift/gateway/wiring";
+import { createWebhookQueue, startWebhookWorker } from "@sift/management";
+import { BULL_PREFIX, type KeyKind, type ModelName } from "@sift/contracts";
+import { AuditTrail, Keystore, RedisUsageMeter, TokenStore, type Plan } from "@sift/keystore";
 import { createVerifyService, verdictRecorder } from "@sift/verify/wiring";
 import { LogKeyRing, type RedisVerdictLog } from "@sift/verdicts";
 import type { NetworkWeights } from "@sift/network";
@@ -88,6 +89,15 @@ export interface StackOptions {
    * so a stack that turns it on gets a secret of its own and counts only its own workspaces.
    */
   network?: { minAgeMs?: number; minSites?: number; weights?: NetworkWeights };
+  /**
+   * The management API at /v1 (always served): its per-token rate, and whether webhooks are
+   * delivered (a BullMQ worker on the jobs Redis; off unless asked, as few files need one).
+   */
+  management?: {
+    tokenRate?: { rate: number; burst: number };
+    webhooks?: boolean;
+    allowPrivateWebhooks?: boolean;
+  };
 }
 
 export interface Stack {
@@ -101,6 +111,9 @@ export interface Stack {
   usage: RedisUsageMeter;
   /** The verdict log classify and verify write (read it as the console does). */
   verdicts: RedisVerdictLog;
+  /** Management tokens (mint the first one as `sift token create` does) and the audit trail. */
+  tokens: TokenStore;
+  audit: AuditTrail;
   clock: Clock;
   internalSecret: string;
   /** The apps' metrics registries, as main.ts would serve them. */
@@ -223,6 +236,29 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       },
     }),
   );
+  const allowPrivateWebhooks = options.management?.allowPrivateWebhooks ?? false;
+  const webhookQueue = options.management?.webhooks
+    ? createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX })
+    : undefined;
+  const management = managementParts({
+    redis,
+    clock,
+    logger,
+    internalSecret,
+    allowPrivateWebhooks,
+    webhookQueue,
+    ...(options.management?.tokenRate ? { tokenRate: options.management.tokenRate } : {}),
+  });
+  const webhookWorker = webhookQueue
+    ? startWebhookWorker({
+        connection: jobsRedis,
+        prefix: BULL_PREFIX,
+        store: management.webhooks,
+        clock,
+        logger,
+        allowPrivate: allowPrivateWebhooks,
+      })
+    : undefined;
   const keyCacheMs = options.keyCacheMs ?? 5_000;
   const keyCache = keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: keyCacheMs }) : undefined;
   keyCache?.start();
@@ -246,6 +282,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       readiness: { redis: async () => void (await redis.ping()) },
+      management,
       metrics: metrics.gateway,
       tracing: tracing.gateway,
     }),
@@ -263,6 +300,8 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     verdicts: classifyService.verdictLog,
+    tokens: management.tokens,
+    audit: management.audit,
     clock,
     internalSecret,
     metrics,
@@ -272,6 +311,8 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     stop: async () => {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await keyCache?.stop();
+      await webhookWorker?.stop();
+      await webhookQueue?.close();
       await classifyService.jobs.stop();
       await verifyRecorder.stop();
       await nats.close();

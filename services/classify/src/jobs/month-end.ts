@@ -27,29 +27,33 @@ export const checkPaidPlans = async (
   month: number,
 ): Promise<PlanConversationNotice[]> => {
   const raised: PlanConversationNotice[] = [];
-  for (const id of await deps.keystore.listWorkspaceIds()) {
-    const workspace = await deps.keystore.getWorkspace(id);
-    if (!workspace || workspace.plan !== "paid") continue;
-    const over = async (m: number) => (await deps.usage.monthTotal(id, m)) > workspace.allowance;
+  // A page of ids at a time (no job reads every workspace at once: DESIGN, "many sites"); an id
+  // the walk yields twice raises nothing twice, since a notice's id is its streak's.
+  for await (const ids of deps.keystore.walkWorkspaceIds()) {
+    for (const id of ids) {
+      const workspace = await deps.keystore.getWorkspace(id);
+      if (!workspace || workspace.plan !== "paid") continue;
+      const over = async (m: number) => (await deps.usage.monthTotal(id, m)) > workspace.allowance;
 
-    let start = month + 1;
-    while (start > month - STREAK_LOOKBACK && (await over(start - 1))) start--;
-    if (month - start + 1 < MONTHS_IN_A_ROW) continue;
+      let start = month + 1;
+      while (start > month - STREAK_LOOKBACK && (await over(start - 1))) start--;
+      if (month - start + 1 < MONTHS_IN_A_ROW) continue;
 
-    const months = [start, start + 1, start + 2];
-    const notice: PlanConversationNotice = {
-      id: `${id}:${monthName(start)}`,
-      kind: "plan-conversation",
-      workspaceId: id,
-      months: months.map(monthName),
-      totals: await Promise.all(months.map((m) => deps.usage.monthTotal(id, m))),
-      allowance: workspace.allowance,
-      raisedAt: new Date(deps.clock.now()).toISOString(),
-    };
-    // Emit first: if we die between the two, the re-run emits again under the same job id
-    // (deduplicated) and then records the notice.
-    await deps.emit(notice);
-    if (await deps.notices.raise(notice)) raised.push(notice);
+      const months = [start, start + 1, start + 2];
+      const notice: PlanConversationNotice = {
+        id: `${id}:${monthName(start)}`,
+        kind: "plan-conversation",
+        workspaceId: id,
+        months: months.map(monthName),
+        totals: await Promise.all(months.map((m) => deps.usage.monthTotal(id, m))),
+        allowance: workspace.allowance,
+        raisedAt: new Date(deps.clock.now()).toISOString(),
+      };
+      // Emit first: if we die between the two, the re-run emits again under the same job id
+      // (deduplicated) and then records the notice.
+      await deps.emit(notice);
+      if (await deps.notices.raise(notice)) raised.push(notice);
+    }
   }
   return raised;
 };

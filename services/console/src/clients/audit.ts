@@ -1,4 +1,5 @@
-import { ConsoleStore } from "./store.ts";
+import { AuditTrail } from "@sift/keystore";
+import { ConsoleStore, type ConsoleStoreDeps } from "./store.ts";
 
 export interface AuditEntry {
   at: number;
@@ -15,7 +16,21 @@ export const AUDIT_KEEP = 1_000;
 
 /** Each workspace's audit log: who changed what, newest first, capped at AUDIT_KEEP. */
 export class AuditLog extends ConsoleStore {
+  /** The deployment's trail (GET /v1/audit), where each console change also lands with its user. */
+  readonly #trail: AuditTrail;
+
+  constructor(deps: ConsoleStoreDeps) {
+    super(deps);
+    this.#trail = new AuditTrail({ redis: deps.redis, clock: deps.clock });
+  }
+
   async record(workspaceId: string, entry: Omit<AuditEntry, "at">): Promise<void> {
+    await this.#trail.record({
+      actor: { type: "user", id: entry.actor },
+      action: `console.${entry.action}`,
+      target: entry.target,
+      workspaceId,
+    });
     const key = this.keys.audit(workspaceId);
     await this.redis
       .multi()

@@ -18,6 +18,7 @@ export const accountRoutes = (router: Router, deps: WorkspaceDeps & { sessions: 
       email: visitor.user.email,
       csrf: visitor.session.csrf,
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
+      search: visitor.user.operator,
     };
     sendPage(res, 200, accountPage(frame, sessions, visitor.session.id));
   });

@@ -70,6 +70,7 @@ export const secondFactorRoutes = (router: Router, deps: SecondFactorDeps): void
       email: visitor.user.email,
       csrf: visitor.session.csrf,
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
+      search: visitor.user.operator,
     };
   };
 

@@ -1,5 +1,5 @@
 import type { Request, Router } from "express";
-import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "@sift/contracts";
+import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS, HOSTNAMES_MAX, Hostname, Hostnames } from "@sift/contracts";
 import {
   ChallengeTtlMs,
   CONFIG_NAME_MAX,
@@ -177,6 +177,37 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     await place.record("config.reroll", config.id);
     await deps.flash.put(sessionOf(req, place), config.id, { secret, what: "rerolled" });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}/secret`);
+  });
+
+  router.post("/console/w/:workspace/sites/:config/hostnames", async (req, res) => {
+    const place = await enter(deps, req, res, "sites", "edit");
+    if (!place) return;
+    const config = await configIn(deps, req, place.workspace.id);
+    if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const origin = publicOrigin(req);
+    if (config.kind !== "challenge")
+      return sendPage(
+        res,
+        400,
+        configPage(place, config, origin, "Only a challenge configuration has hostnames."),
+      );
+    const listed = field(formFields(req), "hostnames")
+      .split(/[\s,]+/)
+      .filter((h) => h.length > 0);
+    const hostnames = Hostnames.safeParse(listed);
+    if (!hostnames.success) {
+      const bad = listed.find((h) => !Hostname.safeParse(h).success);
+      const problem = bad
+        ? `“${bad}” is not a host name: write shop.example.com, or *.example.com for its subdomains.`
+        : `At most ${HOSTNAMES_MAX} hostnames.`;
+      return sendPage(res, 400, configPage(place, config, origin, problem));
+    }
+    await deps.keystore.updateConfig(config.id, { hostnames: hostnames.data });
+    await place.record(
+      "config.hostnames",
+      `${config.id}: ${hostnames.data.length === 0 ? "any host" : hostnames.data.join(", ")}`,
+    );
+    res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
   router.post("/console/w/:workspace/sites/:config", async (req, res) => {

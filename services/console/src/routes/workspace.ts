@@ -46,11 +46,14 @@ export interface Place {
   record(action: string, target: string): Promise<void>;
 }
 
-/** The workspaces a user can open: every one for an operator, else those they are a member of. */
+/**
+ * The workspaces a member can open, for the switcher's list. An operator can open every one,
+ * which at a host's scale is no list to send with each page: their switcher is a search
+ * (DESIGN, "many sites"), so this is empty for them.
+ */
 export const workspacesFor = async (deps: WorkspaceDeps, user: User): Promise<Workspace[]> => {
-  const ids = user.operator
-    ? await deps.keystore.listWorkspaceIds()
-    : Object.keys(await deps.accounts.workspacesOf(user.id));
+  if (user.operator) return [];
+  const ids = Object.keys(await deps.accounts.workspacesOf(user.id));
   const found = await Promise.all(ids.map((id) => deps.keystore.getWorkspace(id)));
   return found.filter((w): w is Workspace => w !== null).sort((a, b) => a.name.localeCompare(b.name));
 };
@@ -104,7 +107,8 @@ export const enter = async (
       email: visitor.user.email,
       csrf: visitor.session.csrf,
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
-      current: { id: workspace.id, screen },
+      search: visitor.user.operator,
+      current: { id: workspace.id, screen, name: workspace.name },
     },
     record: (what, target) =>
       deps.audit.record(workspace.id, { actor: visitor.user.email, action: what, target }),

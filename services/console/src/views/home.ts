@@ -6,61 +6,76 @@ import { errorNotice, field, postForm, textInput } from "./parts.ts";
 import { dataTable } from "./table.ts";
 import { WORKSPACES_TABLE, type WorkspacesSort } from "../domain/table-specs.ts";
 import type { Paged, TableQuery } from "../domain/table.ts";
+import { operatorWorkspaces, type WorkspaceSearchPage } from "./operator-home.ts";
 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The start page: a member's workspaces as a sortable table (their memberships), an operator's
+ * as a server-side search of the deployment's directory (operator-home.ts).
+ */
 export const homePage = (
   visitor: Visitor,
-  workspaces: Workspace[],
-  table: { query: TableQuery<WorkspacesSort>; paged: Paged<Workspace> },
+  list:
+    | {
+        kind: "member";
+        workspaces: Workspace[];
+        table: { query: TableQuery<WorkspacesSort>; paged: Paged<Workspace> };
+      }
+    | { kind: "operator"; page: WorkspaceSearchPage },
   error?: string,
-) =>
-  layout(
+) => {
+  const workspaces = list.kind === "member" ? list.workspaces : [];
+  const table = list.kind === "member" ? list.table : undefined;
+  return layout(
     {
       email: visitor.user.email,
       csrf: visitor.session.csrf,
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
+      search: visitor.user.operator,
     },
     "Workspaces",
     html`${errorNotice(error)}
       ${
-        workspaces.length === 0
-          ? html`<p class="empty">
-              ${
-                visitor.user.operator
-                  ? "No workspace yet. Create the first one below."
-                  : "You are not a member of any workspace yet. Ask a workspace's owner or an operator to add you."
-              }
-            </p>`
-          : dataTable({
-              id: "workspaces",
-              base: "/console/",
-              spec: WORKSPACES_TABLE,
-              ...table,
-              caption: visitor.user.operator ? "Every workspace of this deployment" : "Your workspaces",
-              filterLabel: "Search workspaces",
-              columns: [
-                {
-                  head: "Name",
-                  sort: "name",
-                  cell: (w) => html`<a href="/console/w/${w.id}/sites">${w.name}</a>`,
-                },
-                { head: "Plan", sort: "plan", cell: (w) => w.plan },
-                { head: "Classify", cell: (w) => (w.classify ? "on" : "off") },
-                { head: "Id", cell: (w) => html`<code>${w.id}</code>` },
-                { head: "Created", sort: "created", cell: (w) => day(w.createdAt) },
-                ...(visitor.user.operator
-                  ? [
-                      {
-                        head: "Operator",
-                        cell: (w: Workspace) =>
-                          html`<a href="/console/w/${w.id}/usage#limits">Plan and limits</a>`,
-                      },
-                    ]
-                  : []),
-              ],
-              empty: "",
-            })
+        list.kind === "operator"
+          ? operatorWorkspaces(list.page)
+          : workspaces.length === 0 || !table
+            ? html`<p class="empty">
+                ${
+                  visitor.user.operator
+                    ? "No workspace yet. Create the first one below."
+                    : "You are not a member of any workspace yet. Ask a workspace's owner or an operator to add you."
+                }
+              </p>`
+            : dataTable({
+                id: "workspaces",
+                base: "/console/",
+                spec: WORKSPACES_TABLE,
+                ...table,
+                caption: visitor.user.operator ? "Every workspace of this deployment" : "Your workspaces",
+                filterLabel: "Search workspaces",
+                columns: [
+                  {
+                    head: "Name",
+                    sort: "name",
+                    cell: (w) => html`<a href="/console/w/${w.id}/sites">${w.name}</a>`,
+                  },
+                  { head: "Plan", sort: "plan", cell: (w) => w.plan },
+                  { head: "Classify", cell: (w) => (w.classify ? "on" : "off") },
+                  { head: "Id", cell: (w) => html`<code>${w.id}</code>` },
+                  { head: "Created", sort: "created", cell: (w) => day(w.createdAt) },
+                  ...(visitor.user.operator
+                    ? [
+                        {
+                          head: "Operator",
+                          cell: (w: Workspace) =>
+                            html`<a href="/console/w/${w.id}/usage#limits">Plan and limits</a>`,
+                        },
+                      ]
+                    : []),
+                ],
+                empty: "",
+              })
       }
       ${
         visitor.user.operator
@@ -78,3 +93,4 @@ export const homePage = (
         html`<button type="submit" class="secondary">Sign out everywhere</button>`,
       )}`,
   );
+};

@@ -23,10 +23,12 @@ const HTMX_CONFIG = JSON.stringify({
 export interface Frame {
   email: string;
   csrf: string;
-  /** The workspaces the user may open, for the switcher. */
+  /** The workspaces the user may open, for the switcher (a member's; none for an operator). */
   workspaces: Array<{ id: string; name: string }>;
+  /** The switcher is a search (an operator's: the deployment may hold 100,000 workspaces). */
+  search?: boolean;
   /** The open workspace and the screen shown (for the navigation). */
-  current?: { id: string; screen: Screen };
+  current?: { id: string; screen: Screen; name?: string };
   /** A second skip link, past the filters to a page's rows (Submissions, Review queue). */
   skipTo?: { href: string; label: string };
 }
@@ -90,7 +92,20 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
                 </select>
                 <button type="submit">Open</button>
               </form>`
-            : null
+            : frame.search
+              ? html`<form class="switcher" method="get" action="/console/" role="search">
+                  ${frame.current?.name ? html`<strong class="current">${frame.current.name}</strong>` : null}
+                  <label for="workspace-switch">Workspace</label>
+                  <input
+                    id="workspace-switch"
+                    type="search"
+                    name="q"
+                    maxlength="100"
+                    placeholder="Name or ws_… id"
+                  />
+                  <button type="submit">Find</button>
+                </form>`
+              : null
         }
         <span class="who">${frame.email}</span>
         <a href="/console/account">Your sessions</a>

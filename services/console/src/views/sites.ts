@@ -183,6 +183,19 @@ export const configPage = (place: Place, config: Configuration, origin: string, 
                     Adaptive difficulty</label
                   >
                   ${canEdit ? html`<p><button type="submit">Save settings</button></p>` : null}`,
+              )}
+              <h2>Allowed hostnames</h2>
+              ${postForm(
+                { action: `${base}/hostnames`, csrf: place.frame.csrf },
+                html`<p>
+                    Pages on these hosts get a challenge; a page elsewhere is refused with a sentence naming
+                    its host. One per line: <code>shop.example.com</code>, or <code>*.example.com</code> for
+                    any subdomain (not the apex). Empty: any host.
+                  </p>
+                  <label for="hostnames">Hostnames</label>
+                  <textarea id="hostnames" name="hostnames" rows="4" cols="40" ${disabled}>
+${(config.hostnames ?? []).join("\n")}</textarea>
+                  ${canEdit ? html`<p><button type="submit">Save hostnames</button></p>` : null}`,
               )}`
           : null
       }

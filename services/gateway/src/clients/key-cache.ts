@@ -92,7 +92,9 @@ export class CachedKeyResolver implements KeyResolver {
     const record = await this.#keystore.resolveHash(hash);
     if (record && this.#subscribed && generation === this.#generation && this.#ttlMs > 0) {
       this.#entries.delete(hash);
-      this.#entries.set(hash, { record, expiresAt: now + this.#ttlMs });
+      // A secret in its rotation grace is cached no longer than the grace lasts.
+      const expiresAt = Math.min(now + this.#ttlMs, record.validUntil ?? Infinity);
+      this.#entries.set(hash, { record, expiresAt });
       if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     }
     return record;

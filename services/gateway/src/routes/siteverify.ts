@@ -114,6 +114,13 @@ const issuedAt = (solution: unknown): string | undefined => {
   return parsed.ok ? new Date(parsed.solution.challenge.issuedAt).toISOString() : undefined;
 };
 
+/** The host the challenge behind a solution was issued to ("" for a page that sent no Origin). */
+const hostOf = (solution: unknown): string | undefined => {
+  if (typeof solution !== "string") return undefined;
+  const parsed = parseSolution(solution);
+  return parsed.ok ? parsed.solution.challenge.host : undefined;
+};
+
 /**
  * Does the site key a caller names (hCaptcha's `sitekey`, Friendly Captcha's) belong to the
  * secret's configuration? Unnamed: nothing to check.
@@ -135,8 +142,8 @@ const siteverify =
         ...(outcome === "ok"
           ? { challenge_ts: issuedAt(solution) ?? new Date(deps.clock.now()).toISOString() }
           : {}),
-        // Sift's challenge does not carry the page's host name (docs/integrations.md).
-        hostname: "",
+        // The page's host, signed into the challenge at issue (DESIGN, "hostnames"): authentic once verify accepted it.
+        hostname: outcome === "ok" ? (hostOf(solution) ?? "") : "",
         "error-codes": outcome === "ok" ? [] : [siteverifyCode(shape, outcome)],
       };
       res.status(200).json(shape === "hcaptcha" ? { ...body, credit: false } : body);

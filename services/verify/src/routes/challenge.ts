@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { issueChallenge, type SigningSecretRing } from "@sift/challenge/server";
-import type { KeyKind } from "@sift/contracts";
+import { hostAllowed, hostNotAllowedMessage, originHost, type KeyKind } from "@sift/contracts";
 import { identityOf, sendError, type Clock, type Counter, type Logger } from "@sift/runtime";
 import type { AdaptiveStore } from "../clients/adaptive-store.ts";
 import { adaptiveDifficulty, type AdaptiveDecision } from "../domain/adaptive.ts";
@@ -9,9 +9,14 @@ import { answerInternal, bodyValue } from "./common.ts";
 
 /** The keystore's lookup, narrowed to what issuing needs (Keystore satisfies it). */
 export interface SiteConfigLookup {
-  configBySiteKey(
-    siteKey: string,
-  ): Promise<(ChallengeConfig & { kind: KeyKind; adaptive?: boolean | undefined }) | null>;
+  configBySiteKey(siteKey: string): Promise<
+    | (ChallengeConfig & {
+        kind: KeyKind;
+        adaptive?: boolean | undefined;
+        hostnames?: readonly string[] | undefined;
+      })
+    | null
+  >;
 }
 
 export interface ChallengeRouteDeps {
@@ -51,7 +56,19 @@ export const challengeRoute =
       deps.issued.inc({ outcome: "unknown_site_key" });
       return sendError(res, "unknown_site_key");
     }
-    const params = challengeParams(config);
+    // The page's host (its Origin, which a browser sets and a page's script cannot): refused
+    // when the configuration lists hosts and this is not one, else signed into the challenge.
+    const host = originHost(req.headers.origin);
+    if (
+      config.hostnames &&
+      config.hostnames.length > 0 &&
+      (host === "" || !hostAllowed(config.hostnames, host))
+    ) {
+      deps.issued.inc({ outcome: "host_not_allowed" });
+      res.setHeader("Cache-Control", "no-store");
+      return void res.status(403).json({ ok: false, message: hostNotAllowedMessage(host) });
+    }
+    const params = { ...challengeParams(config), host };
     if (config.adaptive) {
       const decision = await adapt(deps, config.id, identityOf(res).client ?? "unknown", params.difficulty);
       deps.decisions.inc({ mode: "adaptive", raise: String(decision.raise), cause: decision.cause });

@@ -10,6 +10,8 @@ export interface ErrorDetail {
   reason: ErrorReason;
   message: string;
   status?: number;
+  /** A sentence for the visitor, shown in the form (this page's host is not allowed for its site key). */
+  notice?: string;
 }
 
 export const dispatch = (target: EventTarget, name: string, detail: unknown): void => {

@@ -76,8 +76,25 @@ export class FormChallenge {
       const detail =
         error instanceof ChallengeError ? error.detail : { reason: "solver", message: String(error) };
       dispatch(this.form, ERROR_EVENT, detail);
+      if ("notice" in detail && detail.notice) this.#showNotice(detail.notice);
       throw error;
     }
+  }
+
+  /**
+   * A refusal the visitor can do nothing about but should know of (the page's host is not one
+   * its site key serves): a sentence in the form, as text, rather than a form that silently
+   * never sends.
+   */
+  #showNotice(text: string): void {
+    let notice = this.form.querySelector<HTMLElement>("[data-sift-notice]");
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.setAttribute("data-sift-notice", "");
+      notice.setAttribute("role", "alert");
+      this.form.append(notice);
+    }
+    notice.textContent = `This form cannot be sent from this page. ${text}`;
   }
 
   #onSubmit = (event: SubmitEvent): void => {

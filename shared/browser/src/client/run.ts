@@ -33,6 +33,9 @@ export const runChallenge = async (siteKey: string, baseUrl: string): Promise<So
       reason: fetchError?.kind ?? "unreachable",
       message: String(error instanceof Error ? error.message : error),
       ...(fetchError?.status === undefined ? {} : { status: fetchError.status }),
+      ...(fetchError?.status === 403 && fetchError.serviceMessage
+        ? { notice: fetchError.serviceMessage }
+        : {}),
     });
   }
   const receivedAt = Date.now();

@@ -14,6 +14,8 @@ export interface ChallengeParams {
   difficulty: number;
   puzzles: number;
   ttlMs: number;
+  /** The page's host (its Origin), signed in; "" when the caller sent none. */
+  host?: string;
 }
 
 export const issueChallenge = (
@@ -32,6 +34,7 @@ export const issueChallenge = (
     nonce: new Uint8Array(randomBytes(NONCE_BYTES)),
     difficulty: params.difficulty,
     puzzles: params.puzzles,
+    host: params.host ?? "",
   });
   return {
     challenge: toBase64Url(bytes),

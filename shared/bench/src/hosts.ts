@@ -1,0 +1,280 @@
+/**
+ * Issue 52's goals for hosts with many sites, each printed with the load average beside it:
+ *
+ *   provisioning through /v1/batch        sites/s (a workspace + a classify + a challenge configuration)
+ *   Redis memory per site                 bytes (INFO used_memory over the provisioned sites)
+ *   paging every workspace under churn    each present one exactly once, while others are created and deleted
+ *   console pages at N sites vs 10         bytes and median ms of the home page, a search and a workspace page
+ *   month-end and retention over N         seconds and heap growth
+ *   a webhook delivered                   p99 ms from the rotation's answer to the receiver's
+ *
+ * Its Redis and NATS are its own servers on free ports; the stack runs in this process
+ * (startStack), all calls over real HTTP through the gateway.
+ *
+ *   NODE_OPTIONS=--expose-gc pnpm bench:hosts     100,000 sites (gc: the jobs' heap growth after a collection)
+ *   pnpm bench:hosts --sites 20000
+ *   pnpm bench:hosts --smoke              1,000 sites (the harness only)
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { AccountStore } from "@sift/console/accounts";
+import { checkPaidPlans } from "@sift/classify/jobs/month-end";
+import { enforceRetention } from "@sift/classify/jobs/log-retention";
+import { NoticeStore } from "@sift/keystore";
+import { listen, silentLogger, systemClock } from "@sift/runtime";
+import { startServer, startStack } from "@sift/testkit";
+
+const { values } = parseArgs({
+  options: { smoke: { type: "boolean", default: false }, sites: { type: "string" } },
+});
+const SITES = values.smoke ? 1_000 : Number(values.sites ?? 100_000);
+const PASSWORD = "bench only, never a real password";
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const row = (goal: string, figure: string, target: string) =>
+  console.log(`${goal.padEnd(58)} ${figure.padEnd(34)} target ${target.padEnd(22)} load ${load()}`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const [redisServer, natsServer] = await Promise.all([startServer("redis"), startServer("nats")]);
+const stack = await startStack({
+  redisUrl: redisServer.url,
+  natsUrl: natsServer.url,
+  management: { webhooks: true, allowPrivateWebhooks: true, tokenRate: { rate: 10_000, burst: 10_000 } },
+});
+const { token } = await stack.tokens.create({ name: "bench", scope: "operator" });
+const call = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(stack.gatewayUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+type Result = { status: number; body: Record<string, unknown> };
+const batch = async (operations: unknown[]): Promise<Result[]> => {
+  const res = await call("POST", "/v1/batch", { operations });
+  if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body["results"] as Result[];
+};
+
+/** Provisions `count` sites in batches: 500 workspaces a call, then their 1,000 configurations a call. */
+const provision = async (count: number, from: number): Promise<string[]> => {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const n = Math.min(500, count - start);
+    const made = await batch(
+      Array.from({ length: n }, (_, i) => ({
+        method: "POST",
+        path: "/v1/workspaces",
+        body: {
+          name: `Shop ${from + start + i}`,
+          plan: (from + start + i) % 10 === 0 ? "paid" : "free",
+          externalId: `panel-${from + start + i}`,
+          labels: { host: "bench" },
+        },
+      })),
+    );
+    const wsIds = made.map((r) => {
+      if (r.status !== 201) throw new Error(`create answered ${r.status}`);
+      return r.body["id"] as string;
+    });
+    const configs = await batch(
+      wsIds.flatMap((id) => [
+        { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "classify" } },
+        { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "challenge" } },
+      ]),
+    );
+    if (configs.some((r) => r.status !== 201)) throw new Error("a configuration was not created");
+    ids.push(...wsIds);
+  }
+  return ids;
+};
+
+const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await stack.redis.info("memory"))![1]);
+
+// The console: an operator signed in as a browser would.
+const accounts = new AccountStore({ redis: stack.redis, clock: systemClock });
+await accounts.addUser({ email: "operator@bench.example", password: PASSWORD, operator: true });
+const cookies = new Map<string, string>();
+const page = async (path: string, init: RequestInit = {}) => {
+  const headers = new Headers(init.headers);
+  headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+  const started = performance.now();
+  const res = await fetch(stack.gatewayUrl + path, { ...init, headers, redirect: "manual" });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const at = pair!.indexOf("=");
+    cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+  }
+  return { status: res.status, text, ms, bytes: Buffer.byteLength(text) };
+};
+const form = await page("/console/sign-in");
+const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+const signedIn = await page("/console/sign-in", {
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams({ _csrf: csrf, email: "operator@bench.example", password: PASSWORD }).toString(),
+});
+if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
+const consolePages = async (workspaceId: string) => {
+  const out: Record<string, { bytes: number; ms: number }> = {};
+  for (const [name, path] of [
+    ["home", "/console/"],
+    ["switcher search", "/console/?q=shop%205"],
+    ["workspace page", `/console/w/${workspaceId}/sites`],
+  ] as const) {
+    const samples = [];
+    let bytes = 0;
+    for (let i = 0; i < 30; i++) {
+      const res = await page(path);
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+      samples.push(res.ms);
+      bytes = res.bytes;
+    }
+    out[name] = { bytes, ms: median(samples) };
+  }
+  return out;
+};
+
+try {
+  console.log(
+    `issue 52's goals at ${SITES.toLocaleString("en")} sites (${values.smoke ? "smoke" : "full"} run)`,
+  );
+  const small = await provision(10, 0);
+  const atTen = await consolePages(small[0]!);
+  const before = await usedMemory();
+  const started = performance.now();
+  const ids = [...small, ...(await provision(SITES - 10, 10))];
+  const seconds = (performance.now() - started) / 1000;
+  row(
+    "provisioning through /v1/batch (workspace + 2 configurations)",
+    `${Math.round((SITES - 10) / seconds)} sites/s (${seconds.toFixed(1)} s)`,
+    "≥ 500 sites/s",
+  );
+  row(
+    "Redis memory per site (a workspace, two configurations)",
+    `${Math.round(((await usedMemory()) - before) / (SITES - 10))} B`,
+    "≤ 5 KB",
+  );
+
+  // Paging every workspace (label host=bench) 1,000 a page while a churner creates and deletes others with the same label.
+  let churning = true;
+  let churned = 0;
+  const churner = (async () => {
+    while (churning) {
+      const made = await call("POST", "/v1/workspaces", {
+        name: "Churn",
+        plan: "free",
+        labels: { host: "bench" },
+      });
+      await call("DELETE", `/v1/workspaces/${made.body["id"]}`);
+      churned++;
+    }
+  })();
+  const seen = new Map<string, number>();
+  let cursor: string | null = null;
+  const pagingStarted = performance.now();
+  do {
+    const res = await call(
+      "GET",
+      `/v1/workspaces?label=host:bench&limit=1000${cursor ? `&cursor=${cursor}` : ""}`,
+    );
+    for (const w of res.body["data"] as Array<{ id: string }>) seen.set(w.id, (seen.get(w.id) ?? 0) + 1);
+    cursor = res.body["nextCursor"] as string | null;
+  } while (cursor);
+  churning = false;
+  await churner;
+  const missing = ids.filter((id) => seen.get(id) !== 1).length;
+  row(
+    `${SITES.toLocaleString("en")} workspaces paged under churn (${churned} created+deleted)`,
+    `${missing} missed or repeated, ${((performance.now() - pagingStarted) / 1000).toFixed(1)} s`,
+    "each exactly once",
+  );
+
+  const atN = await consolePages(ids[Math.floor(ids.length / 2)]!);
+  for (const name of Object.keys(atN)) {
+    const n = atN[name]!;
+    const ten = atTen[name]!;
+    row(
+      `console ${name} at ${SITES.toLocaleString("en")} vs 10 sites`,
+      `${(n.bytes / 1024).toFixed(1)} KB, ${n.ms.toFixed(1)} ms (${(n.ms / ten.ms).toFixed(2)} x)`,
+      "≤ 200 KB, ≤ 1.5 x",
+    );
+  }
+
+  const jobDeps = { keystore: stack.keystore, clock: systemClock, logger: silentLogger() };
+  for (const [name, job] of [
+    [
+      "month-end check",
+      () =>
+        checkPaidPlans(
+          {
+            ...jobDeps,
+            usage: stack.usage,
+            notices: new NoticeStore({ redis: stack.redis }),
+            emit: async () => {},
+          },
+          Math.floor(Date.now() / 2_629_746_000),
+        ),
+    ],
+    ["verdict log retention", () => enforceRetention({ ...jobDeps, log: stack.verdicts })],
+  ] as const) {
+    // Heap after a collection, before and after the job (run with NODE_OPTIONS=--expose-gc; without
+    // it the growth printed includes garbage not yet collected).
+    global.gc?.();
+    const heap = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    await job();
+    const took = (performance.now() - t) / 1000;
+    global.gc?.();
+    const grown = (process.memoryUsage().heapUsed - heap) / 1e6;
+    row(
+      `${name} over ${SITES.toLocaleString("en")} workspaces`,
+      `${took.toFixed(1)} s, heap ${grown >= 0 ? "+" : ""}${grown.toFixed(1)} MB${global.gc ? "" : " (no gc)"}`,
+      "≤ 60 s, memory flat",
+    );
+  }
+
+  // Webhooks: a local receiver; each rotation's event timed from the rotation's answer to its arrival.
+  const arrivals = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      const event = JSON.parse(body) as { data: { configurationId: string } };
+      arrivals.set(event.data.configurationId, performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  const port = await listen(receiver, 0, "127.0.0.1");
+  const hook = await call("POST", "/v1/webhooks", {
+    url: `http://127.0.0.1:${port}/`,
+    events: ["secret.rotated"],
+  });
+  if (hook.status !== 201) throw new Error(`webhook answered ${hook.status}`);
+  const sent = new Map<string, number>();
+  const events = values.smoke ? 20 : 200;
+  for (let i = 0; i < events; i++) {
+    const ws = await call("POST", "/v1/workspaces", { name: `Hooked ${i}`, plan: "free" });
+    const cfg = await call("POST", `/v1/workspaces/${ws.body["id"]}/configurations`, { kind: "classify" });
+    await call("POST", `/v1/configurations/${cfg.body["id"]}/rotate-secret`);
+    sent.set(cfg.body["id"] as string, performance.now());
+  }
+  const until = performance.now() + 30_000;
+  while (arrivals.size < sent.size && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const delays = [...sent].map(([id, t]) => (arrivals.get(id) ?? Infinity) - t).sort((a, b) => a - b);
+  const p99 = delays[Math.ceil(delays.length * 0.99) - 1]!;
+  row(
+    `a webhook delivered (${events} events)`,
+    `p99 ${p99.toFixed(0)} ms, ${sent.size - arrivals.size} lost`,
+    "p99 ≤ 5 s",
+  );
+  receiver.close();
+  row("classify and verify throughput with the API beside them", "not measured here", "≥ 0.95 x before");
+} finally {
+  await stack.stop();
+  await Promise.all([redisServer.stop(), natsServer.stop()]);
+}
