@@ -1,0 +1,3 @@
+export * from "./codec.ts";
+export * from "./examples.ts";
+export * from "./versions.ts";
