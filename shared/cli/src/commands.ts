@@ -27,6 +27,8 @@ export interface CliDeps {
   console?: ConsoleCliDeps;
   /** The verdict log (`sift workspace forget-log`). */
   verdicts?: { forget(workspaceId: string): Promise<void> };
+  /** The deployment's kept reviews (issue 53): forgotten when a workspace stops sharing. */
+  examples?: { forget(workspaceId: string): Promise<number> };
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }
@@ -94,7 +96,8 @@ export const COMMANDS: Record<string, Command> = {
       "log-retention-days",
       "log-max-entries",
     ],
-    run: async (flags, { keystore, feedback }) => {
+    run: async (flags, deps) => {
+      const { keystore, feedback } = deps;
       const workspaceId = required(flags, "workspace");
       const shareReports = parse(onOff, flags["share-reports"], "share-reports");
       const strictness = parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness");
@@ -127,6 +130,8 @@ export const COMMANDS: Record<string, Command> = {
           : await keystore.getWorkspace(workspaceId);
       if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
       if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
+      // A workspace that stops sharing leaves the next model (issue 53).
+      if (shareReports === false) await deps.examples?.forget(workspaceId);
       // Kept with the learned state the workers already load, not in the key record (store.ts).
       if (strictness !== undefined) await feedback.setStrictness(workspaceId, strictness);
       return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports, strictness }) };

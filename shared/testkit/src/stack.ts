@@ -88,6 +88,8 @@ export interface StackOptions {
    * so a stack that turns it on gets a secret of its own and counts only its own workspaces.
    */
   network?: { minAgeMs?: number; minSites?: number; weights?: NetworkWeights };
+  /** How old a sharing workspace must be before its reviews are kept for training (default 7 days). */
+  learningMinAgeMs?: number;
 }
 
 export interface Stack {
@@ -187,6 +189,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
     logKeys,
     ...(options.models ? { models: options.models } : {}),
+    ...(options.learningMinAgeMs === undefined ? {} : { learningMinAgeMs: options.learningMinAgeMs }),
     ...(options.network
       ? {
           network: {
