@@ -6,3 +6,4 @@ export { LISTS_DIR, PHRASE_WORDS, phraseKey } from "./lists/format.ts";
 export { phraseList, phraseMatches } from "./features/lists.ts";
 export * from "./explain/attributions.ts";
 export * from "./linear.ts";
+export { CANARY_PATH } from "./canary.ts";

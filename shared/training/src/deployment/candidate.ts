@@ -1,0 +1,166 @@
+import { SPAM_THRESHOLD } from "@sift/contracts";
+import type { LinearWeights } from "@sift/model";
+import { lowestAllowed, logitOf, populationOf, STRICTNESS_TARGETS, type Scored } from "../train/calibrate.ts";
+import { DEFAULT_PRIOR_OPTIONS, trainOnPrior, type PriorOptions, type Review } from "./prior.ts";
+
+/** A kept review with its site, as the trainer reads it (@sift/learning's ExampleOfSite). */
+export interface SiteReview {
+  workspaceId: string;
+  label: 0 | 1;
+  reviewedAt: number;
+  ids: Int32Array;
+  vals: Float32Array;
+}
+
+/** A canary example: public, features only, with the source it came from (canary.ts). */
+export interface CanaryExample {
+  source: string;
+  label: 0 | 1;
+  ids: Int32Array;
+  vals: Float32Array;
+}
+
+/** The last fifth of each site's reviews, by time, is held out of training and compared on. */
+export const HELD_OUT_SHARE = 0.2;
+/** A site with fewer reviews than this holds none out (a fifth of four is nothing to compare on). */
+const MIN_TO_HOLD_OUT = 5;
+/**
+ * What one site weighs in training, in reviews: its count up to SITE_CAP, and never more than
+ * MAX_SITE_SHARE of all sites' weight together (when at least 1 / MAX_SITE_SHARE sites take
+ * part). A workspace reporting 5,000 flipped labels weighs what an ordinary reviewing site does.
+ */
+export const SITE_CAP = 1_000;
+export const MAX_SITE_SHARE = 0.25;
+
+/** Splits each site's reviews by time: the oldest four fifths train, the newest fifth is held out. */
+export const splitByTime = (reviews: readonly SiteReview[]) => {
+  const bySite = new Map<string, SiteReview[]>();
+  for (const r of reviews) bySite.set(r.workspaceId, [...(bySite.get(r.workspaceId) ?? []), r]);
+  const train: SiteReview[] = [];
+  const heldOut: SiteReview[] = [];
+  for (const list of bySite.values()) {
+    list.sort((a, b) => a.reviewedAt - b.reviewedAt);
+    const hold = list.length >= MIN_TO_HOLD_OUT ? Math.max(1, Math.floor(list.length * HELD_OUT_SHARE)) : 0;
+    train.push(...list.slice(0, list.length - hold));
+    heldOut.push(...list.slice(list.length - hold));
+  }
+  return { train, heldOut, sites: bySite.size };
+};
+
+/** Each site's total weight in reviews (SITE_CAP, then MAX_SITE_SHARE by water-filling). */
+export const siteWeights = (counts: ReadonlyMap<string, number>): Map<string, number> => {
+  const weights = new Map([...counts].map(([site, n]) => [site, Math.min(n, SITE_CAP)]));
+  if (weights.size * MAX_SITE_SHARE < 1) return weights;
+  // Lower the largest sites to the share until none is above it (a few rounds at most).
+  for (let round = 0; round < 50; round++) {
+    const total = [...weights.values()].reduce((a, b) => a + b, 0);
+    const capped = [...weights].filter(([, w]) => w > MAX_SITE_SHARE * total + 1e-9);
+    if (capped.length === 0) break;
+    const free = [...weights].filter(([, w]) => w <= MAX_SITE_SHARE * total + 1e-9);
+    const rest = free.reduce((a, [, w]) => a + w, 0);
+    // Each capped site at x with x = share · (rest + k·x).
+    const x = (MAX_SITE_SHARE * rest) / (1 - MAX_SITE_SHARE * capped.length);
+    for (const [site] of capped) weights.set(site, x);
+  }
+  return weights;
+};
+
+/** The training set: each review's weight its site's weight over its count, averaging 1. */
+export const weighReviews = (reviews: readonly SiteReview[]): Review[] => {
+  const counts = new Map<string, number>();
+  for (const r of reviews) counts.set(r.workspaceId, (counts.get(r.workspaceId) ?? 0) + 1);
+  const weights = siteWeights(counts);
+  const raw = reviews.map((r) => weights.get(r.workspaceId)! / counts.get(r.workspaceId)!);
+  const mean = raw.reduce((a, b) => a + b, 0) / Math.max(raw.length, 1);
+  return reviews.map((r, i) => ({ ids: r.ids, vals: r.vals, label: r.label, weight: raw[i]! / mean }));
+};
+
+/** The raw logit of a linear model (the sum the ONNX graph computes, in float32 at the end). */
+export const rawLogit = (model: Pick<LinearWeights, "weights" | "bias">, ids: Int32Array, vals: Float32Array) => {
+  let z = model.bias;
+  for (let i = 0; i < ids.length; i++) z += (model.weights[ids[i]!] ?? 0) * vals[i]!;
+  return Math.fround(z);
+};
+/** The calibrated score's log-odds: spam iff ≥ logit(0.8). */
+export const scoreLogOdds = (model: LinearWeights, ids: Int32Array, vals: Float32Array) =>
+  model.scale * rawLogit(model, ids, vals) + model.shift;
+
+const THRESHOLD = logitOf(SPAM_THRESHOLD);
+
+/**
+ * Where the candidate's 0.8 sits, as the shipped model's is placed (train/calibrate.ts): the
+ * shipped scale, and the lowest raw logit at which (1) the canary's calibration-population clean
+ * messages (each family the same) are flagged no more often than the shipped model flags them,
+ * and (2) the kept clean reviews (each site the same) no more than `balanced`'s 1 %. The higher
+ * of the two, so neither population is flagged more than its target.
+ */
+export const placeThreshold = (
+  candidate: Pick<LinearWeights, "weights" | "bias">,
+  shipped: LinearWeights,
+  canary: readonly CanaryExample[],
+  cleanReviews: readonly SiteReview[],
+): { scale: number; shift: number; canaryRate: number | null } => {
+  const candidates: number[] = [];
+  let canaryRate: number | null = null;
+  const canaryClean = canary.filter((c) => c.label === 0);
+  if (canaryClean.length > 0) {
+    const shippedScored: Scored[] = canaryClean.map((c) => ({
+      z: scoreLogOdds(shipped, c.ids, c.vals),
+      label: 0,
+      weight: 1,
+      source: c.source,
+    }));
+    const population = populationOf(shippedScored);
+    canaryRate = population.filter((w) => w.z >= THRESHOLD).reduce((a, w) => a + w.weight, 0);
+    const mine = populationOf(
+      canaryClean.map((c) => ({ z: rawLogit(candidate, c.ids, c.vals), label: 0, weight: 1, source: c.source })),
+    );
+    candidates.push(lowestAllowed(mine, canaryRate));
+  }
+  if (cleanReviews.length > 0) {
+    const perSite = new Map<string, number>();
+    for (const r of cleanReviews) perSite.set(r.workspaceId, (perSite.get(r.workspaceId) ?? 0) + 1);
+    const weighted = cleanReviews.map((r) => ({
+      z: rawLogit(candidate, r.ids, r.vals),
+      weight: 1 / perSite.size / perSite.get(r.workspaceId)!,
+      family: r.workspaceId,
+    }));
+    candidates.push(lowestAllowed(weighted, STRICTNESS_TARGETS.balanced));
+  }
+  const finite = candidates.filter(Number.isFinite);
+  // Nothing to place on: the shipped model's own threshold, moved by nothing.
+  const t = finite.length > 0 ? Math.max(...finite) : (THRESHOLD - shipped.shift) / shipped.scale;
+  return { scale: shipped.scale, shift: THRESHOLD - shipped.scale * t, canaryRate };
+};
+
+export interface CandidateResult {
+  model: LinearWeights;
+  trained: number;
+  heldOut: SiteReview[];
+  sites: number;
+  canaryRate: number | null;
+}
+
+/** Trains a candidate on top of `shipped` from the kept reviews (the held-out fold excluded). */
+export const trainCandidate = (
+  reviews: readonly SiteReview[],
+  shipped: LinearWeights,
+  canary: readonly CanaryExample[],
+  options: PriorOptions = DEFAULT_PRIOR_OPTIONS,
+): CandidateResult => {
+  const { train, heldOut, sites } = splitByTime(reviews);
+  const trained = trainOnPrior(weighReviews(train), shipped, options);
+  const placed = placeThreshold(
+    trained,
+    shipped,
+    canary,
+    train.filter((r) => r.label === 0),
+  );
+  return {
+    model: { weights: trained.weights, bias: trained.bias, scale: placed.scale, shift: placed.shift },
+    trained: train.length,
+    heldOut,
+    sites,
+    canaryRate: placed.canaryRate,
+  };
+};
