@@ -29,6 +29,8 @@ export interface CliDeps {
   verdicts?: { forget(workspaceId: string): Promise<void> };
   /** The deployment's kept reviews (issue 53): forgotten when a workspace stops sharing. */
   examples?: { forget(workspaceId: string): Promise<number> };
+  /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
+  models?: import("./model-commands.ts").ModelCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
 }

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { COMMANDS, NotFound, UsageError, type CliDeps, type Command } from "./commands.ts";
 import { CONSOLE_COMMANDS } from "./console-commands.ts";
 import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
+import { MODEL_COMMANDS } from "./model-commands.ts";
 
 export interface CliResult {
   code: number;
@@ -24,7 +25,7 @@ const usageText = (commands: Record<string, Command>): string =>
 
 /** Runs one CLI invocation; never throws for a caller's mistake. */
 export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
-  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...CONSOLE_COMMANDS, ...deps.extra };
+  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...CONSOLE_COMMANDS, ...MODEL_COMMANDS, ...deps.extra };
   const name = argv.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command)

@@ -90,7 +90,9 @@ export interface LinearWeights {
  * (issue 53) starts from and compares against, whichever version (the committed file or one
  * stored in Redis) the bytes are.
  */
-export const readLinearWeights = (onnx: Uint8Array): LinearWeights => {
+export const readLinearWeights = (bytes: Uint8Array): LinearWeights => {
+  // A plain Uint8Array copy: a Buffer's slice is a view at any offset, and Float32Array needs 4.
+  const onnx = new Uint8Array(bytes);
   const one = (name: string): number => {
     const value = initializer(onnx, name)[0];
     if (value === undefined) throw new Error(`model's ${name} is empty`);

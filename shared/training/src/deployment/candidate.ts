@@ -1,6 +1,7 @@
 import { SPAM_THRESHOLD } from "@sift/contracts";
 import type { LinearWeights } from "@sift/model";
 import { lowestAllowed, logitOf, populationOf, STRICTNESS_TARGETS, type Scored } from "../train/calibrate.ts";
+import { rocAuc } from "./compare.ts";
 import { DEFAULT_PRIOR_OPTIONS, trainOnPrior, type PriorOptions, type Review } from "./prior.ts";
 
 /** A kept review with its site, as the trainer reads it (@sift/learning's ExampleOfSite). */
@@ -65,13 +66,33 @@ export const siteWeights = (counts: ReadonlyMap<string, number>): Map<string, nu
   return weights;
 };
 
-/** The training set: each review's weight its site's weight over its count, averaging 1. */
-export const weighReviews = (reviews: readonly SiteReview[]): Review[] => {
+/**
+ * How far the shipped model's ranking of a site's own labels must be above chance before the
+ * site weighs in full: a site whose labels it ranks at ROC AUC 0.5 or below (every label flipped,
+ * a campaign to unteach it) weighs nothing, one at TRUSTED_AUC or above weighs its full share,
+ * linearly between. Honest sites on traffic the model knows least (the replay's comment-box
+ * stand-in, 0.68) still weigh most of theirs.
+ */
+const TRUSTED_AUC = 0.7;
+export const trustOf = (reviews: readonly SiteReview[], referee: LinearWeights): number => {
+  const auc = rocAuc(reviews.map((r) => ({ z: scoreLogOdds(referee, r.ids, r.vals), label: r.label })));
+  // One label only: nothing to rank, so nothing says the labels are wrong.
+  if (auc === null) return 1;
+  return Math.min(1, Math.max(0, (auc - 0.5) / (TRUSTED_AUC - 0.5)));
+};
+
+/**
+ * The training set: each review's weight its site's weight (siteWeights, times its trust when a
+ * referee is given) over its count, averaging 1.
+ */
+export const weighReviews = (reviews: readonly SiteReview[], trust?: ReadonlyMap<string, number>): Review[] => {
   const counts = new Map<string, number>();
   for (const r of reviews) counts.set(r.workspaceId, (counts.get(r.workspaceId) ?? 0) + 1);
   const weights = siteWeights(counts);
+  if (trust) for (const [site, w] of weights) weights.set(site, w * (trust.get(site) ?? 1));
   const raw = reviews.map((r) => weights.get(r.workspaceId)! / counts.get(r.workspaceId)!);
-  const mean = raw.reduce((a, b) => a + b, 0) / Math.max(raw.length, 1);
+  // Every site untrusted: nothing weighs (the candidate is the shipped model).
+  const mean = raw.reduce((a, b) => a + b, 0) / Math.max(raw.length, 1) || 1;
   return reviews.map((r, i) => ({ ids: r.ids, vals: r.vals, label: r.label, weight: raw[i]! / mean }));
 };
 
@@ -90,15 +111,19 @@ const THRESHOLD = logitOf(SPAM_THRESHOLD);
 /**
  * Where the candidate's 0.8 sits, as the shipped model's is placed (train/calibrate.ts): the
  * shipped scale, and the lowest raw logit at which (1) the canary's calibration-population clean
- * messages (each family the same) are flagged no more often than the shipped model flags them,
- * and (2) the kept clean reviews (each site the same) no more than `balanced`'s 1 %. The higher
- * of the two, so neither population is flagged more than its target.
+ * messages (each family the same) are flagged no more than `balanced`'s 1 % (or the shipped
+ * model's own rate there, if higher), and (2) the kept clean reviews (each site the same) no
+ * more than 1 %. The higher of the two, so neither population is flagged more than its target.
+ * (The shipped model flags almost none of the canary's clean messages, which it trained on: its
+ * own rate alone would put 0.8 above every one of them, and no review could lower it.)
  */
 export const placeThreshold = (
   candidate: Pick<LinearWeights, "weights" | "bias">,
   shipped: LinearWeights,
   canary: readonly CanaryExample[],
   cleanReviews: readonly SiteReview[],
+  /** Each site's trust (trustOf): an untrusted site's "clean" does not place 0.8 either. */
+  trust?: ReadonlyMap<string, number>,
 ): { scale: number; shift: number; canaryRate: number | null } => {
   const candidates: number[] = [];
   let canaryRate: number | null = null;
@@ -115,12 +140,13 @@ export const placeThreshold = (
     const mine = populationOf(
       canaryClean.map((c) => ({ z: rawLogit(candidate, c.ids, c.vals), label: 0, weight: 1, source: c.source })),
     );
-    candidates.push(lowestAllowed(mine, canaryRate));
+    candidates.push(lowestAllowed(mine, Math.max(canaryRate, STRICTNESS_TARGETS.balanced)));
   }
-  if (cleanReviews.length > 0) {
+  const trusted = cleanReviews.filter((r) => (trust?.get(r.workspaceId) ?? 1) > 0);
+  if (trusted.length > 0) {
     const perSite = new Map<string, number>();
-    for (const r of cleanReviews) perSite.set(r.workspaceId, (perSite.get(r.workspaceId) ?? 0) + 1);
-    const weighted = cleanReviews.map((r) => ({
+    for (const r of trusted) perSite.set(r.workspaceId, (perSite.get(r.workspaceId) ?? 0) + 1);
+    const weighted = trusted.map((r) => ({
       z: rawLogit(candidate, r.ids, r.vals),
       weight: 1 / perSite.size / perSite.get(r.workspaceId)!,
       family: r.workspaceId,
@@ -135,6 +161,8 @@ export const placeThreshold = (
 
 export interface CandidateResult {
   model: LinearWeights;
+  /** Sites whose labels the shipped model ranks no better than chance (trustOf 0): not learned from. */
+  untrusted: string[];
   trained: number;
   heldOut: SiteReview[];
   sites: number;
@@ -149,16 +177,21 @@ export const trainCandidate = (
   options: PriorOptions = DEFAULT_PRIOR_OPTIONS,
 ): CandidateResult => {
   const { train, heldOut, sites } = splitByTime(reviews);
-  const trained = trainOnPrior(weighReviews(train), shipped, options);
+  const bySite = new Map<string, SiteReview[]>();
+  for (const r of train) bySite.set(r.workspaceId, [...(bySite.get(r.workspaceId) ?? []), r]);
+  const trust = new Map([...bySite].map(([site, list]) => [site, trustOf(list, shipped)]));
+  const trained = trainOnPrior(weighReviews(train, trust), shipped, options);
   const placed = placeThreshold(
     trained,
     shipped,
     canary,
     train.filter((r) => r.label === 0),
+    trust,
   );
   return {
     model: { weights: trained.weights, bias: trained.bias, scale: placed.scale, shift: placed.shift },
     trained: train.length,
+    untrusted: [...trust].filter(([, t]) => t === 0).map(([site]) => site),
     heldOut,
     sites,
     canaryRate: placed.canaryRate,

@@ -29,6 +29,8 @@ export interface TrainedVersion {
   version: string;
   comparison: Comparison;
   info: VersionInfo;
+  /** Workspaces whose labels the shipped model ranks no better than chance: not learned from. */
+  untrusted: string[];
   /** Why there was no canary to compare on, when there was none. */
   canaryMissing?: string;
   seconds: number;
@@ -123,6 +125,7 @@ export const trainDeploymentModel = async (deps: DeploymentTrainDeps): Promise<T
     version,
     comparison,
     info,
+    untrusted: result.untrusted,
     ...("missing" in canary ? { canaryMissing: canary.missing } : {}),
     seconds: (performance.now() - started) / 1000,
   };
