@@ -91,9 +91,14 @@ export const weighReviews = (reviews: readonly SiteReview[], trust?: ReadonlyMap
   const weights = siteWeights(counts);
   if (trust) for (const [site, w] of weights) weights.set(site, w * (trust.get(site) ?? 1));
   const raw = reviews.map((r) => weights.get(r.workspaceId)! / counts.get(r.workspaceId)!);
-  // Every site untrusted: nothing weighs (the candidate is the shipped model).
-  const mean = raw.reduce((a, b) => a + b, 0) / Math.max(raw.length, 1) || 1;
-  return reviews.map((r, i) => ({ ids: r.ids, vals: r.vals, label: r.label, weight: raw[i]! / mean }));
+  // An untrusted site's reviews are left out, not kept at weight 0: they would lower the mean the
+  // others are scaled by and add steps the prior is spread over, so its mere presence would move
+  // the candidate. Every site untrusted: nothing to train on (the candidate is the shipped model).
+  const kept = reviews.flatMap((r, i) =>
+    raw[i]! > 0 ? [{ ids: r.ids, vals: r.vals, label: r.label, weight: raw[i]! }] : [],
+  );
+  const mean = kept.reduce((a, r) => a + r.weight, 0) / Math.max(kept.length, 1) || 1;
+  return kept.map((r) => ({ ...r, weight: r.weight / mean }));
 };
 
 /** The raw logit of a linear model (the sum the ONNX graph computes, in float32 at the end). */
