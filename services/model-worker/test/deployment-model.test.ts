@@ -17,6 +17,7 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
+import { addUser, ConsoleClient } from "../../console/test/helpers.ts";
 
 /**
  * Issue 53 on the real stack (gateway → classify → NATS → worker, the learner on BullMQ, a Redis
@@ -191,6 +192,21 @@ describe("the deployment's own model", () => {
       reviews: expect.any(Number),
       sites: 3,
     });
+
+    // Operators see it in the console; a site's owner does not.
+    await addUser(stack, `operator-${process.pid}@example.com`, { operator: true });
+    const operator = new ConsoleClient(stack.gatewayUrl);
+    await operator.signIn(`operator-${process.pid}@example.com`);
+    const page = await operator.get("/console/model");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(version);
+    expect(page.text).toContain("this deployment&#39;s own");
+    expect(page.text).toMatch(/on \d+ reviews from 3 sites/);
+    expect(page.text).toContain("held-out reviews");
+    await addUser(stack, `owner-${process.pid}@example.com`, { roles: { [fresh.workspaceId]: "owner" } });
+    const owner = new ConsoleClient(stack.gatewayUrl);
+    await owner.signIn(`owner-${process.pid}@example.com`);
+    expect((await owner.get("/console/model")).status).toBe(403);
 
     const back = await sift("model", "rollback");
     expect(back.json).toEqual({ version: shipped, source: "shipped" });
