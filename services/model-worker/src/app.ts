@@ -177,7 +177,10 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
             });
           },
         });
-        logger.info({ subject, queue, model: name, version: model.current.scorer.version }, "worker subscribed");
+        logger.info(
+          { subject, queue, model: name, version: model.current.scorer.version },
+          "worker subscribed",
+        );
       }
       const states = deps.states;
       if (states) {

@@ -41,7 +41,13 @@ const Config = BaseConfig.extend({
    * How often the worker reads which version of its model the deployment has in service
    * (issue 53, `sift model promote`): one Redis GET each time.
    */
-  modelPollMs: z.coerce.number().int().min(100).max(60_000).default(1_000).meta({ env: "SIFT_MODEL_POLL_MS" }),
+  modelPollMs: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(1_000)
+    .meta({ env: "SIFT_MODEL_POLL_MS" }),
   shutdownDeadlineMs: z.coerce
     .number()
     .int()

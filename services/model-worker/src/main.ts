@@ -12,7 +12,12 @@ const exitCode = await runService({
     const nats = await runtime.nats();
     // Workspaces' learned state; a Redis outage only means base-model scores (docs/feedback.md).
     const redis = runtime.redis();
-    const { scorers, worker, app, serving } = await createModelWorker({ ...runtime.deps, config, nats, redis });
+    const { scorers, worker, app, serving } = await createModelWorker({
+      ...runtime.deps,
+      config,
+      nats,
+      redis,
+    });
     // Connected to the learned state before taking requests, so a workspace's first calls after a
     // start are not scored by the base model while the connection is still opening; a Redis that
     // does not answer holds the start back at most 2 s (the worker's start-up budget), then the

@@ -19,7 +19,10 @@ export const createModelWorker = async (
     nats: NatsConnection;
     /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
     redis?: RedisClient;
-    config: Pick<WorkerConfig, "models" | "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems"> &
+    config: Pick<
+      WorkerConfig,
+      "models" | "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems"
+    > &
       Partial<Pick<WorkerConfig, "modelPollMs">>;
     /** Files by model name in place of the committed ones (a test's second model). */
     artifacts?: Readonly<Record<string, string>>;
@@ -59,7 +62,12 @@ export const createModelWorker = async (
             versions: new ModelVersions({ redis: deps.redis!, model: shipped.model }),
             shipped,
             load: (onnx, meta) =>
-              loadOnnxScorerFromBytes({ model: shipped.model, onnx, meta, intraOpThreads: config.intraOpThreads }),
+              loadOnnxScorerFromBytes({
+                model: shipped.model,
+                onnx,
+                meta,
+                intraOpThreads: config.intraOpThreads,
+              }),
             switchTo: (scorer) => worker.switchTo(scorer),
             pollMs: config.modelPollMs ?? 1_000,
             logger,

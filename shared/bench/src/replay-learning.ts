@@ -33,12 +33,7 @@ import {
   type LinearWeights,
 } from "@sift/model";
 import { authorPool, formContent, loadCorpus, loadSource, SOURCES, type SourceName } from "@sift/training";
-import {
-  DEFAULT_PRIOR_OPTIONS,
-  rocAuc,
-  scoreLogOdds,
-  trainDeploymentModel,
-} from "@sift/training/deployment";
+import { DEFAULT_PRIOR_OPTIONS, rocAuc, scoreLogOdds, trainDeploymentModel } from "@sift/learning";
 import { createRedis, redisReady } from "@sift/runtime";
 import { startServer } from "@sift/testkit";
 import { replaySource, type ReplayItem } from "./replay-sim.ts";
@@ -59,7 +54,8 @@ const maxRows = Number(values["max-rows"]);
 const options = { ...DEFAULT_PRIOR_OPTIONS, ...(values.prior ? { prior: Number(values.prior) } : {}) };
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const log = (line: string) => console.log(line);
-const f3 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(3));
+const f3 = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(3);
 const mean = (xs: Array<number | null>) => {
   const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
   return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
@@ -73,7 +69,9 @@ await redisReady(redis);
 const shippedBytes = readFileSync(MODEL_PATH);
 const shippedMeta = readModelMeta();
 const shipped = readLinearWeights(shippedBytes);
-log(`model ${shippedMeta.version} (featuriser v${FEATURIZER_VERSION}); prior ${options.prior}; load ${load()}`);
+log(
+  `model ${shippedMeta.version} (featuriser v${FEATURIZER_VERSION}); prior ${options.prior}; load ${load()}`,
+);
 
 interface Row {
   label: 0 | 1;
@@ -208,7 +206,9 @@ for (const site of played) {
 log("\nthe public data's families (an even sample of each source's rows, and its whole submissions):");
 const corpus = loadCorpus(dataDir, { trainableOnly: true });
 const evenly = <T>(xs: readonly T[], n: number): T[] =>
-  xs.length <= n ? [...xs] : Array.from({ length: n }, (_, i) => xs[Math.floor(((i + 0.5) * xs.length) / n)]!);
+  xs.length <= n
+    ? [...xs]
+    : Array.from({ length: n }, (_, i) => xs[Math.floor(((i + 0.5) * xs.length) / n)]!);
 const familyDrops: number[] = [];
 log("| part | rows | ROC AUC shipped → promoted |");
 log("| --- | ---: | --- |");
@@ -222,7 +222,9 @@ for (const [source, examples] of corpus) {
     const before = figures(shipped, part).auc;
     const after = figures(promoted, part).auc;
     if (before !== null && after !== null) familyDrops.push(before - after);
-    log(`| ${source}${whole ? "/whole" : ""} (${SOURCES[source].family}) | ${part.length} | ${f3(before)} → ${f3(after)} |`);
+    log(
+      `| ${source}${whole ? "/whole" : ""} (${SOURCES[source].family}) | ${part.length} | ${f3(before)} → ${f3(after)} |`,
+    );
   }
 }
 
@@ -234,7 +236,9 @@ const poisonRows = Array.from({ length: poisonCount }, (_, i) => spare[i % spare
   ...r,
   label: (1 - r.label) as 0 | 1,
 }));
-const { model: poisoned } = await train("poisoned", (examples) => keep(examples, "ws_poison", poisonRows, 10_000));
+const { model: poisoned } = await train("poisoned", (examples) =>
+  keep(examples, "ws_poison", poisonRows, 10_000),
+);
 const labelOf = (model: LinearWeights, r: Row) => scoreLogOdds(model, r.ids, r.vals) >= THRESHOLD;
 const changed = fixed.filter((r) => labelOf(promoted, r) !== labelOf(poisoned, r)).length;
 log(
@@ -247,7 +251,10 @@ const pool = [...corpus.values()].flat();
 const bulk = new ReviewExamples({ redis, tag: "{scale}" });
 const perSite = 5_000;
 for (let i = 0; i < scale; i += perSite) {
-  const rows = Array.from({ length: Math.min(perSite, scale - i) }, (_, k) => pool[(i + k) % pool.length]!).map((e) => ({
+  const rows = Array.from(
+    { length: Math.min(perSite, scale - i) },
+    (_, k) => pool[(i + k) % pool.length]!,
+  ).map((e) => ({
     label: e.label,
     fields: [],
     ids: e.features.ids,
@@ -267,7 +274,9 @@ const big = await trainDeploymentModel({
   options,
 });
 const trainSeconds = (performance.now() - t0) / 1000;
-log(`\nsift model train on ${kept.kept} kept reviews from ${kept.sites} sites: ${trainSeconds.toFixed(1)} s (${big.info.reviews} trained, load ${load()})`);
+log(
+  `\nsift model train on ${kept.kept} kept reviews from ${kept.sites} sites: ${trainSeconds.toFixed(1)} s (${big.info.reviews} trained, load ${load()})`,
+);
 
 // --- goals ---------------------------------------------------------------------------------
 const freshRecall = mean(freshAfter.map((f) => f.recall));
@@ -277,20 +286,46 @@ const ownRecall = mean(ownAfter.map((f) => f.recall));
 const ownPrecision = mean(ownAfter.map((f) => f.precision));
 const worstDrop = Math.max(...familyDrops);
 const rows = [
-  ["a fresh site after the promotion: mean recall at 0.8 (mean precision)", "≥ 0.60 at ≥ 0.90", `${f3(freshRecall)} (${f3(freshPrecision)})`, freshRecall >= 0.6 && freshPrecision >= 0.9],
+  [
+    "a fresh site after the promotion: mean recall at 0.8 (mean precision)",
+    "≥ 0.60 at ≥ 0.90",
+    `${f3(freshRecall)} (${f3(freshPrecision)})`,
+    freshRecall >= 0.6 && freshPrecision >= 0.9,
+  ],
   [
     "the same, comment-box traffic (vietnamese_spamreviews): ROC AUC",
     "≥ 0.88",
     commentLike >= 0 ? f3(freshAfter[commentLike]!.auc) : "-",
     commentLike >= 0 && (freshAfter[commentLike]!.auc ?? 0) >= 0.88,
   ],
-  ["the reporting sites themselves: mean recall at 0.8 (mean precision)", "≥ 0.80 at ≥ 0.90", `${f3(ownRecall)} (${f3(ownPrecision)})`, ownRecall >= 0.8 && ownPrecision >= 0.9],
-  ["the public families and whole submissions: largest ROC AUC drop", "≤ 0.01", f3(worstDrop), worstDrop <= 0.01],
-  ["one workspace reporting 5,000 flipped labels: other sites' labels changed", "≤ 1 %", `${((100 * changed) / fixed.length).toFixed(2)} %`, changed / fixed.length <= 0.01],
-  [`sift model train on ${kept.kept} kept reviews`, "≤ 5 min", `${trainSeconds.toFixed(1)} s`, trainSeconds <= 300],
+  [
+    "the reporting sites themselves: mean recall at 0.8 (mean precision)",
+    "≥ 0.80 at ≥ 0.90",
+    `${f3(ownRecall)} (${f3(ownPrecision)})`,
+    ownRecall >= 0.8 && ownPrecision >= 0.9,
+  ],
+  [
+    "the public families and whole submissions: largest ROC AUC drop",
+    "≤ 0.01",
+    f3(worstDrop),
+    worstDrop <= 0.01,
+  ],
+  [
+    "one workspace reporting 5,000 flipped labels: other sites' labels changed",
+    "≤ 1 %",
+    `${((100 * changed) / fixed.length).toFixed(2)} %`,
+    changed / fixed.length <= 0.01,
+  ],
+  [
+    `sift model train on ${kept.kept} kept reviews`,
+    "≤ 5 min",
+    `${trainSeconds.toFixed(1)} s`,
+    trainSeconds <= 300,
+  ],
 ] as const;
 log(`\n| goal | target | figure | met |\n| --- | --- | --- | --- |`);
-for (const [goal, target, figure, met] of rows) log(`| ${goal} | ${target} | ${figure} | ${met ? "yes" : "**no**"} |`);
+for (const [goal, target, figure, met] of rows)
+  log(`| ${goal} | ${target} | ${figure} | ${met ? "yes" : "**no**"} |`);
 log(`load ${load()}`);
 redis.disconnect();
 await redisServer.stop();

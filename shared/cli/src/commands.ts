@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
+import type { ModelVersions, ReviewExamples } from "@sift/learning";
 import { CHALLENGE_TTL_MS, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
@@ -30,9 +31,18 @@ export interface CliDeps {
   /** The deployment's kept reviews (issue 53): forgotten when a workspace stops sharing. */
   examples?: { forget(workspaceId: string): Promise<number> };
   /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
-  models?: import("./model-commands.ts").ModelCliDeps;
+  models?: ModelCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
+}
+
+/** What the model commands need (issue 53, model-commands.ts): the kept reviews and the versions. */
+export interface ModelCliDeps {
+  examples: ReviewExamples;
+  versions: ModelVersions;
+  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
+  modelPath?: string | undefined;
+  now(): number;
 }
 
 /** What the console commands need beyond the key store: its accounts and a way to read a password. */

@@ -1,18 +1,8 @@
 import { readFileSync } from "node:fs";
 import { SPAM_STANDARD } from "@sift/contracts";
-import type { ModelVersions, ReviewExamples } from "@sift/learning";
+import { trainDeploymentModel } from "@sift/learning";
 import { CANARY_PATH, metaPathOf, MODEL_PATH, readModelMeta, type ModelMeta } from "@sift/model";
-import { trainDeploymentModel } from "@sift/training/deployment";
-import { NotFound, required, UsageError, type CliDeps, type Command } from "./commands.ts";
-
-/** What the model commands need (issue 53): the kept reviews and the versions in service. */
-export interface ModelCliDeps {
-  examples: ReviewExamples;
-  versions: ModelVersions;
-  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
-  modelPath?: string;
-  now(): number;
-}
+import { NotFound, required, UsageError, type CliDeps, type Command, type ModelCliDeps } from "./commands.ts";
 
 const shippedOf = (deps: ModelCliDeps): { onnx: Uint8Array; meta: ModelMeta } => {
   const path = deps.modelPath || MODEL_PATH;
@@ -66,7 +56,8 @@ export const MODEL_COMMANDS: Record<string, Command> = {
       const trained = await trainDeploymentModel({
         examples: m.examples,
         versions: m.versions,
-        eligible: async (id) => (await deps.keystore.getWorkspace(id)) !== null && (await deps.feedback.shares(id)),
+        eligible: async (id) =>
+          (await deps.keystore.getWorkspace(id)) !== null && (await deps.feedback.shares(id)),
         shipped: shippedOf(m),
         canaryPath: CANARY_PATH,
         now: m.now,

@@ -25,7 +25,13 @@ const usageText = (commands: Record<string, Command>): string =>
 
 /** Runs one CLI invocation; never throws for a caller's mistake. */
 export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
-  const commands = { ...COMMANDS, ...FEEDBACK_COMMANDS, ...CONSOLE_COMMANDS, ...MODEL_COMMANDS, ...deps.extra };
+  const commands = {
+    ...COMMANDS,
+    ...FEEDBACK_COMMANDS,
+    ...CONSOLE_COMMANDS,
+    ...MODEL_COMMANDS,
+    ...deps.extra,
+  };
   const name = argv.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command)

@@ -16,8 +16,7 @@ describe("a kept review's bytes", () => {
     expect(back.label).toBe(1);
     expect(back.featurizerVersion).toBe(4);
     expect(back.reviewedAt).toBe(e.reviewedAt);
-    const pairs = (x: KeptExample) =>
-      Array.from(x.ids, (id, i) => `${id}:${x.vals[i]}`).sort();
+    const pairs = (x: KeptExample) => Array.from(x.ids, (id, i) => `${id}:${x.vals[i]}`).sort();
     expect(pairs(back)).toEqual(pairs(e));
     expect([...back.ids]).toEqual([...back.ids].sort((a, b) => a - b));
   });

@@ -114,13 +114,22 @@ export class ModelVersions {
     for (const v of versions) {
       if (extra === 0) break;
       if (used.has(v)) continue;
-      await this.#redis.multi().del(this.#key(`v:${v}`)).zrem(this.#key("versions"), v).exec();
+      await this.#redis
+        .multi()
+        .del(this.#key(`v:${v}`))
+        .zrem(this.#key("versions"), v)
+        .exec();
       extra--;
     }
   }
 
   async get(version: string): Promise<StoredVersion | null> {
-    const [onnx, meta, info] = await this.#redis.hmgetBuffer(this.#key(`v:${version}`), "onnx", "meta", "info");
+    const [onnx, meta, info] = await this.#redis.hmgetBuffer(
+      this.#key(`v:${version}`),
+      "onnx",
+      "meta",
+      "info",
+    );
     if (!onnx || !meta || !info) return null;
     return { onnx, meta: meta.toString("utf8"), info: JSON.parse(info.toString("utf8")) as VersionInfo };
   }

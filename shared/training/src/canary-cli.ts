@@ -5,9 +5,8 @@ import { CANARY_PATH, FEATURIZER_VERSION, readModelMeta } from "@sift/model";
 import { SOURCE_NAMES, SOURCES } from "./data/catalog.ts";
 import { authorPool, toExamples } from "./data/examples.ts";
 import { loadSource } from "./data/sources.ts";
-import { CALIBRATION_POPULATION } from "./train/calibrate.ts";
-import { writeCanary } from "./deployment/canary.ts";
-import type { CanaryExample } from "./deployment/candidate.ts";
+import { CALIBRATION_POPULATION, populationOf } from "./train/calibrate.ts";
+import { writeCanary, type CanaryExample } from "@sift/learning";
 
 /**
  * `pnpm model:canary --data ../shared/data [--out file]`: the public canary set a deployment's
@@ -30,20 +29,32 @@ const authors = authorPool(dataDir);
 const examples: CanaryExample[] = [];
 const sources: string[] = [];
 const evenly = <T>(xs: readonly T[], n: number): T[] =>
-  xs.length <= n ? [...xs] : Array.from({ length: n }, (_, i) => xs[Math.floor(((i + 0.5) * xs.length) / n)]!);
+  xs.length <= n
+    ? [...xs]
+    : Array.from({ length: n }, (_, i) => xs[Math.floor(((i + 0.5) * xs.length) / n)]!);
 for (const source of SOURCE_NAMES) {
   if (!SOURCES[source].train) continue;
   const rows = toExamples(loadSource(dataDir, source), authors);
   const clean = rows.filter((e) => e.label === 0);
   const spam = rows.filter((e) => e.label === 1);
-  const picked = [...evenly(spam, PER_LABEL), ...evenly(clean, population.has(source) ? POPULATION_CLEAN : PER_LABEL)];
+  const picked = [
+    ...evenly(spam, PER_LABEL),
+    ...evenly(clean, population.has(source) ? POPULATION_CLEAN : PER_LABEL),
+  ];
   sources.push(source);
-  for (const e of picked) examples.push({ source, label: e.label, ids: e.features.ids, vals: e.features.vals });
-  console.log(`${source}: ${picked.filter((e) => e.label === 1).length} spam, ${picked.filter((e) => e.label === 0).length} clean`);
+  for (const e of picked)
+    examples.push({ source, label: e.label, population: 0, ids: e.features.ids, vals: e.features.vals });
+  console.log(
+    `${source}: ${picked.filter((e) => e.label === 1).length} spam, ${picked.filter((e) => e.label === 0).length} clean`,
+  );
 }
+// Each clean example's weight in the calibration population, as the trainer weighs it there
+// (populationOf: each family the same, each member of a family the same): carried by index in z.
+for (const w of populationOf(examples.map((e, i) => ({ z: i, label: e.label, weight: 1, source: e.source }))))
+  examples[w.z]!.population = w.weight;
 const bytes = writeCanary(
   {
-    format: 1,
+    format: 2,
     featurizerVersion: FEATURIZER_VERSION,
     builtWith: readModelMeta().version,
     sources,

@@ -21,7 +21,11 @@ export const modelRoutes = (
     if (!visitor) return res.redirect(303, "/console/sign-in");
     if (!visitor.user.operator)
       return sendPage(res, 403, messagePage("Not allowed", "Only an operator sees the deployment's model."));
-    const [serving, candidate, kept] = await Promise.all([versions.serving(), versions.candidate(), examples.stats()]);
+    const [serving, candidate, kept] = await Promise.all([
+      versions.serving(),
+      versions.candidate(),
+      examples.stats(),
+    ]);
     const info = serving ? await versions.info(serving) : null;
     const next = candidate && candidate !== serving ? await versions.info(candidate) : null;
     const view: ModelView = {
@@ -33,7 +37,13 @@ export const modelRoutes = (
       sites: info?.sites ?? 0,
       comparison: (info?.comparison as ModelView["comparison"]) ?? null,
       candidate: next
-        ? { version: next.version, trainedAt: next.trainedAt, reviews: next.reviews, sites: next.sites, wins: next.wins }
+        ? {
+            version: next.version,
+            trainedAt: next.trainedAt,
+            reviews: next.reviews,
+            sites: next.sites,
+            wins: next.wins,
+          }
         : null,
       kept,
     };

@@ -53,11 +53,17 @@ export const modelPage = (visitor: Visitor, view: ModelView): Html =>
     "Model in service",
     html`<dl class="facts">
         <dt>Version</dt>
-        <dd><code>${view.version}</code> (${view.source === "shipped" ? "shipped with Sift" : "this deployment's own"})</dd>
+        <dd>
+          <code>${view.version}</code>
+          (${view.source === "shipped" ? "shipped with Sift" : "this deployment's own"})
+        </dd>
         ${
           view.source === "deployment"
             ? html`<dt>Trained</dt>
-                <dd>${view.trainedAt ? when(view.trainedAt) : "–"}, on ${view.reviews} reviews from ${view.sites} sites, on top of <code>${view.shipped}</code></dd>`
+                <dd>
+                  ${view.trainedAt ? when(view.trainedAt) : "–"}, on ${view.reviews} reviews from
+                  ${view.sites} sites, on top of <code>${view.shipped}</code>
+                </dd>`
             : null
         }
         <dt>Reviews kept for training</dt>
@@ -76,34 +82,35 @@ export const modelPage = (visitor: Visitor, view: ModelView): Html =>
       ${
         view.comparison?.heldOut
           ? html`<table>
-              <caption>
-                Its comparison when trained, against <code>${view.comparison.against ?? "the model then in service"}</code>
-                (before → this version, at 0.8)
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">set</th>
-                  <th scope="col">rows</th>
-                  <th scope="col">ROC AUC</th>
-                  <th scope="col">recall</th>
-                  <th scope="col">precision</th>
-                  <th scope="col">clean flagged</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${row("held-out reviews (each site's newest fifth)", view.comparison.heldOut)}
-                ${view.comparison.canary ? row("public canary set", view.comparison.canary) : null}
-              </tbody>
-            </table>
-            ${
-              view.comparison.losses && view.comparison.losses.length > 0
-                ? html`<p>Where it lost: ${view.comparison.losses.join("; ")}.</p>`
-                : null
-            }`
+                <caption>
+                  Its comparison when trained, against
+                  <code>${view.comparison.against ?? "the model then in service"}</code>
+                  (before → this version, at 0.8)
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">set</th>
+                    <th scope="col">rows</th>
+                    <th scope="col">ROC AUC</th>
+                    <th scope="col">recall</th>
+                    <th scope="col">precision</th>
+                    <th scope="col">clean flagged</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${row("held-out reviews (each site's newest fifth)", view.comparison.heldOut)}
+                  ${view.comparison.canary ? row("public canary set", view.comparison.canary) : null}
+                </tbody>
+              </table>
+              ${
+                view.comparison.losses && view.comparison.losses.length > 0
+                  ? html`<p>Where it lost: ${view.comparison.losses.join("; ")}.</p>`
+                  : null
+              }`
           : null
       }
       <p>
-        Train, promote and roll back with <code>sift model train</code>, <code>sift model promote --version V</code> and
-        <code>sift model rollback</code> (docs/feedback.md).
+        Train, promote and roll back with <code>sift model train</code>,
+        <code>sift model promote --version V</code> and <code>sift model rollback</code> (docs/feedback.md).
       </p>`,
   );

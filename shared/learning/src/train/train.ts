@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import { SPAM_STANDARD } from "@sift/contracts";
-import type { ModelVersions, ReviewExamples, VersionInfo } from "@sift/learning";
-import { FEATURIZER_VERSION, readLinearWeights, type LinearWeights, type ModelMeta } from "@sift/model";
-import { exportOnnx } from "../onnx/export.ts";
+import type { ReviewExamples } from "../examples.ts";
+import type { ModelVersions, VersionInfo } from "../versions.ts";
+import {
+  exportOnnx,
+  FEATURIZER_VERSION,
+  readLinearWeights,
+  type LinearWeights,
+  type ModelMeta,
+} from "@sift/model";
 import { readCanary } from "./canary.ts";
 import { HELD_OUT_SHARE, MAX_SITE_SHARE, SITE_CAP, trainCandidate, type SiteReview } from "./candidate.ts";
 import { compare, type Comparison } from "./compare.ts";
@@ -69,7 +75,9 @@ export const trainDeploymentModel = async (deps: DeploymentTrainDeps): Promise<T
   const started = performance.now();
   const log = deps.log ?? (() => {});
   const { reviews, skipped } = await readReviews(deps);
-  log(`read ${reviews.length} kept reviews (${skipped.featurizer} of another featuriser, ${skipped.workspace} of workspaces that no longer share)`);
+  log(
+    `read ${reviews.length} kept reviews (${skipped.featurizer} of another featuriser, ${skipped.workspace} of workspaces that no longer share)`,
+  );
   if (reviews.length === 0) throw new Error("no kept reviews to train on (workspaces must share reports)");
   const shipped = readLinearWeights(deps.shipped.onnx);
   const servingVersion = await deps.versions.serving();
@@ -83,10 +91,20 @@ export const trainDeploymentModel = async (deps: DeploymentTrainDeps): Promise<T
   const options = deps.options ?? DEFAULT_PRIOR_OPTIONS;
   const result = trainCandidate(reviews, shipped, canaryExamples, options);
   log(`trained on ${result.trained} reviews from ${result.sites} sites, ${result.heldOut.length} held out`);
-  const comparison = compare(inService, result.model, result.heldOut, "examples" in canary ? canaryExamples : null);
+  const comparison = compare(
+    inService,
+    result.model,
+    result.heldOut,
+    "examples" in canary ? canaryExamples : null,
+  );
   const version = `${deps.shipped.meta.version}-d${await deps.versions.nextNumber()}`;
   const onnx = exportOnnx(
-    { weights: result.model.weights, bias: result.model.bias, scale: result.model.scale, shift: result.model.shift },
+    {
+      weights: result.model.weights,
+      bias: result.model.bias,
+      scale: result.model.scale,
+      shift: result.model.shift,
+    },
     {
       version,
       docString: `Sift ${SPAM_STANDARD}: the deployment's own version, trained on its sites' reviews on top of ${deps.shipped.meta.version}`,

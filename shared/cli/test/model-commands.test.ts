@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPAM_STANDARD } from "@sift/contracts";
-import { runCli, type CliDeps } from "@sift/cli";
+import { AccountStore } from "@sift/console/accounts";
+import { runCli, type CliDeps } from "../src/index.ts";
 import { FeedbackStore } from "@sift/feedback";
 import { NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { ModelVersions, ReviewExamples } from "@sift/learning";
@@ -17,7 +18,6 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
-import { addUser, ConsoleClient } from "../../console/test/helpers.ts";
 
 /**
  * Issue 53 on the real stack (gateway → classify → NATS → worker, the learner on BullMQ, a Redis
@@ -58,9 +58,43 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), nats?.stop()]);
 });
 
+/** A console session through the gateway (cookies and the CSRF token kept), for a user made here. */
+const consoleAs = async (email: string, options: { operator?: boolean; roles?: Record<string, "owner"> }) => {
+  const password = "correct horse battery staple";
+  const accounts = new AccountStore({ redis: stack.redis, clock: systemClock });
+  const user = await accounts.addUser({ email, password, operator: options.operator ?? false });
+  for (const [workspaceId, role] of Object.entries(options.roles ?? {}))
+    await accounts.setRole(workspaceId, user!.id, role);
+  const cookies = new Map<string, string>();
+  const request = async (path: string, form?: Record<string, string>) => {
+    const res = await fetch(stack.gatewayUrl + path, {
+      method: form ? "POST" : "GET",
+      redirect: "manual",
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return { status: res.status, text: await res.text() };
+  };
+  const signIn = await request("/console/sign-in");
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(signIn.text)![1]!;
+  await request("/console/sign-in", { _csrf: csrf, email, password });
+  return { get: (path: string) => request(path) };
+};
+
 const sift = async (...argv: string[]) => {
   const result = await runCli(argv, cli);
-  return { ...result, json: result.code === 0 ? (JSON.parse(result.stdout) as Record<string, unknown>) : null };
+  return {
+    ...result,
+    json: result.code === 0 ? (JSON.parse(result.stdout) as Record<string, unknown>) : null,
+  };
 };
 const site = async () => {
   const key = await createKey(stack.keystore, { kind: "classify" });
@@ -69,7 +103,11 @@ const site = async () => {
 };
 const auth = (secretKey: string) => ({ authorization: `Bearer ${secretKey}` });
 const classify = async (secretKey: string, content: unknown) => {
-  const reply = await post(`${stack.gatewayUrl}/classify`, { content, model: SPAM_STANDARD }, auth(secretKey));
+  const reply = await post(
+    `${stack.gatewayUrl}/classify`,
+    { content, model: SPAM_STANDARD },
+    auth(secretKey),
+  );
   expect(reply.status).toBe(200);
   return reply.json as { label: string; score: number; model: string };
 };
@@ -125,12 +163,18 @@ describe("the deployment's own model", () => {
     sharing.forEach((s, k) => {
       for (let i = 0; i < 40; i++) {
         const n = k * 40 + i;
-        reports.push(post(`${stack.gatewayUrl}/feedback`, { content: campaign(n, k), label: "spam" }, auth(s.secretKey)));
-        reports.push(post(`${stack.gatewayUrl}/feedback`, { content: honest(n), label: "clean" }, auth(s.secretKey)));
+        reports.push(
+          post(`${stack.gatewayUrl}/feedback`, { content: campaign(n, k), label: "spam" }, auth(s.secretKey)),
+        );
+        reports.push(
+          post(`${stack.gatewayUrl}/feedback`, { content: honest(n), label: "clean" }, auth(s.secretKey)),
+        );
       }
     });
     // A site that does not share: its reviews teach its own layer only, never the deployment.
-    reports.push(post(`${stack.gatewayUrl}/feedback`, { content: honest(500), label: "spam" }, auth(quiet.secretKey)));
+    reports.push(
+      post(`${stack.gatewayUrl}/feedback`, { content: honest(500), label: "spam" }, auth(quiet.secretKey)),
+    );
     await Promise.all(reports);
     await until(async () => (await cli.models!.examples.stats()).kept === 240, 20_000);
     expect(await cli.models!.examples.countOf(quiet.workspaceId)).toBe(0);
@@ -171,7 +215,13 @@ describe("the deployment's own model", () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 300));
-    const promoted = await sift("model", "promote", "--version", version, ...(comparison.wins ? [] : ["--force"]));
+    const promoted = await sift(
+      "model",
+      "promote",
+      "--version",
+      version,
+      ...(comparison.wins ? [] : ["--force"]),
+    );
     expect(promoted.json).toEqual({ version, source: "deployment" });
     const switchedIn = await until(async () => worker.worker.version(SPAM_STANDARD) === version, 5_000);
     await new Promise((r) => setTimeout(r, 500));
@@ -194,18 +244,16 @@ describe("the deployment's own model", () => {
     });
 
     // Operators see it in the console; a site's owner does not.
-    await addUser(stack, `operator-${process.pid}@example.com`, { operator: true });
-    const operator = new ConsoleClient(stack.gatewayUrl);
-    await operator.signIn(`operator-${process.pid}@example.com`);
+    const operator = await consoleAs(`operator-${process.pid}@example.com`, { operator: true });
     const page = await operator.get("/console/model");
     expect(page.status).toBe(200);
     expect(page.text).toContain(version);
     expect(page.text).toContain("this deployment&#39;s own");
-    expect(page.text).toMatch(/on \d+ reviews from 3 sites/);
+    expect(page.text).toMatch(/on\s+\d+ reviews from\s+3\s+sites/);
     expect(page.text).toContain("held-out reviews");
-    await addUser(stack, `owner-${process.pid}@example.com`, { roles: { [fresh.workspaceId]: "owner" } });
-    const owner = new ConsoleClient(stack.gatewayUrl);
-    await owner.signIn(`owner-${process.pid}@example.com`);
+    const owner = await consoleAs(`owner-${process.pid}@example.com`, {
+      roles: { [fresh.workspaceId]: "owner" },
+    });
     expect((await owner.get("/console/model")).status).toBe(403);
 
     const back = await sift("model", "rollback");

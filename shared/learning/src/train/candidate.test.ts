@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { LinearWeights } from "@sift/model";
-import { MAX_SITE_SHARE, siteWeights, splitByTime, trainCandidate, trustOf, type SiteReview } from "./candidate.ts";
+import {
+  MAX_SITE_SHARE,
+  siteWeights,
+  splitByTime,
+  trainCandidate,
+  trustOf,
+  type SiteReview,
+} from "./candidate.ts";
 import { compare } from "./compare.ts";
 import { trainOnPrior } from "./prior.ts";
 
@@ -29,11 +36,21 @@ const reviews = (site: string, n: number, flip = false) =>
 describe("a candidate trained on top of the shipped weights", () => {
   it("moves a weight little on a few reviews and more on many that agree (the prior)", () => {
     const few = trainOnPrior(
-      Array.from({ length: 4 }, () => ({ ids: Int32Array.of(5), vals: Float32Array.of(1), label: 1 as const, weight: 1 })),
+      Array.from({ length: 4 }, () => ({
+        ids: Int32Array.of(5),
+        vals: Float32Array.of(1),
+        label: 1 as const,
+        weight: 1,
+      })),
       base(),
     );
     const many = trainOnPrior(
-      Array.from({ length: 400 }, () => ({ ids: Int32Array.of(5), vals: Float32Array.of(1), label: 1 as const, weight: 1 })),
+      Array.from({ length: 400 }, () => ({
+        ids: Int32Array.of(5),
+        vals: Float32Array.of(1),
+        label: 1 as const,
+        weight: 1,
+      })),
       base(),
     );
     expect(few.weights[5]).toBeGreaterThan(0);
@@ -44,7 +61,14 @@ describe("a candidate trained on top of the shipped weights", () => {
   });
 
   it("weighs one site no more than its share, however many reviews it sends", () => {
-    const weights = siteWeights(new Map([["loud", 5_000], ["a", 150], ["b", 150], ["c", 150]]));
+    const weights = siteWeights(
+      new Map([
+        ["loud", 5_000],
+        ["a", 150],
+        ["b", 150],
+        ["c", 150],
+      ]),
+    );
     const total = [...weights.values()].reduce((x, y) => x + y, 0);
     expect(weights.get("loud")! / total).toBeLessThanOrEqual(MAX_SITE_SHARE + 1e-9);
     expect(weights.get("a")).toBe(150);
@@ -64,9 +88,15 @@ describe("a candidate trained on top of the shipped weights", () => {
   it("holds out each site's newest fifth by time, and compares the candidate with the model in service", () => {
     const { train, heldOut, sites } = splitByTime([...reviews("a", 50), ...reviews("b", 3)]);
     expect(sites).toBe(2);
-    expect(heldOut.map((r) => r.reviewedAt).sort((x, y) => x - y)).toEqual([40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
+    expect(heldOut.map((r) => r.reviewedAt).sort((x, y) => x - y)).toEqual([
+      40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
+    ]);
     expect(train).toHaveLength(43);
-    const result = trainCandidate(["a", "b", "c"].flatMap((s) => reviews(s, 80)), base(), []);
+    const result = trainCandidate(
+      ["a", "b", "c"].flatMap((s) => reviews(s, 80)),
+      base(),
+      [],
+    );
     const c = compare(base(), result.model, result.heldOut, null);
     expect(c.heldOut.candidate.auc).toBeGreaterThanOrEqual(c.heldOut.inService.auc!);
     // No canary: it cannot be shown to win.
@@ -74,6 +104,8 @@ describe("a candidate trained on top of the shipped weights", () => {
     expect(c.losses).toContain("no canary set for this featuriser to compare on");
     // The shipped model against a candidate that ranks backwards loses on the held-out reviews.
     const backwards = { ...base(), weights: base().weights.map((w) => -w) };
-    expect(compare(base(), backwards, result.heldOut, null).losses.some((l) => l.startsWith("held-out ROC AUC"))).toBe(true);
+    expect(
+      compare(base(), backwards, result.heldOut, null).losses.some((l) => l.startsWith("held-out ROC AUC")),
+    ).toBe(true);
   });
 });

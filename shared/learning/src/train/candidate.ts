@@ -1,7 +1,6 @@
-import { SPAM_THRESHOLD } from "@sift/contracts";
 import type { LinearWeights } from "@sift/model";
-import { lowestAllowed, logitOf, populationOf, STRICTNESS_TARGETS, type Scored } from "../train/calibrate.ts";
-import { rocAuc } from "./compare.ts";
+import { rocAuc } from "./auc.ts";
+import { BALANCED_RATE, tailThreshold, THRESHOLD_LOG_ODDS } from "./tail.ts";
 import { DEFAULT_PRIOR_OPTIONS, trainOnPrior, type PriorOptions, type Review } from "./prior.ts";
 
 /** A kept review with its site, as the trainer reads it (@sift/learning's ExampleOfSite). */
@@ -17,6 +16,11 @@ export interface SiteReview {
 export interface CanaryExample {
   source: string;
   label: 0 | 1;
+  /**
+   * Its weight in the calibration population (a clean message of a form-like family: each family
+   * the same, as @sift/training's populationOf weighs them; the canary's weights sum to 1), else 0.
+   */
+  population: number;
   ids: Int32Array;
   vals: Float32Array;
 }
@@ -85,7 +89,10 @@ export const trustOf = (reviews: readonly SiteReview[], referee: LinearWeights):
  * The training set: each review's weight its site's weight (siteWeights, times its trust when a
  * referee is given) over its count, averaging 1.
  */
-export const weighReviews = (reviews: readonly SiteReview[], trust?: ReadonlyMap<string, number>): Review[] => {
+export const weighReviews = (
+  reviews: readonly SiteReview[],
+  trust?: ReadonlyMap<string, number>,
+): Review[] => {
   const counts = new Map<string, number>();
   for (const r of reviews) counts.set(r.workspaceId, (counts.get(r.workspaceId) ?? 0) + 1);
   const weights = siteWeights(counts);
@@ -102,7 +109,11 @@ export const weighReviews = (reviews: readonly SiteReview[], trust?: ReadonlyMap
 };
 
 /** The raw logit of a linear model (the sum the ONNX graph computes, in float32 at the end). */
-export const rawLogit = (model: Pick<LinearWeights, "weights" | "bias">, ids: Int32Array, vals: Float32Array) => {
+export const rawLogit = (
+  model: Pick<LinearWeights, "weights" | "bias">,
+  ids: Int32Array,
+  vals: Float32Array,
+) => {
   let z = model.bias;
   for (let i = 0; i < ids.length; i++) z += (model.weights[ids[i]!] ?? 0) * vals[i]!;
   return Math.fround(z);
@@ -111,7 +122,7 @@ export const rawLogit = (model: Pick<LinearWeights, "weights" | "bias">, ids: In
 export const scoreLogOdds = (model: LinearWeights, ids: Int32Array, vals: Float32Array) =>
   model.scale * rawLogit(model, ids, vals) + model.shift;
 
-const THRESHOLD = logitOf(SPAM_THRESHOLD);
+const THRESHOLD = THRESHOLD_LOG_ODDS;
 
 /**
  * Where the candidate's 0.8 sits, as the shipped model's is placed (train/calibrate.ts): the
@@ -132,20 +143,14 @@ export const placeThreshold = (
 ): { scale: number; shift: number; canaryRate: number | null } => {
   const candidates: number[] = [];
   let canaryRate: number | null = null;
-  const canaryClean = canary.filter((c) => c.label === 0);
-  if (canaryClean.length > 0) {
-    const shippedScored: Scored[] = canaryClean.map((c) => ({
-      z: scoreLogOdds(shipped, c.ids, c.vals),
-      label: 0,
-      weight: 1,
-      source: c.source,
-    }));
-    const population = populationOf(shippedScored);
-    canaryRate = population.filter((w) => w.z >= THRESHOLD).reduce((a, w) => a + w.weight, 0);
-    const mine = populationOf(
-      canaryClean.map((c) => ({ z: rawLogit(candidate, c.ids, c.vals), label: 0, weight: 1, source: c.source })),
-    );
-    candidates.push(lowestAllowed(mine, Math.max(canaryRate, STRICTNESS_TARGETS.balanced)));
+  // The canary's calibration-population clean messages, each with its weight there (canary.ts).
+  const population = canary.filter((c) => c.label === 0 && c.population > 0);
+  if (population.length > 0) {
+    canaryRate = population
+      .filter((c) => scoreLogOdds(shipped, c.ids, c.vals) >= THRESHOLD)
+      .reduce((a, c) => a + c.population, 0);
+    const mine = population.map((c) => ({ z: rawLogit(candidate, c.ids, c.vals), weight: c.population }));
+    candidates.push(tailThreshold(mine, Math.max(canaryRate, BALANCED_RATE)));
   }
   const trusted = cleanReviews.filter((r) => (trust?.get(r.workspaceId) ?? 1) > 0);
   if (trusted.length > 0) {
@@ -154,9 +159,8 @@ export const placeThreshold = (
     const weighted = trusted.map((r) => ({
       z: rawLogit(candidate, r.ids, r.vals),
       weight: 1 / perSite.size / perSite.get(r.workspaceId)!,
-      family: r.workspaceId,
     }));
-    candidates.push(lowestAllowed(weighted, STRICTNESS_TARGETS.balanced));
+    candidates.push(tailThreshold(weighted, BALANCED_RATE));
   }
   const finite = candidates.filter(Number.isFinite);
   // Nothing to place on: the shipped model's own threshold, moved by nothing.

@@ -1,8 +1,7 @@
 import type { LinearWeights } from "@sift/model";
-import { logitOf } from "../train/calibrate.ts";
-import { SPAM_THRESHOLD } from "@sift/contracts";
-import { populationOf } from "../train/calibrate.ts";
+import { rocAuc } from "./auc.ts";
 import { scoreLogOdds, type CanaryExample, type SiteReview } from "./candidate.ts";
+import { THRESHOLD_LOG_ODDS } from "./tail.ts";
 
 /** One model's figures on one set: ROC AUC and, at 0.8, recall, precision and clean flagged. */
 export interface Figures {
@@ -31,24 +30,7 @@ export interface Comparison {
  */
 export const TOLERANCE = { heldOutAuc: 0.005, canaryAuc: 0.01, cleanFlagged: 0.01, canaryRecall: 0.05 };
 
-const THRESHOLD = logitOf(SPAM_THRESHOLD);
-
-/** ROC AUC from (log-odds, label) pairs, ties counted half; null without both labels. */
-export const rocAuc = (scored: ReadonlyArray<{ z: number; label: 0 | 1 }>): number | null => {
-  const spam = scored.filter((s) => s.label === 1).length;
-  const clean = scored.length - spam;
-  if (spam === 0 || clean === 0) return null;
-  const sorted = [...scored].sort((a, b) => a.z - b.z);
-  let rankSum = 0;
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.z === sorted[i]!.z) j++;
-    const rank = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (sorted[k]!.label === 1) rankSum += rank;
-    i = j;
-  }
-  return (rankSum - (spam * (spam + 1)) / 2) / (spam * clean);
-};
+const THRESHOLD = THRESHOLD_LOG_ODDS;
 
 export const figuresOf = (
   scored: ReadonlyArray<{ z: number; label: 0 | 1; source?: string }>,
@@ -70,9 +52,15 @@ export const figuresOf = (
 
 /** The canary's clean flagged rate over its calibration-population families, each the same. */
 const canaryFigures = (model: LinearWeights, canary: readonly CanaryExample[]): Figures => {
-  const scored = canary.map((c) => ({ z: scoreLogOdds(model, c.ids, c.vals), label: c.label, source: c.source }));
-  const population = populationOf(scored.map((s) => ({ ...s, weight: 1 })));
-  const flagged = population.filter((w) => w.z >= THRESHOLD).reduce((a, w) => a + w.weight, 0);
+  const scored = canary.map((c) => ({
+    z: scoreLogOdds(model, c.ids, c.vals),
+    label: c.label,
+    source: c.source,
+  }));
+  const population = canary.filter((c) => c.label === 0 && c.population > 0);
+  const flagged = population
+    .filter((c) => scoreLogOdds(model, c.ids, c.vals) >= THRESHOLD)
+    .reduce((a, c) => a + c.population, 0);
   return figuresOf(scored, population.length > 0 ? flagged : null);
 };
 
@@ -103,7 +91,8 @@ export const compare = (
   if (!canaryPair) losses.push("no canary set for this featuriser to compare on");
   else {
     const { inService: s, candidate: c } = canaryPair;
-    if (worse(c.auc, s.auc, TOLERANCE.canaryAuc)) losses.push(`canary ROC AUC ${f3(c.auc)} against ${f3(s.auc)}`);
+    if (worse(c.auc, s.auc, TOLERANCE.canaryAuc))
+      losses.push(`canary ROC AUC ${f3(c.auc)} against ${f3(s.auc)}`);
     if (worse(s.cleanFlagged, c.cleanFlagged, TOLERANCE.cleanFlagged))
       losses.push(`canary clean flagged ${pct(c.cleanFlagged)} against ${pct(s.cleanFlagged)}`);
     if (worse(c.recall, s.recall, TOLERANCE.canaryRecall))

@@ -1,5 +1,5 @@
 import type { LinearWeights } from "@sift/model";
-import { seededRandom, shuffled } from "../train/random.ts";
+import { seededShuffle } from "./tail.ts";
 
 /** A kept review as training reads it: features, label, and the weight its site gives it. */
 export interface Review {
@@ -23,7 +23,12 @@ export interface PriorOptions {
   seed: number;
 }
 
-export const DEFAULT_PRIOR_OPTIONS: PriorOptions = { epochs: 6, learningRate: 0.5, prior: 2, seed: 20_261_201 };
+export const DEFAULT_PRIOR_OPTIONS: PriorOptions = {
+  epochs: 6,
+  learningRate: 0.5,
+  prior: 2,
+  seed: 20_261_201,
+};
 
 /**
  * MAP logistic regression around the shipped weights: w = w₀ + u, the bias likewise, by SGD over a
@@ -42,13 +47,12 @@ export const trainOnPrior = (
   const touched = new Float64Array(size);
   let biasOffset = 0;
   const n = Math.max(reviews.length, 1);
-  const random = seededRandom(options.seed);
   let step = 0;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     const eta = options.learningRate / Math.pow(2, Math.max(0, epoch - 1));
     const keep = 1 - (eta * options.prior) / n;
     const logKeep = Math.log(keep);
-    for (const review of shuffled(reviews, random)) {
+    for (const review of seededShuffle(reviews, options.seed + epoch)) {
       const { ids, vals } = review;
       let z = base.bias + biasOffset;
       for (let i = 0; i < ids.length; i++) {
