@@ -2,7 +2,16 @@ import { readFileSync } from "node:fs";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { trainDeploymentModel } from "@sift/learning";
 import { CANARY_PATH, metaPathOf, MODEL_PATH, readModelMeta, type ModelMeta } from "@sift/model";
-import { NotFound, required, UsageError, type CliDeps, type Command, type ModelCliDeps } from "./commands.ts";
+import { z } from "zod";
+import {
+  NotFound,
+  parse,
+  required,
+  UsageError,
+  type CliDeps,
+  type Command,
+  type ModelCliDeps,
+} from "./commands.ts";
 
 const shippedOf = (deps: ModelCliDeps): { onnx: Uint8Array; meta: ModelMeta } => {
   const path = deps.modelPath || MODEL_PATH;
@@ -50,9 +59,19 @@ const status = async (deps: ModelCliDeps) => {
 export const MODEL_COMMANDS: Record<string, Command> = {
   "model status": { flags: [], run: (_flags, deps) => status(modelDeps(deps)) },
   "model train": {
-    flags: [],
-    run: async (_flags, deps) => {
+    flags: ["min-new"],
+    booleans: ["promote-if-wins"],
+    run: async (flags, deps) => {
       const m = modelDeps(deps);
+      const minNew = parse(z.coerce.number().int().min(0).max(1e9), flags["min-new"], "min-new");
+      // The schedule (issue 53, off unless a deployment runs it, e.g. nightly from cron): train
+      // only when enough reviews were kept since the last candidate, promote only when it wins.
+      if (minNew !== undefined) {
+        const last = await m.versions.candidate();
+        const since = last ? ((await m.versions.info(last))?.keptEver ?? 0) : 0;
+        const fresh = (await m.examples.keptEver()) - since;
+        if (fresh < minNew) return { trained: false, newReviews: fresh, minNew };
+      }
       const trained = await trainDeploymentModel({
         examples: m.examples,
         versions: m.versions,
@@ -62,6 +81,8 @@ export const MODEL_COMMANDS: Record<string, Command> = {
         canaryPath: CANARY_PATH,
         now: m.now,
       });
+      const promoted = flags["promote-if-wins"] === "true" && trained.comparison.wins;
+      if (promoted) await m.versions.promote(trained.version);
       return {
         version: trained.version,
         comparison: trained.comparison,
@@ -70,6 +91,7 @@ export const MODEL_COMMANDS: Record<string, Command> = {
         skipped: trained.info.skipped,
         untrusted: trained.untrusted,
         seconds: Math.round(trained.seconds * 10) / 10,
+        ...(flags["promote-if-wins"] === "true" ? { promoted } : {}),
         ...(trained.canaryMissing ? { canaryMissing: trained.canaryMissing } : {}),
       };
     },

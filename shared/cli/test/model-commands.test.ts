@@ -263,6 +263,19 @@ describe("the deployment's own model", () => {
     expect((await sift("model", "rollback")).stderr).toMatch(/nothing to roll back to/);
   });
 
+  it("trains on a schedule only when enough new reviews were kept, and promotes only a winner", async () => {
+    // The first test left a candidate trained on every review kept so far: nothing new since.
+    const skipped = await sift("model", "train", "--min-new", "50", "--promote-if-wins");
+    expect(skipped.json).toEqual({ trained: false, newReviews: 0, minNew: 50 });
+    expect((await sift("model", "train", "--min-new", "-1")).code).toBe(2);
+    const ran = await sift("model", "train", "--min-new", "0", "--promote-if-wins");
+    const wins = (ran.json!["comparison"] as { wins: boolean }).wins;
+    expect(ran.json!["promoted"]).toBe(wins);
+    const status = (await sift("model", "status")).json!;
+    expect(status["version"]).toBe(wins ? ran.json!["version"] : shipped);
+    if (wins) await sift("model", "rollback");
+  });
+
   it("refuses to promote a version that is not stored, and forgets a site that stops sharing", async () => {
     expect((await sift("model", "promote", "--version", "1.4.0+nope-d9")).code).toBe(1);
     expect((await sift("model", "promote")).code).toBe(2);

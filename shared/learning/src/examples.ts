@@ -151,6 +151,11 @@ export class ReviewExamples {
     return { kept, sites };
   }
 
+  /** How many reviews were ever kept (dropped and forgotten ones too): what "new reviews" counts from. */
+  async keptEver(): Promise<number> {
+    return Number((await this.#redis.get(this.#keys.seq)) ?? 0);
+  }
+
   async countOf(workspaceId: string): Promise<number> {
     return this.#redis.zcard(this.#keys.site + workspaceId);
   }

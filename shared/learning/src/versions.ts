@@ -19,6 +19,8 @@ export interface VersionInfo {
   comparison: unknown;
   /** Whether the comparison won (promotion without --force needs it). */
   wins: boolean;
+  /** ReviewExamples.keptEver when it was trained (`sift model train --min-new` counts from it). */
+  keptEver?: number;
 }
 
 export interface StoredVersion {

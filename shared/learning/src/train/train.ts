@@ -15,7 +15,7 @@ import { compare, type Comparison } from "./compare.ts";
 import { DEFAULT_PRIOR_OPTIONS, type PriorOptions } from "./prior.ts";
 
 export interface DeploymentTrainDeps {
-  examples: Pick<ReviewExamples, "all">;
+  examples: Pick<ReviewExamples, "all"> & Partial<Pick<ReviewExamples, "keptEver">>;
   versions: ModelVersions;
   /**
    * Whether a workspace's kept reviews may train (it exists and shares reports): asked once per
@@ -74,6 +74,7 @@ export const readReviews = async (
 export const trainDeploymentModel = async (deps: DeploymentTrainDeps): Promise<TrainedVersion> => {
   const started = performance.now();
   const log = deps.log ?? (() => {});
+  const keptEver = await deps.examples.keptEver?.();
   const { reviews, skipped } = await readReviews(deps);
   log(
     `read ${reviews.length} kept reviews (${skipped.featurizer} of another featuriser, ${skipped.workspace} of workspaces that no longer share)`,
@@ -137,6 +138,7 @@ export const trainDeploymentModel = async (deps: DeploymentTrainDeps): Promise<T
     skipped: skipped.featurizer + skipped.workspace,
     comparison: { ...comparison, against: servingVersion ?? deps.shipped.meta.version },
     wins: comparison.wins,
+    ...(keptEver === undefined ? {} : { keptEver }),
   };
   await deps.versions.add({ onnx: Buffer.from(onnx), meta: JSON.stringify(meta), info }, deps.now());
   return {
