@@ -131,8 +131,16 @@ const keep = async (examples: ReviewExamples, workspaceId: string, rows: Row[], 
 };
 const train = async (tag: string, extra?: (examples: ReviewExamples) => Promise<void>) => {
   const examples = new ReviewExamples({ redis, tag: `{${tag}}` });
-  for (const site of played)
-    await keep(examples, `ws_${site.source}`, site.sharing.slice(0, Math.floor(site.sharing.length / 4)));
+  // Each site's reviews at times of their own (no two alike): the trainer reads the kept set in
+  // time order, and reviews of equal times come in the order Redis numbered them, which a
+  // script's first call (EVALSHA failing over to EVAL) can shuffle; SGD's result depends on it.
+  for (const [k, site] of played.entries())
+    await keep(
+      examples,
+      `ws_${site.source}`,
+      site.sharing.slice(0, Math.floor(site.sharing.length / 4)),
+      k * 1_000_000,
+    );
   await extra?.(examples);
   const versions = new ModelVersions({ redis, model: `${SPAM_STANDARD}-${tag}` });
   const trained = await trainDeploymentModel({
@@ -237,7 +245,7 @@ const poisonRows = Array.from({ length: poisonCount }, (_, i) => spare[i % spare
   label: (1 - r.label) as 0 | 1,
 }));
 const { model: poisoned } = await train("poisoned", (examples) =>
-  keep(examples, "ws_poison", poisonRows, 10_000),
+  keep(examples, "ws_poison", poisonRows, 10_000_000),
 );
 const labelOf = (model: LinearWeights, r: Row) => scoreLogOdds(model, r.ids, r.vals) >= THRESHOLD;
 const changed = fixed.filter((r) => labelOf(promoted, r) !== labelOf(poisoned, r)).length;

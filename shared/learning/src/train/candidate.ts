@@ -43,7 +43,10 @@ export const splitByTime = (reviews: readonly SiteReview[]) => {
   for (const r of reviews) bySite.set(r.workspaceId, [...(bySite.get(r.workspaceId) ?? []), r]);
   const train: SiteReview[] = [];
   const heldOut: SiteReview[] = [];
-  for (const list of bySite.values()) {
+  // Sites by id and each site's reviews by time: the candidate does not depend on the order the
+  // store handed them over in (SGD's result does depend on its input's order).
+  for (const site of [...bySite.keys()].sort()) {
+    const list = bySite.get(site)!;
     list.sort((a, b) => a.reviewedAt - b.reviewedAt);
     const hold = list.length >= MIN_TO_HOLD_OUT ? Math.max(1, Math.floor(list.length * HELD_OUT_SHARE)) : 0;
     train.push(...list.slice(0, list.length - hold));
