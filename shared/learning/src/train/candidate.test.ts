@@ -75,7 +75,8 @@ describe("a candidate trained on top of the shipped weights", () => {
   });
 
   it("does not learn from a site whose labels are flipped, and places 0.8 without its 'clean'", () => {
-    const honest = ["a", "b", "c"].flatMap((s) => reviews(s, 60));
+    // Sites of unequal size, so a share taken of a total the poisoner counted in would cap them.
+    const honest = [...reviews("a", 60), ...reviews("b", 200), ...reviews("c", 30)];
     expect(trustOf(reviews("poison", 60, true), base())).toBe(0);
     expect(trustOf(reviews("a", 60), base())).toBe(1);
     const clean = trainCandidate(honest, base(), []);

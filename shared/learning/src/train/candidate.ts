@@ -98,9 +98,16 @@ export const weighReviews = (
 ): Review[] => {
   const counts = new Map<string, number>();
   for (const r of reviews) counts.set(r.workspaceId, (counts.get(r.workspaceId) ?? 0) + 1);
-  const weights = siteWeights(counts);
-  if (trust) for (const [site, w] of weights) weights.set(site, w * (trust.get(site) ?? 1));
-  const raw = reviews.map((r) => weights.get(r.workspaceId)! / counts.get(r.workspaceId)!);
+  // Trust first, then the share: an untrusted site must not count in the total the others'
+  // shares are taken of (its 5,000 reviews would cap every honest site below its due).
+  const weights = siteWeights(
+    new Map(
+      [...counts]
+        .map(([site, n]): [string, number] => [site, Math.min(n, SITE_CAP) * (trust?.get(site) ?? 1)])
+        .filter(([, w]) => w > 0),
+    ),
+  );
+  const raw = reviews.map((r) => (weights.get(r.workspaceId) ?? 0) / counts.get(r.workspaceId)!);
   // An untrusted site's reviews are left out, not kept at weight 0: they would lower the mean the
   // others are scaled by and add steps the prior is spread over, so its mere presence would move
   // the candidate. Every site untrusted: nothing to train on (the candidate is the shipped model).
