@@ -276,6 +276,29 @@ describe("the deployment's own model", () => {
     if (wins) await sift("model", "rollback");
   });
 
+  it("keeps serving what it serves when the version put in service cannot be loaded", async () => {
+    const versions = cli.models!.versions;
+    const good = (await versions.candidate())!;
+    const stored = (await versions.get(good))!;
+    const meta = JSON.parse(stored.meta) as { featurizerVersion: number; version: string };
+    const bad = `${shipped}-d99`;
+    await versions.add(
+      {
+        onnx: stored.onnx,
+        meta: JSON.stringify({ ...meta, version: bad, featurizerVersion: meta.featurizerVersion + 1 }),
+        info: { ...stored.info, version: bad },
+      },
+      Date.now(),
+    );
+    expect(await versions.promote(bad)).toBe(true);
+    // Several polls (every 200 ms): the worker logs the refusal and stays on the shipped model.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(worker.worker.version(SPAM_STANDARD)).toBe(shipped);
+    const s = await site();
+    expect((await classify(s.secretKey, honest(3))).model).toBe(SPAM_STANDARD);
+    expect((await sift("model", "rollback")).json).toEqual({ version: shipped, source: "shipped" });
+  });
+
   it("refuses to promote a version that is not stored, and forgets a site that stops sharing", async () => {
     expect((await sift("model", "promote", "--version", "1.4.0+nope-d9")).code).toBe(1);
     expect((await sift("model", "promote")).code).toBe(2);
