@@ -13,6 +13,7 @@ import { startLogRetention } from "./jobs/log-retention.ts";
 import { startUsageJobs } from "./jobs/scheduler.ts";
 import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
 import { RedisNetworkStore } from "@sift/network";
+import { ReviewExamples } from "@sift/learning";
 
 /**
  * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)
@@ -37,6 +38,11 @@ export const createClassifyService = async (
     logReasons?: "light" | "full" | "asked";
     /** The network's settings and its secret (networkSecret); none: off. */
     network?: NetworkSettings & { secret: Buffer };
+    /**
+     * How old a sharing workspace must be before its reviews are kept as training examples
+     * (issue 53); default the network's minimum age (SIFT_NETWORK_MIN_AGE), else 7 days.
+     */
+    learningMinAgeMs?: number;
   },
 ) => {
   const { redis, clock, logger } = deps;
@@ -75,9 +81,10 @@ export const createClassifyService = async (
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,
   });
+  const keystore = new Keystore({ redis, clock });
   const jobs = await startUsageJobs({
     connection: deps.jobsRedis,
-    keystore: new Keystore({ redis, clock }),
+    keystore,
     usage,
     notices: new NoticeStore({ redis }),
     clock,
@@ -89,6 +96,12 @@ export const createClassifyService = async (
     store: new FeedbackStore({ redis }),
     nats: deps.nats,
     logger,
+    keep: {
+      examples: new ReviewExamples({ redis }),
+      createdAt: async (id) => (await keystore.getWorkspace(id))?.createdAt ?? null,
+      minAgeMs: deps.learningMinAgeMs ?? deps.network?.minAgeMs ?? 7 * 24 * 3_600_000,
+      now: () => clock.now(),
+    },
   });
   const retention = await startLogRetention({
     connection: deps.jobsRedis,

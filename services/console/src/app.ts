@@ -22,6 +22,7 @@ import type { SignInThrottle } from "./clients/throttle.ts";
 import { assetRoutes } from "./routes/assets.ts";
 import { consoleContext, sendPage } from "./routes/context.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { modelRoutes } from "./routes/model.ts";
 import { listRoutes } from "./routes/lists.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
 import { secondFactorRoutes } from "./routes/second-factor.ts";
@@ -81,6 +82,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     signInRoutes(router, { ...deps, absoluteMs: deps.config.sessionAbsoluteMs });
     secondFactorRoutes(router, deps);
     homeRoutes(router, deps);
+    modelRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);
     overviewRoutes(router, deps);

@@ -63,16 +63,36 @@ export interface InferenceWorker {
   stop(): Promise<void>;
   /** The models it serves, each on its own subject. */
   readonly models: readonly string[];
+  /** The version of `model` in service here. */
+  version(model: string): string | undefined;
+  /**
+   * Puts `scorer` in service for its model (issue 53): later requests go to it; `retired`
+   * resolves once the previous version answered everything it took (then it may be closed).
+   */
+  switchTo(scorer: Scorer): { retired: Promise<void>; previous: Scorer };
   /** Subscribed (for `model`, else for every model it serves), connected and not stopping. */
   ready(model?: string): boolean;
   readonly stats: { handled: number; batches: number; items: number };
 }
 
-/** One model served: its scorer, its batcher (a batch never mixes models) and its subscription. */
-interface Served {
+/**
+ * One version of a model in service: its scorer and its batcher (a batch never mixes models or
+ * versions), and how many requests it still holds. A request is scored by the version that was
+ * current when it arrived, from featurising to the reply's `version` (issue 53).
+ */
+interface Generation {
   scorer: Scorer;
   batcher: MicroBatcher<Features, number, Context>;
   process: ProcessMessage;
+  holding: number;
+  /** Resolves once it holds nothing and its batcher is empty (after it was replaced). */
+  retired?: Promise<void>;
+  settle?: () => void;
+}
+
+/** One model served: the version in service, and its subscription. */
+interface Served {
+  current: Generation;
   subscription?: Subscription;
 }
 
@@ -82,7 +102,9 @@ interface Served {
  * message to its handler, with a micro-batcher in front of the model's scorer; and, with learned
  * state, a plain subscriber (every worker hears it) on the learner's announcements. Tracing wraps
  * the handler and the batch run from outside (tracing.ts). The NATS connection belongs to the
- * caller, who drains it after stop().
+ * caller, who drains it after stop(). `switchTo` puts another version of a model in service
+ * without a restart: requests that arrive after it go to the new one, those already taken finish
+ * on the old, and the old one's returned promise resolves when it holds nothing more.
  */
 export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
   const { nats, logger, tracing } = deps;
@@ -92,7 +114,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
   let stopping = false;
   let handled = 0;
 
-  const serve = (scorer: Scorer): Served => {
+  const generation = (scorer: Scorer): Generation => {
     const run: RunBatch = async (features) => {
       metrics.batchSize.observe(features.length);
       const end = metrics.inference.startTimer();
@@ -127,26 +149,36 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       msg.respond(JSON.stringify(reply));
       return reply;
     };
-    return { scorer, batcher, process: tracing ? tracedProcess(tracing, process) : process };
+    return { scorer, batcher, process: tracing ? tracedProcess(tracing, process) : process, holding: 0 };
   };
-  const served = deps.scorers.map(serve);
+  const served = deps.scorers.map((scorer): Served => ({ current: generation(scorer) }));
+  const settleIfDone = (g: Generation) => {
+    if (g.settle && g.holding === 0) void g.batcher.drain().then(g.settle);
+  };
 
   return {
     start() {
       for (const model of served) {
-        const subject = inferenceSubject(model.scorer.model);
-        const queue = inferenceQueue(model.scorer.model);
+        const name = model.current.scorer.model;
+        const subject = inferenceSubject(name);
+        const queue = inferenceQueue(name);
         model.subscription = nats.subscribe(subject, {
           queue,
           callback: (err, msg) => {
             if (err) return logger.warn({ err, subject }, "subscription error");
-            const task = model.process(msg).then(() => undefined);
+            const g = model.current;
+            g.holding++;
+            const task = g.process(msg).then(() => undefined);
             inFlight.add(task);
-            void task.finally(() => inFlight.delete(task));
+            void task.finally(() => {
+              inFlight.delete(task);
+              g.holding--;
+              settleIfDone(g);
+            });
           },
         });
         logger.info(
-          { subject, queue, model: model.scorer.model, version: model.scorer.version },
+          { subject, queue, model: name, version: model.current.scorer.version },
           "worker subscribed",
         );
       }
@@ -171,27 +203,39 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
           model.subscription
             ?.drain()
             .catch((err: unknown) =>
-              logger.warn({ err, model: model.scorer.model }, "subscription drain failed"),
+              logger.warn({ err, model: model.current.scorer.model }, "subscription drain failed"),
             ),
         ),
       );
       updates?.unsubscribe();
       await Promise.all(inFlight);
-      await Promise.all(served.map((model) => model.batcher.drain()));
+      await Promise.all(served.map((model) => model.current.batcher.drain()));
       logger.info({ handled }, "worker stopped");
     },
-    models: served.map((model) => model.scorer.model),
+    models: served.map((model) => model.current.scorer.model),
+    version: (name) => served.find((m) => m.current.scorer.model === name)?.current.scorer.version,
+    switchTo(scorer) {
+      const model = served.find((m) => m.current.scorer.model === scorer.model);
+      if (!model) throw new Error(`this worker does not serve ${scorer.model}`);
+      const old = model.current;
+      if (old.scorer === scorer) return { retired: Promise.resolve(), previous: old.scorer };
+      model.current = generation(scorer);
+      old.retired = new Promise<void>((resolve) => (old.settle = resolve));
+      settleIfDone(old);
+      logger.info({ model: scorer.model, from: old.scorer.version, to: scorer.version }, "model switched");
+      return { retired: old.retired, previous: old.scorer };
+    },
     ready: (name) =>
       !stopping &&
       !nats.isClosed() &&
       served.every(
         (model) =>
-          (name !== undefined && model.scorer.model !== name) ||
+          (name !== undefined && model.current.scorer.model !== name) ||
           (model.subscription !== undefined && !model.subscription.isClosed()),
       ),
     get stats() {
-      const batches = served.reduce((sum, model) => sum + model.batcher.stats.batches, 0);
-      const items = served.reduce((sum, model) => sum + model.batcher.stats.items, 0);
+      const batches = served.reduce((sum, model) => sum + model.current.batcher.stats.batches, 0);
+      const items = served.reduce((sum, model) => sum + model.current.batcher.stats.items, 0);
       return { handled, batches, items };
     },
   };

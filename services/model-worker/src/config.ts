@@ -37,6 +37,17 @@ const Config = BaseConfig.extend({
   batchMaxItems: z.coerce.number().int().min(1).max(1024).default(64).meta({ env: "SIFT_BATCH_MAX_ITEMS" }),
   /** DESIGN.md: one intra-op thread, spinning off, where the worker shares cores. */
   intraOpThreads: z.coerce.number().int().min(1).max(64).default(1).meta({ env: "SIFT_INTRA_OP_THREADS" }),
+  /**
+   * How often the worker reads which version of its model the deployment has in service
+   * (issue 53, `sift model promote`): one Redis GET each time.
+   */
+  modelPollMs: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(1_000)
+    .meta({ env: "SIFT_MODEL_POLL_MS" }),
   shutdownDeadlineMs: z.coerce
     .number()
     .int()

@@ -2,7 +2,9 @@ import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
 import { serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
-import { loadOnnxScorer } from "./clients/scorer.ts";
+import { loadOnnxScorer, loadOnnxScorerFromBytes } from "./clients/scorer.ts";
+import { ServingModel } from "./clients/serving-model.ts";
+import { ModelVersions } from "@sift/learning";
 import { CachedWorkspaceStates } from "./clients/workspace-states.ts";
 import type { WorkerConfig } from "./config.ts";
 
@@ -17,7 +19,11 @@ export const createModelWorker = async (
     nats: NatsConnection;
     /** Where workspaces' learned state lives; without it, every request gets the base model's score. */
     redis?: RedisClient;
-    config: Pick<WorkerConfig, "models" | "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems">;
+    config: Pick<
+      WorkerConfig,
+      "models" | "modelPath" | "intraOpThreads" | "batchWindowMs" | "batchMaxItems"
+    > &
+      Partial<Pick<WorkerConfig, "modelPollMs">>;
     /** Files by model name in place of the committed ones (a test's second model). */
     artifacts?: Readonly<Record<string, string>>;
   },
@@ -48,6 +54,31 @@ export const createModelWorker = async (
     metrics: deps.metrics,
     tracing: deps.tracing,
   });
+  // With Redis, each model follows the version the deployment has in service (issue 53).
+  const followers = deps.redis
+    ? scorers.map(
+        (shipped) =>
+          new ServingModel({
+            versions: new ModelVersions({ redis: deps.redis!, model: shipped.model }),
+            shipped,
+            load: (onnx, meta) =>
+              loadOnnxScorerFromBytes({
+                model: shipped.model,
+                onnx,
+                meta,
+                intraOpThreads: config.intraOpThreads,
+              }),
+            switchTo: (scorer) => worker.switchTo(scorer),
+            pollMs: config.modelPollMs ?? 1_000,
+            logger,
+          }),
+      )
+    : [];
+  /** Start before the worker takes requests (its first answer comes from the version in service). */
+  const serving = {
+    start: async () => void (await Promise.all(followers.map((f) => f.start()))),
+    stop: async () => void (await Promise.all(followers.map((f) => f.stop()))),
+  };
   const app = serviceApp(
     {
       logger,
@@ -64,5 +95,5 @@ export const createModelWorker = async (
     },
     () => {},
   );
-  return { scorers, worker, app };
+  return { scorers, worker, app, serving };
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
+import type { ModelVersions, ReviewExamples } from "@sift/learning";
 import { CHALLENGE_TTL_MS, Hostnames, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
@@ -33,8 +34,21 @@ export interface CliDeps {
   console?: ConsoleCliDeps;
   /** The verdict log (`sift workspace forget-log`). */
   verdicts?: { forget(workspaceId: string): Promise<void> };
+  /** The deployment's kept reviews (issue 53): forgotten when a workspace stops sharing. */
+  examples?: { forget(workspaceId: string): Promise<number> };
+  /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
+  models?: ModelCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
   extra?: Record<string, Command>;
+}
+
+/** What the model commands need (issue 53, model-commands.ts): the kept reviews and the versions. */
+export interface ModelCliDeps {
+  examples: ReviewExamples;
+  versions: ModelVersions;
+  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
+  modelPath?: string | undefined;
+  now(): number;
 }
 
 /** What the console commands need beyond the key store: its accounts and a way to read a password. */
@@ -114,7 +128,8 @@ export const COMMANDS: Record<string, Command> = {
       "log-retention-days",
       "log-max-entries",
     ],
-    run: async (flags, { keystore, feedback }) => {
+    run: async (flags, deps) => {
+      const { keystore, feedback } = deps;
       const workspaceId = required(flags, "workspace");
       const shareReports = parse(onOff, flags["share-reports"], "share-reports");
       const strictness = parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness");
@@ -147,6 +162,8 @@ export const COMMANDS: Record<string, Command> = {
           : await keystore.getWorkspace(workspaceId);
       if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
       if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
+      // A workspace that stops sharing leaves the next model (issue 53).
+      if (shareReports === false) await deps.examples?.forget(workspaceId);
       // Kept with the learned state the workers already load, not in the key record (store.ts).
       if (strictness !== undefined) await feedback.setStrictness(workspaceId, strictness);
       return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports, strictness }) };

@@ -8,6 +8,8 @@ import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
+import { ModelVersions, ReviewExamples } from "@sift/learning";
+import { SPAM_STANDARD } from "@sift/contracts";
 
 const target = {
   url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379",
@@ -28,6 +30,13 @@ try {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
+    examples: new ReviewExamples({ redis }),
+    models: {
+      examples: new ReviewExamples({ redis }),
+      versions: new ModelVersions({ redis, model: SPAM_STANDARD }),
+      modelPath: process.env["SIFT_MODEL_PATH"],
+      now: () => systemClock.now(),
+    },
     // Forgetting reads no content: no keys needed.
     verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
     console: { accounts: new AccountStore({ redis, clock: systemClock }), readPassword },

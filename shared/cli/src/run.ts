@@ -6,6 +6,7 @@ import { TOKEN_COMMANDS } from "./token-commands.ts";
 
 /** Commands that change nothing: the others land in the audit trail. */
 const READS = /( show| list| stats| status)$|^challenge solve$/;
+import { MODEL_COMMANDS } from "./model-commands.ts";
 
 export interface CliResult {
   code: number;
@@ -33,6 +34,7 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
     ...FEEDBACK_COMMANDS,
     ...CONSOLE_COMMANDS,
     ...TOKEN_COMMANDS,
+    ...MODEL_COMMANDS,
     ...deps.extra,
   };
   const name = argv.slice(0, 2).join(" ");

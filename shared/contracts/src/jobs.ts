@@ -59,6 +59,12 @@ export const FeedbackJob = z.object({
   /** The submission's script (ISO 15924) and language (ISO 639-3), when long enough to tell. */
   script: z.string().max(8).optional(),
   language: z.string().max(8).optional(),
+  /**
+   * The reviewed submission as a training example (@sift/learning's codec, base64): the
+   * featuriser's hashed ids and values, its version and the label, never the text. Kept by the
+   * learner for workspaces that share reports (issue 53); absent when made from redacted text.
+   */
+  example: z.string().max(262_144).optional(),
 });
 export type FeedbackJob = z.infer<typeof FeedbackJob>;
 

@@ -76,3 +76,27 @@ export const loadLinearScorer = (modelPath = MODEL_PATH): LinearScorer => {
     },
   };
 };
+
+/** A scorer graph's own parameters (the trainer's export: W, bias, scale, shift), read off its bytes. */
+export interface LinearWeights {
+  weights: Float32Array;
+  bias: number;
+  scale: number;
+  shift: number;
+}
+
+/**
+ * Every parameter of a scorer graph, from its ONNX bytes: what a deployment's own training
+ * (issue 53) starts from and compares against, whichever version (the committed file or one
+ * stored in Redis) the bytes are.
+ */
+export const readLinearWeights = (bytes: Uint8Array): LinearWeights => {
+  // A plain Uint8Array copy: a Buffer's slice is a view at any offset, and Float32Array needs 4.
+  const onnx = new Uint8Array(bytes);
+  const one = (name: string): number => {
+    const value = initializer(onnx, name)[0];
+    if (value === undefined) throw new Error(`model's ${name} is empty`);
+    return value;
+  };
+  return { weights: initializer(onnx, "W"), bias: one("bias"), scale: one("scale"), shift: one("shift") };
+};

@@ -18,8 +18,9 @@ export const queueReport = async (
 ): Promise<FeedbackJob> => {
   const { fingerprint, ...rest } = input;
   const report = toReport(rest);
-  // Not the original text: its fingerprint, and no base score (the redacted text scores otherwise).
-  const { logOdds: _logOdds, modelVersion: _version, ...redacted } = report;
+  // Not the original text: its fingerprint, and no base score nor training example (the
+  // redacted text scores and featurises otherwise).
+  const { logOdds: _logOdds, modelVersion: _version, example: _example, ...redacted } = report;
   const job = fingerprint ? { ...redacted, fingerprint } : report;
   await reports.add(job);
   return job;

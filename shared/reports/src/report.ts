@@ -1,6 +1,7 @@
 import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
 import { encodeSignature, fingerprint, reportBuckets, writingOf } from "@sift/feedback";
-import { loadLinearScorer, MODEL_PATH, type LinearScorer } from "@sift/model";
+import { encodeExample } from "@sift/learning";
+import { FEATURIZER_VERSION, loadLinearScorer, MODEL_PATH, type LinearScorer } from "@sift/model";
 import { featurize } from "@sift/model/features";
 
 /**
@@ -56,6 +57,17 @@ export const toReport = (input: ReportInput, scorer: LinearScorer | null = baseS
       : {}),
     ...(writing
       ? { script: writing.script, ...(writing.language ? { language: writing.language } : {}) }
+      : {}),
+    ...(features.ids.length > 0
+      ? {
+          example: encodeExample({
+            label: input.label === "spam" ? 1 : 0,
+            featurizerVersion: FEATURIZER_VERSION,
+            reviewedAt: input.reportedAt,
+            ids: features.ids,
+            vals: features.vals,
+          }).toString("base64"),
+        }
       : {}),
   };
 };

@@ -98,6 +98,8 @@ export interface StackOptions {
     webhooks?: boolean;
     allowPrivateWebhooks?: boolean;
   };
+  /** How old a sharing workspace must be before its reviews are kept for training (default 7 days). */
+  learningMinAgeMs?: number;
 }
 
 export interface Stack {
@@ -200,6 +202,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     inferenceTimeoutMs: options.inferenceTimeoutMs ?? 1_500,
     logKeys,
     ...(options.models ? { models: options.models } : {}),
+    ...(options.learningMinAgeMs === undefined ? {} : { learningMinAgeMs: options.learningMinAgeMs }),
     ...(options.network
       ? {
           network: {

@@ -42,6 +42,8 @@ export const startModelWorker = async (
     artifacts?: Readonly<Record<string, string>>;
     /** Attach to natsUrl's first node rather than a random one (connectNats's `inOrder`). */
     natsInOrder?: boolean;
+    /** How often it reads the version in service (issue 53; default 1 s). */
+    modelPollMs?: number;
   } = {},
 ): Promise<RunningModelWorker> => {
   const nats = await connectNats(natsUrl, "sift-test-worker", { inOrder: options.natsInOrder ?? false });
@@ -55,7 +57,7 @@ export const startModelWorker = async (
       : undefined;
   const metrics = createRegistry("model-worker");
   const tracing = await startTracing({ service: "model-worker", endpoint: options.otlpEndpoint });
-  const { worker, scorers } = await createModelWorker({
+  const { worker, scorers, serving } = await createModelWorker({
     nats,
     ...(redis ? { redis } : {}),
     logger: silentLogger(),
@@ -64,6 +66,7 @@ export const startModelWorker = async (
       models: [...(options.models ?? [SPAM_STANDARD])],
       intraOpThreads: 1,
       modelPath: options.modelPath,
+      ...(options.modelPollMs ? { modelPollMs: options.modelPollMs } : {}),
     },
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     metrics,
@@ -73,6 +76,7 @@ export const startModelWorker = async (
   // race the connection (it would get the base model's score, the fallback for a Redis it cannot
   // reach); a Redis that is down does not hold the worker up beyond a few seconds.
   if (redis) await redisReady(redis).catch(() => undefined);
+  await serving.start();
   worker.start();
   // A round trip proves the subscription reached the server before anyone publishes.
   await nats.flush();
@@ -83,6 +87,7 @@ export const startModelWorker = async (
     flushTraces: async () => void (await tracing?.forceFlush()),
     stop: async () => {
       await worker.stop();
+      await serving.stop();
       await nats.drain();
       await Promise.all(scorers.map((s) => s.close()));
       redis?.disconnect();

@@ -51,6 +51,8 @@ export interface VerdictInput {
   label?: "spam" | "clean";
   score?: number;
   model?: string;
+  /** classify: the version of the model that judged (issue 53: a deployment's own, `…-d<N>`). */
+  modelVersion?: string;
   /** verify: the answer's `ok`, and its message when not ok. */
   ok?: boolean;
   message?: string;
@@ -80,6 +82,7 @@ export interface Verdict {
   label?: "spam" | "clean";
   score?: number;
   model?: string;
+  modelVersion?: string;
   ok?: boolean;
   message?: string;
   reasons: unknown[];

@@ -19,6 +19,8 @@ export const classifyRecord = (input: {
   key: ResolvedKey;
   time: number;
   verdict: ClassifyResponse;
+  /** The version of the model that judged (the worker's reply). */
+  modelVersion?: string | undefined;
   reasons: readonly unknown[];
   fields: readonly NormalizedField[];
   /** The fields' TextPrint, which the network's keys may have worked out already. */
@@ -33,6 +35,7 @@ export const classifyRecord = (input: {
   label: input.verdict.label,
   score: input.verdict.score,
   model: input.verdict.model,
+  ...(input.modelVersion === undefined ? {} : { modelVersion: input.modelVersion }),
   reasons: [...input.reasons],
   listHits: input.reasons.filter(isListHit).map(reasonKey),
   fields: input.fields,

@@ -3,6 +3,20 @@ import type { NatsConnection } from "nats";
 import { FEEDBACK_QUEUE, FEEDBACK_UPDATED_SUBJECT, FeedbackJob, type FeedbackUpdated } from "@sift/contracts";
 import { SHARED_LAYER, type FeedbackStore } from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
+import type { ReviewExamples } from "@sift/learning";
+
+/**
+ * Keeping a sharing workspace's reviews as training examples (issue 53): a workspace younger
+ * than `minAgeMs` (SIFT_NETWORK_MIN_AGE, the network's rule) keeps none, so a spammer's fresh
+ * sign-ups cannot teach the deployment's model.
+ */
+export interface KeepReviews {
+  examples: ReviewExamples;
+  /** When the workspace was created (ms), or null when it does not exist. */
+  createdAt(workspaceId: string): Promise<number | null>;
+  minAgeMs: number;
+  now(): number;
+}
 
 /** Reports applied at once per classify instance: each is one short Lua call. */
 const CONCURRENCY = 4;
@@ -19,6 +33,7 @@ export const startLearner = (deps: {
   store: FeedbackStore;
   nats: NatsConnection;
   logger: Logger;
+  keep?: KeepReviews;
 }) => {
   const announce = (update: FeedbackUpdated) =>
     deps.nats.publish(FEEDBACK_UPDATED_SUBJECT, JSON.stringify(update));
@@ -35,6 +50,7 @@ export const startLearner = (deps: {
         for (const agreed of await deps.store.sharedReports(report, `${report.workspaceId}:${job.id}`))
           shared = await deps.store.record(SHARED_LAYER, agreed);
         if (shared !== undefined) announce({ workspaceId: SHARED_LAYER, version: shared });
+        if (deps.keep && report.example) await keepReview(deps.keep, report.workspaceId, report);
       }
       return { version };
     },
@@ -44,4 +60,10 @@ export const startLearner = (deps: {
     deps.logger.error({ err, requestId: job?.data?.requestId }, "report not applied"),
   );
   return { worker, stop: () => worker.close() };
+};
+
+const keepReview = async (keep: KeepReviews, workspaceId: string, report: FeedbackJob): Promise<void> => {
+  const createdAt = await keep.createdAt(workspaceId);
+  if (createdAt === null || keep.now() - createdAt < keep.minAgeMs) return;
+  await keep.examples.keepEncoded(workspaceId, report.reportedAt, Buffer.from(report.example!, "base64"));
 };

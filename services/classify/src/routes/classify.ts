@@ -163,6 +163,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
           key,
           time,
           verdict,
+          modelVersion: result.version,
           reasons,
           fields: input.fields,
           print,

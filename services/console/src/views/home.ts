@@ -79,7 +79,8 @@ export const homePage = (
       }
       ${
         visitor.user.operator
-          ? html`<h2>New workspace</h2>
+          ? html`<p><a href="/console/model">The model in service</a> (version, training, comparison)</p>
+              <h2>New workspace</h2>
               ${postForm(
                 { action: "/console/workspaces", csrf: visitor.session.csrf, inline: true },
                 html`${field("workspace-name", "Name", textInput("workspace-name", "name", 100))}

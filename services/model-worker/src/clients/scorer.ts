@@ -7,6 +7,7 @@ import {
   INPUT_IDS,
   INPUT_VALS,
   metaPathOf,
+  ModelMeta,
   OUTPUT_SCORE,
   readModelMeta,
   toBatch,
@@ -53,21 +54,53 @@ export const loadOnnxScorer = async (options: ScorerOptions): Promise<Scorer> =>
   const modelPath = options.modelPath ?? artifactPath(name);
   const metaPath = metaPathOf(modelPath);
   if (!existsSync(metaPath)) throw new Error(`model ${name}: no metadata at ${metaPath}`);
-  const meta = readModelMeta(metaPath);
-  if (meta.model !== name) throw new Error(`model ${name}: ${modelPath} holds ${meta.model}`);
+  return onnxScorer(name, modelPath, readModelMeta(metaPath), options.intraOpThreads, modelPath);
+};
+
+/**
+ * A deployment version (issue 53: its ONNX bytes and metadata from Redis, @sift/learning's
+ * ModelVersions), refused as a file would be when it names another model or featuriser.
+ */
+export const loadOnnxScorerFromBytes = async (options: {
+  model: string;
+  onnx: Uint8Array;
+  meta: string;
+  intraOpThreads: number;
+}): Promise<Scorer> => {
+  let meta: ModelMeta;
+  try {
+    meta = ModelMeta.parse(JSON.parse(options.meta));
+  } catch {
+    throw new Error(`model ${options.model}: the stored version's metadata is not valid`);
+  }
+  return onnxScorer(options.model, options.onnx, meta, options.intraOpThreads, `version ${meta.version}`);
+};
+
+const onnxScorer = async (
+  name: string,
+  source: string | Uint8Array,
+  meta: ModelMeta,
+  intraOpThreads: number,
+  where: string,
+): Promise<Scorer> => {
+  if (meta.model !== name) throw new Error(`model ${name}: ${where} holds ${meta.model}`);
   if (meta.featurizerVersion !== FEATURIZER_VERSION) {
     throw new Error(
       `model needs featuriser v${meta.featurizerVersion}, this worker has v${FEATURIZER_VERSION}`,
     );
   }
-  const session = await InferenceSession.create(modelPath, {
-    intraOpNumThreads: options.intraOpThreads,
+  const sessionOptions: InferenceSession.SessionOptions = {
+    intraOpNumThreads: intraOpThreads,
     interOpNumThreads: 1,
     executionMode: "sequential",
     graphOptimizationLevel: "all",
     // Spinning threads burn the core the NATS client and featuriser need (DESIGN.md perf notes).
     extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
-  });
+  };
+  const session =
+    typeof source === "string"
+      ? await InferenceSession.create(source, sessionOptions)
+      : await InferenceSession.create(source, sessionOptions);
   const run = async (rows: number, width: number, ids: BigInt64Array, vals: Float32Array) => {
     const out = await session.run({
       [INPUT_IDS]: new Tensor("int64", ids, [rows, width]),

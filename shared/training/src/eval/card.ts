@@ -228,6 +228,7 @@ export const renderCard = (c: CardInput): string => {
 | task | score a form submission (its normalised fields) for spam; \`label\` is \`spam\` when score ≥ 0.8 |
 | rebuild | \`pnpm train --data ../shared/data\` (deterministic: same data and code give the same bytes) |
 | evaluate | \`pnpm eval --data ../shared/data\` (writes this card and \`docs/model/*.svg\`) |
+| in a deployment | its own version (\`…-d<N>\`) may be trained on top of this one from its sites' reviews: [model/deployment-versions.md](model/deployment-versions.md) |
 
 ## Goals (issue 51: the languages sites write) against this model
 

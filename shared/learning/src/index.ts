@@ -1,0 +1,4 @@
+export * from "./codec.ts";
+export * from "./examples.ts";
+export * from "./versions.ts";
+export * from "./train/index.ts";
