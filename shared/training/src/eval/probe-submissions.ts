@@ -1,6 +1,6 @@
-import { InferenceSession, Tensor } from "onnxruntime-node";
-import { featurize, INPUT_IDS, INPUT_VALS, MODEL_PATH, OUTPUT_SCORE, toBatch } from "@sift/model";
+import { featurize, MODEL_PATH } from "@sift/model";
 import { formFields } from "../data/forms.ts";
+import { scoreWithModel } from "./submissions.ts";
 
 /**
  * Issue 51's cross-language goal: injection probes and keyboard mash alone in a message field
@@ -42,13 +42,9 @@ export const scoreProbes = async (modelPath = MODEL_PATH): Promise<ProbeScore[]>
     text,
     { name: "Daniel Novak", email: "daniel.novak@gmail.com", message: text },
   ]);
-  const session = await InferenceSession.create(modelPath);
-  const batch = toBatch(contents.map((c) => featurize(formFields(c))));
-  const out = await session.run({
-    [INPUT_IDS]: new Tensor("int64", batch.ids, [batch.rows, batch.width]),
-    [INPUT_VALS]: new Tensor("float32", batch.vals, [batch.rows, batch.width]),
-  });
-  await session.release();
-  const scores = [...(out[OUTPUT_SCORE]!.data as Float32Array)];
+  const scores = await scoreWithModel(
+    contents.map((c) => featurize(formFields(c))),
+    modelPath,
+  );
   return PROBE_TEXTS.map((p, i) => ({ ...p, alone: scores[2 * i]!, inForm: scores[2 * i + 1]! }));
 };

@@ -1,5 +1,13 @@
 import { InferenceSession, Tensor } from "onnxruntime-node";
-import { featurize, INPUT_IDS, INPUT_VALS, MODEL_PATH, OUTPUT_SCORE, toBatch } from "@sift/model";
+import {
+  featurize,
+  INPUT_IDS,
+  INPUT_VALS,
+  MODEL_PATH,
+  OUTPUT_SCORE,
+  toBatch,
+  type Features,
+} from "@sift/model";
 import { formFields } from "../data/forms.ts";
 
 /**
@@ -46,14 +54,28 @@ export const EXAMPLE_SUBMISSIONS: Array<{ what: string; content: unknown; v1: nu
   },
 ];
 
-/** Scores the examples with the committed ONNX model, exactly as the worker would. */
-export const scoreExamples = async (): Promise<number[]> => {
-  const session = await InferenceSession.create(MODEL_PATH);
-  const batch = toBatch(EXAMPLE_SUBMISSIONS.map((e) => featurize(formFields(e.content))));
-  const out = await session.run({
-    [INPUT_IDS]: new Tensor("int64", batch.ids, [batch.rows, batch.width]),
-    [INPUT_VALS]: new Tensor("float32", batch.vals, [batch.rows, batch.width]),
-  });
+/**
+ * Scores featurised submissions with an ONNX model file (the committed one unless named), exactly
+ * as the worker would, in batches of 256 so a whole data set fits.
+ */
+export const scoreWithModel = async (
+  features: readonly Features[],
+  modelPath: string = MODEL_PATH,
+): Promise<number[]> => {
+  const session = await InferenceSession.create(modelPath);
+  const scores: number[] = [];
+  for (let at = 0; at < features.length; at += 256) {
+    const batch = toBatch(features.slice(at, at + 256));
+    const out = await session.run({
+      [INPUT_IDS]: new Tensor("int64", batch.ids, [batch.rows, batch.width]),
+      [INPUT_VALS]: new Tensor("float32", batch.vals, [batch.rows, batch.width]),
+    });
+    scores.push(...(out[OUTPUT_SCORE]!.data as Float32Array));
+  }
   await session.release();
-  return [...(out[OUTPUT_SCORE]!.data as Float32Array)];
+  return scores;
 };
+
+/** Scores the examples with the committed ONNX model, exactly as the worker would. */
+export const scoreExamples = (): Promise<number[]> =>
+  scoreWithModel(EXAMPLE_SUBMISSIONS.map((e) => featurize(formFields(e.content))));
