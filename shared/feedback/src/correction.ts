@@ -33,8 +33,12 @@ export interface CorrectionOptions {
   epochs: number;
   rate: number;
 }
-/** Chosen on pnpm replay:learning's sharing sites (docs/feedback.md: "Each site's own correction"). */
-export const CORRECTION_OPTIONS: CorrectionOptions = { l2: 0.1, epochs: 15, rate: 2 };
+/**
+ * Chosen on pnpm replay:learning's sharing sites (docs/feedback.md: "Each site's own correction"):
+ * 6 epochs fit 2,000 reports in 26 ms of a worker's thread against 69 ms for 15, for 0.003 of
+ * mean recall.
+ */
+export const CORRECTION_OPTIONS: CorrectionOptions = { l2: 0.1, epochs: 6, rate: 2 };
 
 /** One report as a record of the correction log; empty when it has no base score. */
 export const encodeCorrection = (report: {
