@@ -373,6 +373,14 @@ describe("the deployment's own model", () => {
     expect(after["training"]).toMatchObject({ id: asked.body["id"], state: "done", version, error: null });
     const candidate = after["candidate"] as { version: string; wins: boolean };
     expect(candidate.version).toBe(version);
+    // Operators see the request in the console too.
+    const page = await (
+      await consoleAs(`api-operator-${process.pid}@example.com`, { operator: true })
+    ).get("/console/model");
+    expect(page.text).toContain("Training asked through /v1");
+    expect(page.text).toMatch(
+      new RegExp(`done, asked [^<]+: <code>${version.replace(/[.+]/g, "\\$&")}</code>`),
+    );
 
     // The caller's mistakes: clear answers in the /v1 shape.
     expect(await v1("POST", "/v1/model/promote", operator, { version: "1.4.0+nope-d9" })).toMatchObject({
