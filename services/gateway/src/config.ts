@@ -69,6 +69,11 @@ const Config = ServiceConfig.extend({
     .default("0")
     .transform((v) => v === "1")
     .meta({ env: "SIFT_WEBHOOK_ALLOW_PRIVATE" }),
+  /**
+   * The shipped model's file, as the workers load it (GET /v1/model names its version; default
+   * the committed one).
+   */
+  modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
   maxConnections: z.coerce.number().int().positive().default(10_000).meta({ env: "SIFT_MAX_CONNECTIONS" }),
 }).refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, {

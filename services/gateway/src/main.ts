@@ -24,6 +24,7 @@ const exitCode = await runService({
       internalSecret: config.internalSecret,
       allowPrivateWebhooks: config.allowPrivateWebhooks,
       webhookQueue,
+      modelPath: config.modelPath,
     });
     const webhookWorker = startWebhookWorker({
       ...deps,

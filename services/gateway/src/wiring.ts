@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Queue } from "bullmq";
 import { browserBundlePath } from "@sift/browser/paths";
+import { SPAM_STANDARD } from "@sift/contracts";
 import {
   AuditTrail,
   Keystore,
@@ -9,7 +10,9 @@ import {
   RefusalCounter,
   TokenStore,
 } from "@sift/keystore";
+import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { WebhookStore, type ManagementDeps } from "@sift/management";
+import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildGatewayApp, type GatewayDeps } from "./app.ts";
@@ -61,6 +64,8 @@ export const managementParts = (deps: {
   allowPrivateWebhooks: boolean;
   webhookQueue?: Pick<Queue, "add"> | undefined;
   tokenRate?: { rate: number; burst: number };
+  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
+  modelPath?: string | undefined;
 }): ManagementDeps & { redis: RedisClient } => ({
   redis: deps.redis,
   clock: deps.clock,
@@ -80,6 +85,13 @@ export const managementParts = (deps: {
   }),
   allowPrivateWebhooks: deps.allowPrivateWebhooks,
   ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
+  // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
+  models: {
+    examples: new ReviewExamples({ redis: deps.redis }),
+    versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
+    requests: new TrainingRequests({ redis: deps.redis }),
+    shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
+  },
 });
 
 /** The webhook signing key: the internal secret's HMAC under a fixed label, so it is never the secret itself. */

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { SPAM_STANDARD, type FeedbackJob } from "@sift/contracts";
-import { encodeSignature, FeedbackStore, fingerprint, reportBuckets } from "@sift/feedback";
+import {
+  CORRECTION_RECORD_BYTES,
+  encodeSignature,
+  FeedbackStore,
+  fingerprint,
+  MAX_CORRECTION_REPORTS,
+  reportBuckets,
+} from "@sift/feedback";
 import { featurize } from "@sift/model";
 import { createRedis, redisReady } from "@sift/runtime";
 import {
@@ -57,10 +64,10 @@ const learn = (workspaceId: string, label: "spam" | "clean") => {
   return store.record(workspaceId, job);
 };
 
-const classify = async (secretKey: string) => {
+const classify = async (secretKey: string, message: Record<string, string> = content) => {
   const reply = await post(
     `${stack.gatewayUrl}/classify`,
-    { content, model: SPAM_STANDARD },
+    { content: message, model: SPAM_STANDARD },
     { authorization: `Bearer ${secretKey}` },
   );
   expect(reply.status).toBe(200);
@@ -100,5 +107,104 @@ describe("a model worker's learned state", () => {
       expect(Date.now() - start).toBeLessThan(10_000);
       await new Promise((r) => setTimeout(r, 100));
     }
+  });
+
+  it("fits each site's own correction from its reviews: a campaign the model misses moves up, its clean stays clean", async () => {
+    worker ??= await startModelWorker(nats.url, undefined, { redisUrl: stateRedis.url });
+    const probe = await createKey(stack.keystore, { kind: "classify" });
+    const taught = await createKey(stack.keystore, { kind: "classify" });
+    const counted = await createKey(stack.keystore, { kind: "classify" });
+    const goods = [
+      "armchair",
+      "bookshelf",
+      "sofa",
+      "lamp",
+      "rug",
+      "desk",
+      "wardrobe",
+      "dresser",
+      "bench",
+      "stool",
+      "mirror",
+      "cabinet",
+    ];
+    const campaign = (i: number) =>
+      `Lovely photos. My sister got her ${goods[i % goods.length]} at Oakvale on Mill Street and recommends them`;
+    const honest = (i: number) =>
+      `Is the ${goods[i % goods.length]} in the photos still available? I could collect it on Saturday morning`;
+    const reviews = [
+      ...goods.map((_, i) => ({ text: campaign(i), label: "spam" as const })),
+      ...goods.map((_, i) => ({ text: honest(i), label: "clean" as const })),
+    ];
+    // The base model's log-odds of each, as the verdict log hands them to a review: what an
+    // untaught workspace is answered.
+    for (const review of reviews) {
+      const fields = [["message", review.text]] as const;
+      const base = await classify(probe.secretKey, { message: review.text });
+      const job: FeedbackJob = {
+        workspaceId: taught.workspaceId,
+        label: review.label,
+        buckets: reportBuckets(featurize(fields).ids),
+        fingerprint: encodeSignature(fingerprint(fields)),
+        reportedAt: Date.now(),
+        logOdds: Math.log(base / (1 - base)),
+        modelVersion: "1",
+      };
+      await store.record(taught.workspaceId, job);
+      // The same reports without a base score: the count layer and near-duplicates, no correction.
+      const { logOdds: _, modelVersion: __, ...plain } = job;
+      await store.record(counted.workspaceId, { ...plain, workspaceId: counted.workspaceId });
+    }
+    expect(
+      (await redis.strlen(`sift:{fb:${taught.workspaceId}}:corrections`)) / CORRECTION_RECORD_BYTES,
+    ).toBe(reviews.length);
+    expect(await redis.exists(`sift:{fb:${counted.workspaceId}}:corrections`)).toBe(0);
+
+    const unseen = {
+      message:
+        "Nice post. Oakvale on Mill Street is where my cousin got her new bookshelf, she recommends them",
+    };
+    const clean = { message: "Is the wardrobe in the photos still available? I could collect it on Sunday" };
+    const base = await classify(probe.secretKey, unseen);
+    const start = Date.now();
+    let withCorrection = await classify(taught.secretKey, unseen);
+    while (withCorrection <= base) {
+      expect(Date.now() - start).toBeLessThan(10_000);
+      await new Promise((r) => setTimeout(r, 100));
+      withCorrection = await classify(taught.secretKey, unseen);
+    }
+    const countsOnly = await classify(counted.secretKey, unseen);
+    expect(base).toBeLessThan(0.8);
+    expect(withCorrection).toBeGreaterThan(countsOnly);
+    expect(withCorrection).toBeGreaterThanOrEqual(0.8);
+    expect(await classify(taught.secretKey, clean)).toBeLessThan(0.8);
+
+    // Forgotten with the workspace's learned state.
+    await store.forget(taught.workspaceId);
+    expect(await redis.exists(`sift:{fb:${taught.workspaceId}}:corrections`)).toBe(0);
+  });
+
+  it("keeps the correction's log bounded: the newest reports, at most MAX_CORRECTION_REPORTS", async () => {
+    const site = await createKey(stack.keystore, { kind: "classify" });
+    const buckets = reportBuckets(featurize(MESSAGE).ids);
+    const signature = encodeSignature(fingerprint(MESSAGE));
+    for (let i = 0; i < MAX_CORRECTION_REPORTS + 5; i += 100)
+      await Promise.all(
+        Array.from({ length: Math.min(100, MAX_CORRECTION_REPORTS + 5 - i) }, (_, k) =>
+          store.record(site.workspaceId, {
+            workspaceId: site.workspaceId,
+            label: (i + k) % 2 ? "spam" : "clean",
+            buckets,
+            fingerprint: signature,
+            reportedAt: i + k,
+            logOdds: -(i + k),
+            modelVersion: "1",
+          }),
+        ),
+      );
+    const log = await redis.getBuffer(`sift:{fb:${site.workspaceId}}:corrections`);
+    expect(log!.length).toBe(MAX_CORRECTION_REPORTS * CORRECTION_RECORD_BYTES);
+    // The oldest five dropped: the first record kept is report 5's (log-odds -5).
+    expect(log!.readFloatLE(1)).toBe(-5);
   });
 });

@@ -5,7 +5,14 @@ import {
   LAYER_BUCKETS,
   personalize,
   ReportLayer,
+  SiteCorrection,
   SIGNATURE_SIZE,
+  CORRECTION_BUCKETS,
+  type CorrectionOptions,
+  type LayerOptions,
+  encodeReviewed,
+  ReviewedScores,
+  type PopulationCurve,
 } from "@sift/feedback";
 
 /** One replayed row, featurised, fingerprinted and scored by the base model once. */
@@ -53,8 +60,21 @@ export const at08 = (items: Scored[]) => {
   };
 };
 
+/** The highest recall at any threshold whose precision is at least `precision` (what placement could reach). */
+export const bestAt = (items: Scored[], precision: number): number => {
+  const sorted = [...items].sort((a, b) => b.score - a.score);
+  const positives = items.filter((i) => i.label === 1).length;
+  let tp = 0;
+  let best = 0;
+  sorted.forEach((s, k) => {
+    if (s.label === 1) tp++;
+    if (tp / (k + 1) >= precision) best = Math.max(best, tp / positives);
+  });
+  return positives ? best : NaN;
+};
+
 /** The layer a workspace holds after these reports, as the store would hand it to a worker. */
-export const layerOf = (reports: ReplayItem[]): ReportLayer => {
+export const layerOf = (reports: ReplayItem[], options?: LayerOptions): ReportLayer => {
   const counts = Buffer.alloc(2 * LAYER_BUCKETS * 4);
   const fingerprints = Buffer.alloc(reports.length * FINGERPRINT_RECORD_BYTES);
   reports.forEach((r, k) => {
@@ -68,19 +88,58 @@ export const layerOf = (reports: ReplayItem[]): ReportLayer => {
     for (let i = 0; i < SIGNATURE_SIZE; i++) fingerprints.writeUInt32LE(words[i]!, at + 1 + 4 * i);
   });
   const spam = reports.filter((r) => r.label === 1).length;
-  return new ReportLayer({ counts, fingerprints, spam, clean: reports.length - spam });
+  return new ReportLayer({ counts, fingerprints, spam, clean: reports.length - spam }, options);
 };
+
+/** What a site's own reviews move: the count layer, the correction (issue 53), or both. */
+export type OwnLearning = "layer" | "correction" | "both";
+
+/** The correction a workspace fits from these reports, as a worker fits it from the store's log. */
+export const correctionOf = (reports: ReplayItem[], options?: CorrectionOptions): SiteCorrection | null =>
+  SiteCorrection.fit(
+    reports.map((r) => ({
+      label: r.label,
+      logOdds: Math.log(r.base / (1 - r.base)),
+      buckets: Uint16Array.from(r.buckets.slice(0, CORRECTION_BUCKETS)),
+    })),
+    options,
+  );
 
 /**
  * Issue 17's protocol on one source: report the first 25 % in order, score the rest. `why`:
  * also list the verdicts one of whose reasons names it (label, base → learned score, reasons).
  */
-export const replaySource = (items: ReplayItem[], why?: string) => {
+export const replaySource = (
+  items: ReplayItem[],
+  why?: string,
+  own: OwnLearning = "both",
+  options?: CorrectionOptions,
+  layer?: LayerOptions,
+  /** The model that scored the items (version and population): its per-site placement applies. */
+  model?: { version: string; population?: PopulationCurve | undefined },
+) => {
   const cut = Math.floor(items.length / 4);
   const reported = items.slice(0, cut);
   const rest = items.slice(cut);
-  const own = layerOf(reported);
-  const state = { version: 1, own, lists: [] };
+  const state = {
+    version: 1,
+    own: own === "correction" ? null : layerOf(reported, layer),
+    lists: [],
+    correction: own === "layer" ? null : correctionOf(reported, options),
+    reviewed: model
+      ? new ReviewedScores(
+          Buffer.concat(
+            reported.map((r) =>
+              encodeReviewed({
+                label: r.label === 1 ? "spam" : "clean",
+                logOdds: Math.log(r.base / (1 - r.base)),
+                modelVersion: model.version,
+              }),
+            ),
+          ),
+        )
+      : null,
+  };
   const whys: string[] = [];
   const learned = rest.map((r) => {
     const verdict = personalize({
@@ -89,6 +148,7 @@ export const replaySource = (items: ReplayItem[], why?: string) => {
       fields: r.fields,
       state,
       shared: null,
+      ...(model ? { model } : {}),
       ...(why ? { baseReasons: [] } : {}),
     });
     if (why && verdict.reasons.some((x) => `${x.signal} ${x.label ?? ""}`.includes(why)))
@@ -106,7 +166,7 @@ export const replaySource = (items: ReplayItem[], why?: string) => {
       clean: reported.filter((r) => r.label === 0).length,
     },
     base: { auc: auc(base), ...at08(base) },
-    learned: { auc: auc(learned), ...at08(learned) },
+    learned: { auc: auc(learned), ...at08(learned), best: bestAt(learned, 0.9) },
   };
 };
 

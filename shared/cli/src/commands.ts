@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
-import type { ModelVersions, ReviewExamples } from "@sift/learning";
+import type { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { CHALLENGE_TTL_MS, Hostnames, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
 import {
   Difficulty,
@@ -46,6 +46,8 @@ export interface CliDeps {
 export interface ModelCliDeps {
   examples: ReviewExamples;
   versions: ModelVersions;
+  /** Training asked for through POST /v1/model/candidates (`sift model train --requested`). */
+  requests?: TrainingRequests;
   /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
   modelPath?: string | undefined;
   now(): number;

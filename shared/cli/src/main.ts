@@ -8,7 +8,7 @@ import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
-import { ModelVersions, ReviewExamples } from "@sift/learning";
+import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { SPAM_STANDARD } from "@sift/contracts";
 
 const target = {
@@ -34,6 +34,7 @@ try {
     models: {
       examples: new ReviewExamples({ redis }),
       versions: new ModelVersions({ redis, model: SPAM_STANDARD }),
+      requests: new TrainingRequests({ redis }),
       modelPath: process.env["SIFT_MODEL_PATH"],
       now: () => systemClock.now(),
     },

@@ -4,7 +4,7 @@ import { AccountStore } from "@sift/console/accounts";
 import { runCli, type CliDeps } from "../src/index.ts";
 import { FeedbackStore } from "@sift/feedback";
 import { NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { ModelVersions, ReviewExamples } from "@sift/learning";
+import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { readModelMeta } from "@sift/model";
 import { systemClock } from "@sift/runtime";
 import {
@@ -48,6 +48,7 @@ beforeAll(async () => {
     models: {
       examples,
       versions: new ModelVersions({ redis: stack.redis, model: SPAM_STANDARD }),
+      requests: new TrainingRequests({ redis: stack.redis }),
       now: () => Date.now(),
     },
   };
@@ -312,5 +313,123 @@ describe("the deployment's own model", () => {
     const off = await sift("workspace", "set", "--workspace", s.workspaceId, "--share-reports", "off");
     expect(off.code).toBe(0);
     expect(await cli.models!.examples.countOf(s.workspaceId)).toBe(0);
+  });
+
+  it("has /v1 twins for operator tokens: training asked through the API runs outside it, then promote and rollback", async () => {
+    const v1 = async (method: string, path: string, token: string, body?: unknown) => {
+      const res = await fetch(`${stack.gatewayUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const operator = (await stack.tokens.create({ name: "model operator", scope: "operator" })).token;
+    const fresh = await site();
+    const workspace = (
+      await stack.tokens.create({ name: "a site's", scope: "workspace", workspaceId: fresh.workspaceId })
+    ).token;
+    for (const [method, path] of [
+      ["GET", "/v1/model"],
+      ["POST", "/v1/model/candidates"],
+      ["POST", "/v1/model/promote"],
+      ["POST", "/v1/model/rollback"],
+    ] as const)
+      expect(await v1(method, path, workspace, method === "POST" ? { version: shipped } : undefined)).toEqual(
+        {
+          status: 403,
+          body: { ok: false, message: "Only an operator token can do this", code: "forbidden" },
+        },
+      );
+
+    const status = await v1("GET", "/v1/model", operator);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({
+      model: SPAM_STANDARD,
+      version: shipped,
+      source: "shipped",
+      training: null,
+    });
+
+    // Asked through the API: recorded and answered 202, trained by `sift model train --requested`.
+    const asked = await v1("POST", "/v1/model/candidates", operator);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({ state: "queued", startedAt: null, version: null });
+    // One at a time: a second ask answers the pending request.
+    expect((await v1("POST", "/v1/model/candidates", operator)).body["id"]).toBe(asked.body["id"]);
+    expect((await v1("GET", "/v1/model", operator)).body["training"]).toMatchObject({
+      id: asked.body["id"],
+      state: "queued",
+    });
+    const ran = await sift("model", "train", "--requested");
+    expect(ran.stderr).toBe("");
+    expect(ran.json).toMatchObject({ trained: true, request: asked.body["id"], sites: 3 });
+    const version = ran.json!["version"] as string;
+    expect((await sift("model", "train", "--requested")).json).toEqual({ trained: false, request: null });
+    const after = (await v1("GET", "/v1/model", operator)).body;
+    expect(after["training"]).toMatchObject({ id: asked.body["id"], state: "done", version, error: null });
+    const candidate = after["candidate"] as { version: string; wins: boolean };
+    expect(candidate.version).toBe(version);
+    // Operators see the request in the console too.
+    const page = await (
+      await consoleAs(`api-operator-${process.pid}@example.com`, { operator: true })
+    ).get("/console/model");
+    expect(page.text).toContain("Training asked through /v1");
+    expect(page.text).toMatch(
+      new RegExp(`done, asked [^<]+: <code>${version.replace(/[.+]/g, "\\$&")}</code>`),
+    );
+
+    // The caller's mistakes: clear answers in the /v1 shape.
+    expect(await v1("POST", "/v1/model/promote", operator, { version: "1.4.0+nope-d9" })).toMatchObject({
+      status: 404,
+      body: { ok: false, code: "not_found" },
+    });
+    expect(await v1("POST", "/v1/model/promote", operator, { version: 5 })).toMatchObject({
+      status: 400,
+      body: { ok: false, code: "invalid", message: expect.stringContaining("version") },
+    });
+    expect((await v1("POST", "/v1/model/promote", operator, { version, extra: 1 })).status).toBe(400);
+    if (!candidate.wins)
+      expect(await v1("POST", "/v1/model/promote", operator, { version })).toMatchObject({
+        status: 409,
+        body: { ok: false, code: "conflict" },
+      });
+
+    // The previous test's site agreed with a first one on a campaign report: the shared layer
+    // holds the campaign and the enquiries now, and its near-duplicates pin them near 1 and 0
+    // under any model. Messages of the same kinds worded apart are what the promoted model moves,
+    // and rollback restores.
+    const probes = [
+      { message: "Does the walnut bookcase ship flat-packed to Porto, and is assembly included?" },
+      { message: "I still have no refund, who do I write to on telegram about order 5521?" },
+      { message: "Agent on telegram will send compensation, write @refund_now quickly" },
+    ];
+    const scores = async () =>
+      Promise.all(probes.map(async (p) => (await classify(fresh.secretKey, p)).score));
+    const shippedScores = await scores();
+    const promoted = await v1("POST", "/v1/model/promote", operator, { version, force: !candidate.wins });
+    expect(promoted).toEqual({ status: 200, body: { version, source: "deployment" } });
+    await until(async () => worker.worker.version(SPAM_STANDARD) === version, 5_000);
+    const promotedScores = await scores();
+    expect(Math.max(...promotedScores.map((x, i) => Math.abs(x - shippedScores[i]!)))).toBeGreaterThan(0.01);
+    expect((await v1("GET", "/v1/model", operator)).body).toMatchObject({
+      version,
+      source: "deployment",
+      sites: 3,
+    });
+
+    expect(await v1("POST", "/v1/model/rollback", operator)).toEqual({
+      status: 200,
+      body: { version: shipped, source: "shipped" },
+    });
+    await until(async () => worker.worker.version(SPAM_STANDARD) === shipped, 5_000);
+    (await scores()).forEach((x, i) => expect(x).toBeCloseTo(shippedScores[i]!, 5));
+    expect(await v1("POST", "/v1/model/rollback", operator)).toMatchObject({
+      status: 409,
+      body: { ok: false, code: "conflict", message: expect.stringMatching(/nothing to roll back/i) },
+    });
   });
 });

@@ -13,3 +13,4 @@ export * from "./openapi-parts.ts";
 export * from "./drop-in.ts";
 export * from "./management.ts";
 export * from "./management-doc.ts";
+export * from "./model-api.ts";

@@ -23,6 +23,7 @@ import {
   WorkspaceView,
   page,
 } from "./management.ts";
+import { MODEL_OPERATIONS } from "./model-api.ts";
 import { jsonSchema, queryParameters, type OperationDoc } from "./openapi-parts.ts";
 
 /** One operation of the management API as callers see it; @sift/management gives each its handler. */
@@ -37,6 +38,8 @@ export interface ManagementOperation {
   answer?: z.ZodType;
   /** Answers 201 rather than 200. */
   created?: boolean;
+  /** Answers 202 rather than 200: the work is queued, not done. */
+  accepted?: boolean;
 }
 
 /**
@@ -217,6 +220,7 @@ export const MANAGEMENT_OPERATIONS = {
     body: BatchRequest,
     answer: BatchResult,
   },
+  ...MODEL_OPERATIONS,
 } as const satisfies Record<string, ManagementOperation>;
 
 export type ManagementOperationName = keyof typeof MANAGEMENT_OPERATIONS;
@@ -260,7 +264,7 @@ export const managementPaths = (): Record<string, Record<string, OperationDoc>> 
           }
         : {}),
       responses: {
-        [op.created ? "201" : "200"]: {
+        [op.created ? "201" : op.accepted ? "202" : "200"]: {
           description: "Done",
           ...(op.answer ? { content: { "application/json": { schema: jsonSchema(op.answer) } } } : {}),
         },

@@ -8,3 +8,4 @@ export * from "./store.ts";
 export * from "./placement.ts";
 export * from "./reviewed.ts";
 export * from "./language.ts";
+export * from "./correction.ts";

@@ -52,16 +52,25 @@ export interface LayerSnapshot {
  * Values measured with `pnpm replay:feedback:sweep` and the variants script that
  * left the tree (code at 59db1fe:shared/testkit/bench/replay-feedback-tried.ts; docs/feedback.md).
  */
-const POOLED_PRIOR = 10;
-const BUCKET_PRIOR = 3;
-const LAYER_PRIOR = 50;
+export interface LayerOptions {
+  pooledPrior: number;
+  bucketPrior: number;
+  layerPrior: number;
+  gain: number;
+  interceptShare: number;
+}
 /**
  * Issue 31 (0.8 placed by false positives, so the base scores sit lower): GAIN 1.0 and
  * INTERCEPT_SHARE 0.5 raise both of the sweep's means over 0.6 and 0.1 (recall 0.438 → 0.466,
  * precision 0.828 → 0.843); more gain buys recall only with precision (1.5: 0.518 / 0.815).
  */
-const GAIN = 1.0;
-const INTERCEPT_SHARE = 0.5;
+export const LAYER_OPTIONS: LayerOptions = {
+  pooledPrior: 10,
+  bucketPrior: 3,
+  layerPrior: 50,
+  gain: 1.0,
+  interceptShare: 0.5,
+};
 
 export class ReportLayer {
   readonly reports: number;
@@ -74,12 +83,12 @@ export class ReportLayer {
   #call = 0;
   readonly index: NearDuplicateIndex;
 
-  constructor(snapshot: LayerSnapshot) {
+  constructor(snapshot: LayerSnapshot, options: LayerOptions = LAYER_OPTIONS) {
     this.reports = snapshot.spam + snapshot.clean;
-    this.#scale = (GAIN * this.reports) / (this.reports + LAYER_PRIOR);
-    const { table, midpoint } = weightsOf(snapshot);
+    this.#scale = (options.gain * this.reports) / (this.reports + options.layerPrior);
+    const { table, midpoint } = weightsOf(snapshot, options);
     this.#table = table;
-    this.#intercept = -INTERCEPT_SHARE * this.#scale * midpoint;
+    this.#intercept = -options.interceptShare * this.#scale * midpoint;
     this.index = indexOf(snapshot.fingerprints);
   }
 
@@ -108,7 +117,10 @@ export class ReportLayer {
  * Each bucket's weight (the smoothed, shrunk log-likelihood ratio above), and the midpoint
  * between the mean unscaled adjustments of the spam and of the clean reports (0 with one label).
  */
-const weightsOf = (snapshot: LayerSnapshot): { table: Float32Array; midpoint: number } => {
+const weightsOf = (
+  snapshot: LayerSnapshot,
+  { pooledPrior: POOLED_PRIOR, bucketPrior: BUCKET_PRIOR }: LayerOptions,
+): { table: Float32Array; midpoint: number } => {
   const { spam, clean, counts } = snapshot;
   const table = new Float32Array(LAYER_BUCKETS);
   if (!counts || spam + clean === 0) return { table, midpoint: 0 };

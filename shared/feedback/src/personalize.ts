@@ -11,6 +11,7 @@ import { languageSignal, type LanguageProfile } from "./language.ts";
 import { matchLists, type ListEntry } from "./lists.ts";
 import type { PopulationCurve } from "./placement.ts";
 import type { ReviewedScores } from "./reviewed.ts";
+import type { SiteCorrection } from "./correction.ts";
 
 /** What one workspace has taught Sift: its reports and its lists. */
 export interface WorkspaceState {
@@ -23,6 +24,8 @@ export interface WorkspaceState {
   reviewed?: ReviewedScores | null;
   /** Scripts and languages of its reviewed clean messages; absent: no language signal. */
   languages?: LanguageProfile | null;
+  /** The residual its own reviews fitted on the base model (correction.ts); absent: none. */
+  correction?: SiteCorrection | null;
 }
 
 export interface Verdict {
@@ -92,7 +95,7 @@ export const personalize = (input: {
     reasons.push({ signal: "strictness", label: `strictness: ${mode}`, weight: offset });
   }
   const own = state?.own ?? null;
-  const ownAdjustment = own?.adjustment(input.ids) ?? 0;
+  const ownAdjustment = (own?.adjustment(input.ids) ?? 0) + (state?.correction?.adjustment(input.ids) ?? 0);
   const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
   // The weak language signal is worth reading (franc's cost) only where it could move the label.
   const before = z + ownAdjustment + sharedAdjustment;

@@ -7,6 +7,7 @@ import type { ListEntry } from "./lists.ts";
 import { bandKeys } from "./near-duplicates.ts";
 import { profileOf, type LanguageProfile } from "./language.ts";
 import { encodeReviewed, REVIEWED_RECORD_BYTES } from "./reviewed.ts";
+import { CORRECTION_RECORD_BYTES, encodeCorrection, MAX_CORRECTION_REPORTS } from "./correction.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */
 export const SHARED_LAYER = "_shared";
@@ -23,10 +24,11 @@ const APPLIED_MEMORY_MS = 24 * 3_600_000;
 /**
  * RECORD: one report into a layer, atomically, once per report id. KEYS: counts, fingerprints,
  * meta, version, reviewed (per-site placement's score log), languages, applied (sorted set:
- * report id → when applied). ARGV: label (spam|clean), reportedAt, fingerprint record (binary),
- * reviewed record (binary, or empty when the report has no base score), script, language (empty
- * when unknown; counted for clean reports only), report id (empty: none), now, applied memory
- * (ms), buckets...
+ * report id → when applied), corrections (the site correction's log, correction.ts). ARGV: label
+ * (spam|clean), reportedAt, fingerprint record (binary), reviewed record (binary, or empty when
+ * the report has no base score), script, language (empty when unknown; counted for clean reports
+ * only), report id (empty: none), now, applied memory (ms), correction record (binary, or empty
+ * when the report has no base score), buckets...
  * A report id applied already is not applied again (the version is returned unchanged): BullMQ
  * hands a job whose learner died after applying it, before marking it done, to another learner
  * (a stalled job), and the host-lost row saw such reports stored twice.
@@ -44,7 +46,7 @@ if #ARGV[7] > 0 then
 end
 local offset = ARGV[1] == 'spam' and 0 or ${LAYER_BUCKETS}
 local ops = {}
-for i = 10, #ARGV do
+for i = 11, #ARGV do
   ops[#ops + 1] = 'INCRBY'; ops[#ops + 1] = 'u32'; ops[#ops + 1] = '#' .. (offset + tonumber(ARGV[i])); ops[#ops + 1] = 1
   if #ops >= 4000 then
     redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'SAT', unpack(ops)); ops = {}
@@ -61,6 +63,13 @@ if #ARGV[4] > 0 then
   local scoredCap = ${MAX_FINGERPRINTS * REVIEWED_RECORD_BYTES}
   if scored > scoredCap then
     redis.call('SET', KEYS[5], redis.call('GETRANGE', KEYS[5], scored - scoredCap, -1))
+  end
+end
+if #ARGV[10] > 0 then
+  local corrected = redis.call('APPEND', KEYS[8], ARGV[10])
+  local correctedCap = ${MAX_CORRECTION_REPORTS * CORRECTION_RECORD_BYTES}
+  if corrected > correctedCap then
+    redis.call('SET', KEYS[8], redis.call('GETRANGE', KEYS[8], corrected - correctedCap, -1))
   end
 end
 if ARGV[1] == 'clean' and #ARGV[5] > 0 then
@@ -133,6 +142,8 @@ export interface StateSnapshot extends LayerSnapshot {
   reviewed: Buffer | null;
   /** Scripts and languages of its reviewed clean messages (language.ts). */
   languages: LanguageProfile | null;
+  /** The site correction's log (correction.ts): each report's label, base log-odds and buckets. */
+  corrections: Buffer | null;
 }
 
 const strictnessOf = (value: string | null): Strictness =>
@@ -149,7 +160,7 @@ const strictnessOf = (value: string | null): Strictness =>
 export class FeedbackStore extends ListStore {
   constructor(deps: ListStoreDeps) {
     super(deps);
-    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 7, lua: RECORD });
+    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 8, lua: RECORD });
     this.redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
     this.redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
@@ -173,6 +184,7 @@ export class FeedbackStore extends ListStore {
       this.key(layer, "reviewed"),
       this.key(layer, "languages"),
       this.key(layer, "applied"),
+      this.key(layer, "corrections"),
       job.label,
       String(job.reportedAt),
       record,
@@ -182,6 +194,7 @@ export class FeedbackStore extends ListStore {
       reportId,
       String(Date.now()),
       String(APPLIED_MEMORY_MS),
+      encodeCorrection(job),
       ...buckets,
     );
     return Number(version);
@@ -230,21 +243,22 @@ export class FeedbackStore extends ListStore {
       .get(this.key(layer, "strictness"))
       .getBuffer(this.key(layer, "reviewed"))
       .hgetall(this.key(layer, "languages"))
+      .getBuffer(this.key(layer, "corrections"))
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
-    const [version, counts, fingerprints, meta, lists, strictness, reviewed, languages] = results.map(
-      ([, value]) => value,
-    ) as [
-      string | null,
-      Buffer | null,
-      Buffer | null,
-      Array<string | null>,
-      string[],
-      string | null,
-      Buffer | null,
-      Record<string, string> | null,
-    ];
+    const [version, counts, fingerprints, meta, lists, strictness, reviewed, languages, corrections] =
+      results.map(([, value]) => value) as [
+        string | null,
+        Buffer | null,
+        Buffer | null,
+        Array<string | null>,
+        string[],
+        string | null,
+        Buffer | null,
+        Record<string, string> | null,
+        Buffer | null,
+      ];
     return {
       version: Number(version ?? 0),
       counts,
@@ -255,6 +269,7 @@ export class FeedbackStore extends ListStore {
       strictness: strictnessOf(strictness),
       reviewed,
       languages: profileOf(languages),
+      corrections,
     };
   }
 
@@ -280,6 +295,7 @@ export class FeedbackStore extends ListStore {
         this.key(workspaceId, "meta"),
         this.key(workspaceId, "reviewed"),
         this.key(workspaceId, "languages"),
+        this.key(workspaceId, "corrections"),
       ),
       this.redis.incr(this.key(workspaceId, "version")),
     ]);
@@ -325,6 +341,7 @@ declare module "ioredis" {
       reviewed: string,
       languages: string,
       applied: string,
+      corrections: string,
       label: string,
       reportedAt: string,
       record: Buffer,
@@ -334,6 +351,7 @@ declare module "ioredis" {
       reportId: string,
       now: string,
       memoryMs: string,
+      correctionRecord: Buffer,
       ...buckets: string[]
     ): Result<number, Context>;
     siftAgreeReport(

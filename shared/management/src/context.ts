@@ -15,6 +15,7 @@ import type {
   TokenRecord,
   TokenStore,
 } from "@sift/keystore";
+import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
 import type { RedisVerdictLog } from "@sift/verdicts";
 import type { WebhookStore } from "./webhooks/store.ts";
@@ -34,6 +35,8 @@ export interface ManagementDeps {
   allowPrivateWebhooks: boolean;
   /** Per-token rate (default TOKEN_RATE; tests lower it). */
   tokenRate?: { rate: number; burst: number };
+  /** The deployment's model versions, kept reviews and training requests (routes/model.ts). */
+  models?: ModelDeps;
 }
 
 /** Who is calling: the token, and its secret only to key the idempotency store's encryption. */

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { SPAM_STANDARD } from "@sift/contracts";
-import { ModelVersions, ReviewExamples } from "@sift/learning";
+import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { readModelMeta } from "@sift/model";
 import type { RedisClient } from "@sift/runtime";
 import { messagePage } from "../views/layout.ts";
@@ -15,16 +15,18 @@ export const modelRoutes = (
 ): void => {
   const versions = new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD });
   const examples = new ReviewExamples({ redis: deps.redis });
+  const requests = new TrainingRequests({ redis: deps.redis });
   const shipped = deps.shippedVersion ?? readModelMeta().version;
   router.get("/console/model", async (_req, res) => {
     const visitor = res.locals.visitor;
     if (!visitor) return res.redirect(303, "/console/sign-in");
     if (!visitor.user.operator)
       return sendPage(res, 403, messagePage("Not allowed", "Only an operator sees the deployment's model."));
-    const [serving, candidate, kept] = await Promise.all([
+    const [serving, candidate, kept, training] = await Promise.all([
       versions.serving(),
       versions.candidate(),
       examples.stats(),
+      requests.latest(),
     ]);
     const info = serving ? await versions.info(serving) : null;
     const next = candidate && candidate !== serving ? await versions.info(candidate) : null;
@@ -46,6 +48,7 @@ export const modelRoutes = (
           }
         : null,
       kept,
+      training,
     };
     sendPage(res, 200, modelPage(visitor, view));
   });

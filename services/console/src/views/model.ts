@@ -25,6 +25,13 @@ export interface ModelView {
   comparison: { heldOut?: Pair; canary?: Pair | null; losses?: string[]; against?: string } | null;
   candidate: { version: string; trainedAt: number; reviews: number; sites: number; wins: boolean } | null;
   kept: { kept: number; sites: number };
+  /** The latest training asked for through POST /v1/model/candidates, or null. */
+  training: {
+    state: "queued" | "running" | "done" | "failed";
+    requestedAt: string;
+    version: string | null;
+    error: string | null;
+  } | null;
 }
 
 const num = (x: number | null | undefined) => (typeof x === "number" ? x.toFixed(3) : "–");
@@ -78,6 +85,18 @@ export const modelPage = (visitor: Visitor, view: ModelView): Html =>
               : "none waiting"
           }
         </dd>
+        ${
+          view.training
+            ? html`<dt>Training asked through /v1</dt>
+                <dd>
+                  ${view.training.state}, asked ${view.training.requestedAt.replace("T", " ").slice(0, 16)}
+                  UTC${
+                    view.training.version ? html`: <code>${view.training.version}</code>` : null
+                  }${view.training.error ? html`: ${view.training.error}` : null}
+                  ${view.training.state === "queued" ? "(sift model train --requested trains it)" : null}
+                </dd>`
+            : null
+        }
       </dl>
       ${
         view.comparison?.heldOut
@@ -111,6 +130,7 @@ export const modelPage = (visitor: Visitor, view: ModelView): Html =>
       }
       <p>
         Train, promote and roll back with <code>sift model train</code>,
-        <code>sift model promote --version V</code> and <code>sift model rollback</code> (docs/feedback.md).
+        <code>sift model promote --version V</code> and <code>sift model rollback</code>, or their
+        <code>/v1/model</code> twins with an operator token (docs/feedback.md).
       </p>`,
   );

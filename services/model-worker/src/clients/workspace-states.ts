@@ -1,8 +1,10 @@
 import {
+  decodeCorrections,
   FeedbackStore,
   ReportLayer,
   ReviewedScores,
   SHARED_LAYER,
+  SiteCorrection,
   type WorkspaceState,
 } from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
@@ -113,6 +115,7 @@ export class CachedWorkspaceStates implements WorkspaceStates {
           strictness: snapshot.strictness,
           reviewed: snapshot.reviewed ? new ReviewedScores(snapshot.reviewed) : null,
           languages: snapshot.languages,
+          correction: SiteCorrection.fit(decodeCorrections(snapshot.corrections)),
         };
       } catch (err) {
         this.#logger.warn(

@@ -9,7 +9,7 @@ import {
   type SiteReview,
 } from "./candidate.ts";
 import { compare } from "./compare.ts";
-import { trainOnPrior } from "./prior.ts";
+import { DEFAULT_PRIOR_OPTIONS, trainOnPrior } from "./prior.ts";
 
 /** A toy shipped model over 64 buckets: feature 1 says spam a little, feature 2 clean a little. */
 const base = (): LinearWeights => {
@@ -34,27 +34,23 @@ const reviews = (site: string, n: number, flip = false) =>
   });
 
 describe("a candidate trained on top of the shipped weights", () => {
-  it("moves a weight little on a few reviews and more on many that agree (the prior)", () => {
-    const few = trainOnPrior(
-      Array.from({ length: 4 }, () => ({
+  it("moves a weight little on a few reviews and more on many that agree (the prior), never past maxMove", () => {
+    const agreeing = (n: number) =>
+      Array.from({ length: n }, () => ({
         ids: Int32Array.of(5),
         vals: Float32Array.of(1),
         label: 1 as const,
         weight: 1,
-      })),
-      base(),
-    );
-    const many = trainOnPrior(
-      Array.from({ length: 400 }, () => ({
-        ids: Int32Array.of(5),
-        vals: Float32Array.of(1),
-        label: 1 as const,
-        weight: 1,
-      })),
-      base(),
-    );
+      }));
+    const uncapped = { ...DEFAULT_PRIOR_OPTIONS, maxMove: Infinity };
+    const few = trainOnPrior(agreeing(4), base(), uncapped);
+    const many = trainOnPrior(agreeing(400), base(), uncapped);
     expect(few.weights[5]).toBeGreaterThan(0);
     expect(many.weights[5]).toBeGreaterThan(few.weights[5]! * 2);
+    // The default cap: however many agree, one weight moves at most maxMove from the shipped one.
+    expect(many.weights[5]! - base().weights[5]!).toBeGreaterThan(DEFAULT_PRIOR_OPTIONS.maxMove!);
+    const capped = trainOnPrior(agreeing(400), base());
+    expect(capped.weights[5]! - base().weights[5]!).toBeCloseTo(DEFAULT_PRIOR_OPTIONS.maxMove!, 6);
     // Untouched weights stay the shipped ones, and nothing to learn leaves the model as it was.
     expect(many.weights[2]).toBeCloseTo(-0.5, 6);
     expect(Array.from(trainOnPrior([], base()).weights)).toEqual(Array.from(base().weights));

@@ -21,6 +21,13 @@ export interface PriorOptions {
    */
   prior: number;
   seed: number;
+  /**
+   * The most any one weight may move from the shipped one (the trained offset is clipped to it):
+   * many agreeing reviews can still move many weights a little, not one weight far, so what the
+   * shipped model knew of families unlike the reviews' is kept (issue 53's replay: the largest
+   * public family's ROC AUC drop 0.031 unclipped, 0.019 at 0.3; docs/feedback.md).
+   */
+  maxMove?: number;
 }
 
 export const DEFAULT_PRIOR_OPTIONS: PriorOptions = {
@@ -28,6 +35,7 @@ export const DEFAULT_PRIOR_OPTIONS: PriorOptions = {
   learningRate: 0.5,
   prior: 2,
   seed: 20_261_201,
+  maxMove: 0.3,
 };
 
 /**
@@ -83,7 +91,9 @@ export const trainOnPrior = (
     step = 0;
   }
   const weights = new Float32Array(size);
-  for (let id = 0; id < size; id++) weights[id] = base.weights[id]! + offset[id]!;
+  const cap = options.maxMove ?? Infinity;
+  for (let id = 0; id < size; id++)
+    weights[id] = base.weights[id]! + Math.max(-cap, Math.min(cap, offset[id]!));
   // The padding row stays zero: padded slots in a batch must add nothing.
   weights[size - 1] = base.weights[size - 1]!;
   return { weights, bias: Math.fround(base.bias + biasOffset) };
