@@ -8,6 +8,7 @@ import {
   RedisUsageMeter,
   RefusalCounter,
   TokenStore,
+  VerifiedCounter,
 } from "@sift/keystore";
 import { WebhookStore, type ManagementDeps } from "@sift/management";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
@@ -70,6 +71,7 @@ export const managementParts = (deps: {
   audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
   usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
   refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
+  verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
   // Only the day counts are read, which need no content key.
   verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
   webhooks: new WebhookStore({

@@ -185,6 +185,7 @@ export class Keystore extends RedisStore {
       this.layout.quota(workspaceId),
       this.layout.usageMonthly(workspaceId),
       this.layout.refusals(workspaceId),
+      this.layout.verified(workspaceId),
     );
     await this.redis.publish(this.layout.keyChanges, keyChange.workspace(workspaceId));
     return workspace;

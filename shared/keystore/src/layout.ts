@@ -31,6 +31,8 @@ export const redisLayout = (prefix = "sift:") => ({
     `${prefix}usage-attempt:{${workspaceId}}:${attempt}`,
   /** Hash: `<UTC day>:<code>` → keyed 429 answers of that day (refusals.ts). */
   refusals: (workspaceId: string) => `${prefix}refused:{${workspaceId}}`,
+  /** Hash: UTC day → successful verifications of that day (verified.ts). */
+  verified: (workspaceId: string) => `${prefix}verified:{${workspaceId}}`,
   config: (configId: string) => `${prefix}cfg:{${configId}}`,
   retiredSecrets: (configId: string) => `${prefix}cfg-retired:{${configId}}`,
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
