@@ -20,7 +20,9 @@ const exitCode = await runService({
     const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
     const management = managementParts({
       ...deps,
-      redis,
+      // A connection of its own, auto-pipelined: a batch's many small writes go out together
+      // and never queue behind (or ahead of) the classify and verify paths' commands.
+      redis: runtime.redis({ autoPipelining: true }),
       internalSecret: config.internalSecret,
       allowPrivateWebhooks: config.allowPrivateWebhooks,
       webhookQueue,

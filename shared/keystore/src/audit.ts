@@ -71,8 +71,9 @@ export class AuditTrail extends RedisStore {
     // so they sort as ids, read by lex range), not a stream of its own, whose first node costs
     // ~4.7 KB, half a site's Redis bytes for three entries (pnpm bench:hosts).
     const key = this.layout.workspaceAudit(event.workspaceId);
-    await this.redis.zadd(key, 0, sortable(id));
-    const size = await this.redis.zcard(key);
+    // One key, so one MULTI: the add and the count in one round trip.
+    const [, counted] = (await this.redis.multi().zadd(key, 0, sortable(id)).zcard(key).exec()) ?? [];
+    const size = Number(counted?.[1] ?? 0);
     if (size > KEEP.workspace) await this.redis.zremrangebyrank(key, 0, size - KEEP.workspace - 1);
   }
 

@@ -114,6 +114,7 @@ export class Keystore extends RedisStore {
     }
     // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
     await this.redis.sadd(this.layout.workspaces, workspace.id);
+    // The directory's lists after the record, so a page never names a workspace not yet readable.
     await this.redis.hset(this.layout.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
     await reindex(this.redis, this.layout, null, workspace);
     return { ok: true, workspace };
@@ -295,13 +296,24 @@ export class Keystore extends RedisStore {
       createdAt: this.clock.now(),
     };
     const hash = hashSecret(secretKey);
-    // Each on its own slot. The configuration joins its workspace's set before its key record is
-    // written, so a concurrent workspace update either sees it or is seen by #catchUp.
-    await this.redis.hset(this.layout.config(config.id), { ...toHash(config), secretHash: hash });
-    await this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id);
-    await this.redis.hset(this.layout.key(hash), keyRecord(config, workspace));
-    await this.#indexFolded(config.id, secretKey, hash);
-    if (config.siteKey) await this.redis.set(this.layout.site(config.siteKey), config.id);
+    const folded = hashFoldedSecret(secretKey);
+    // Each on its own slot, so no MULTI; independent writes go out together (one round trip a
+    // step, not one a write: issue 52's provisioning rate). The configuration joins its
+    // workspace's set before its key record is written, so a concurrent workspace update either
+    // sees it or is seen by #catchUp.
+    await Promise.all([
+      this.redis.hset(this.layout.config(config.id), {
+        ...toHash(config),
+        secretHash: hash,
+        foldedHash: folded,
+      }),
+      this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id),
+    ]);
+    await Promise.all([
+      this.redis.hset(this.layout.key(hash), keyRecord(config, workspace)),
+      this.redis.set(this.layout.keyFolded(folded), hash),
+      ...(config.siteKey ? [this.redis.set(this.layout.site(config.siteKey), config.id)] : []),
+    ]);
     await this.#catchUp(hash, workspaceId);
     return { config, secretKey };
   }

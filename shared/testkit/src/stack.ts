@@ -254,8 +254,11 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const webhookQueue = options.management?.webhooks
     ? createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX })
     : undefined;
+  // As main.ts: the management API on a connection of its own, auto-pipelined.
+  const managementRedis = createRedis({ ...redisTarget, autoPipelining: true }, "sift-test-management");
+  await redisReady(managementRedis);
   const management = managementParts({
-    redis,
+    redis: managementRedis,
     clock,
     logger,
     internalSecret,
@@ -333,6 +336,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       await verified.stop();
       await nats.close();
       redis.disconnect();
+      managementRedis.disconnect();
       for (const spare of waitConnections) spare.disconnect();
       jobsRedis.disconnect();
       await Promise.all(tracers.map((t) => t.shutdown()));
