@@ -50,10 +50,13 @@ export class AuditTrail extends RedisStore {
 
   async record(event: AuditEvent): Promise<void> {
     const at = String(this.clock.now());
+    // A side that is not there (a create's before, a delete's after) is left out, not kept as
+    // null: a site's three creates are ~40 bytes of Redis fewer (a reader takes absent as null).
+    const { before, after, ...rest } = event;
     const entry = JSON.stringify({
-      ...event,
-      before: scrub(event.before ?? null),
-      after: scrub(event.after ?? null),
+      ...rest,
+      ...(before === undefined || before === null ? {} : { before: scrub(before) }),
+      ...(after === undefined || after === null ? {} : { after: scrub(after) }),
     });
     const id = await this.redis.xadd(
       this.layout.audit,
