@@ -22,6 +22,7 @@
  *   pnpm bench:hosts --webhook-outage 600 that row alone (about 17 minutes: the retry after ten
  *                                         minutes down comes at ~1,023 s, as the backoff doubles)
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { performance } from "node:perf_hooks";
@@ -34,6 +35,7 @@ import { listen, silentLogger, systemClock } from "@sift/runtime";
 import { retryDelay } from "@sift/management";
 import { startModelWorker, startServer, startStack } from "@sift/testkit";
 import { alternate, httpTarget, median as medianOf, type Target } from "./speed/load.ts";
+import { apiLoad, type ApiLevel } from "./api-load.ts";
 import { SolutionPool } from "./speed/solutions.ts";
 
 const { values } = parseArgs({
@@ -43,6 +45,8 @@ const { values } = parseArgs({
     "webhook-outage": { type: "string" },
     /** `beside`: only the classify and verify rows (after provisioning --sites). */
     only: { type: "string" },
+    /** The /v1 load beside classify and verify in this process, not one of its own. */
+    "api-in-process": { type: "boolean", default: false },
   },
 });
 const OUTAGE_S = values["webhook-outage"] === undefined ? null : Number(values["webhook-outage"]);
@@ -161,67 +165,52 @@ const consolePages = async (workspaceId: string) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The /v1 loads beside which classify and verify are measured, until stopped. `busy`: a panel
- * provisioning 10 sites a second (a batch of 10 workspaces, one of their 20 configurations, one
- * deleting them) and reading a page of 100 workspaces and one of 10 workspaces' usage a second.
- * `heavy`: each second a batch creating 20 workspaces and one deleting them, and five times a
- * second a page of 1,000 workspaces (walking the directory) and a page of 100 workspaces' usage
- * (about 7,500 Redis reads a second). Returns the calls (a batch is one) and operations made.
+ * The load in a process of its own at the lowest priority (nice 19), so its client's CPU (fetch,
+ * JSON of pages of 1,000) is not counted against classify and verify as Sift's: a control panel
+ * runs elsewhere. `--api-in-process` runs it in this process instead.
  */
-type ApiLevel = "busy" | "heavy";
-const apiLoad = (level: ApiLevel) => {
-  let on = true;
-  let calls = 0;
-  let operations = 0;
-  const each = async (ms: number, work: () => Promise<void>) => {
-    while (on) {
-      const t = performance.now();
-      await work();
-      await sleep(Math.max(0, ms - (performance.now() - t)));
+const apiLoadProcess = async (level: ApiLevel) => {
+  const child = spawn(
+    "nice",
+    [
+      "-n",
+      "19",
+      process.execPath,
+      "--import",
+      "tsx",
+      new URL("./hosts-api-load.ts", import.meta.url).pathname,
+      stack.gatewayUrl,
+      level,
+    ],
+    { env: { ...process.env, SIFT_BENCH_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const lines: string[] = [];
+  let waiting: (() => void) | undefined;
+  child.stdout.setEncoding("utf8");
+  let rest = "";
+  child.stdout.on("data", (chunk: string) => {
+    rest += chunk;
+    for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n")) {
+      lines.push(rest.slice(0, at));
+      rest = rest.slice(at + 1);
+      waiting?.();
     }
+  });
+  const line = async (): Promise<string> => {
+    while (lines.length === 0) {
+      if (child.exitCode !== null) throw new Error(`the /v1 load exited ${child.exitCode}`);
+      await new Promise<void>((r) => {
+        waiting = r;
+        setTimeout(r, 200);
+      });
+    }
+    return lines.shift()!;
   };
-  const sites = level === "busy" ? 10 : 20;
-  let cursor: string | null = null;
-  const lanes = [
-    each(1000, async () => {
-      const made = await batch(
-        Array.from({ length: sites }, (_, i) => ({
-          method: "POST",
-          path: "/v1/workspaces",
-          body: { name: `Panel ${i}`, plan: "free" },
-        })),
-      );
-      const ids = made.map((r) => String(r.body["id"]));
-      if (level === "busy") {
-        await batch(
-          ids.flatMap((id) => [
-            { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "classify" } },
-            { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "challenge" } },
-          ]),
-        );
-        calls++;
-        operations += 2 * sites;
-      }
-      await batch(ids.map((id) => ({ method: "DELETE", path: `/v1/workspaces/${id}` })));
-      calls += 2;
-      operations += 2 * sites;
-    }),
-    each(level === "busy" ? 1000 : 200, async () => {
-      const res = await call(
-        "GET",
-        `/v1/workspaces?limit=${level === "busy" ? 100 : 1000}${cursor ? `&cursor=${cursor}` : ""}`,
-      );
-      cursor = res.body["nextCursor"] as string | null;
-      await call("GET", `/v1/usage?limit=${level === "busy" ? 10 : 100}`);
-      calls += 2;
-      operations += 2;
-    }),
-  ];
+  if ((await line()) !== "ready") throw new Error("the /v1 load did not start");
   return {
     stop: async () => {
-      on = false;
-      await Promise.all(lanes);
-      return { calls, operations };
+      child.kill("SIGTERM");
+      return JSON.parse(await line()) as { calls: number; operations: number };
     },
   };
 };
@@ -282,7 +271,7 @@ const besideTheApi = async () => {
       label: `${t.label} + ${level} /v1 load`,
       ...(t.prepare ? { prepare: t.prepare } : {}),
       run: async (options) => {
-        const load = apiLoad(level);
+        const load = values["api-in-process"] ? apiLoad(level, { call, batch }) : await apiLoadProcess(level);
         const started = performance.now();
         try {
           return await t.run(options);
