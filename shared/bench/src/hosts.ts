@@ -43,7 +43,7 @@ const { values } = parseArgs({
     smoke: { type: "boolean", default: false },
     sites: { type: "string" },
     "webhook-outage": { type: "string" },
-    /** `beside`: only the classify and verify rows (after provisioning --sites). */
+    /** `beside`: only the classify and verify rows (after provisioning --sites); `provision`: only the first two rows. */
     only: { type: "string" },
     /** The /v1 load beside classify and verify in this process, not one of its own. */
     "api-in-process": { type: "boolean", default: false },
@@ -398,6 +398,7 @@ const goals = async () => {
     `${Math.round(((await usedMemory()) - before) / (SITES - 10))} B`,
     "≤ 5 KB",
   );
+  if (values.only === "provision") return;
 
   // Paging every workspace (label host=bench) 1,000 a page while a churner creates and deletes others with the same label.
   let churning = true;
