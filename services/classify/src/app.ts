@@ -5,7 +5,7 @@ import type { LogSettings, VerdictInput } from "@sift/verdicts";
 import { serviceApp, serviceEndpoint, type AppDeps } from "@sift/runtime";
 import type { ReportQueue } from "@sift/reports";
 import type { InferenceClient } from "@sift/inference";
-import { classifyRoute } from "./routes/classify.ts";
+import { classifyRoute, type ClassifyRouteDeps } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";
 import type { NetworkLookup } from "./clients/network.ts";
 
@@ -22,6 +22,8 @@ export interface ClassifyDeps extends AppDeps {
   logReasons?: "light" | "full" | "asked";
   /** The network (docs/network.md); none: off. */
   network?: NetworkLookup | undefined;
+  /** Takes each call's usage webhook events without waiting (routes/classify.ts); none: dropped. */
+  usageEvents?: ClassifyRouteDeps["usageEvents"];
 }
 
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */

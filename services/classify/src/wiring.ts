@@ -14,6 +14,7 @@ import { startUsageJobs } from "./jobs/scheduler.ts";
 import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
 import { RedisNetworkStore } from "@sift/network";
 import { ReviewExamples } from "@sift/learning";
+import { createWebhookQueue, usageEventsSender, WebhookStore } from "@sift/management";
 
 /**
  * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)
@@ -57,7 +58,12 @@ export const createClassifyService = async (
     coalesce: deps.inferenceCoalesce ?? true,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
+  // usage.threshold and workspace.state webhooks: the usage script decides them (once across
+  // replicas); each is queued for the gateway's delivery worker without the call waiting.
+  const webhookQueue = createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  const usageEvents = usageEventsSender(new WebhookStore({ redis, clock, queue: webhookQueue }), logger);
   const app = buildClassifyApp({
+    usageEvents,
     signer: deps.signer,
     clock,
     logger,
@@ -116,7 +122,7 @@ export const createClassifyService = async (
     jobs: {
       stop: async () => {
         await Promise.all([jobs.stop(), learner.stop(), retention.stop(), recorder.stop()]);
-        await reports.close();
+        await Promise.all([reports.close(), webhookQueue.close()]);
       },
     },
   };

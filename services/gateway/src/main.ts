@@ -1,5 +1,5 @@
 import express from "express";
-import { IdentitySigner, metricsHandler, runService } from "@sift/runtime";
+import { IdentitySigner, logFailure, metricsHandler, runService } from "@sift/runtime";
 import { httpLimits, loadConfig } from "./config.ts";
 import { serviceHealthy } from "./clients/service-health.ts";
 import { BULL_PREFIX } from "@sift/contracts";
@@ -20,12 +20,21 @@ const exitCode = await runService({
     const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
     const management = managementParts({
       ...deps,
-      redis,
+      // A connection of its own, auto-pipelined: a batch's many small writes go out together
+      // and never queue behind (or ahead of) the classify and verify paths' commands.
+      redis: runtime.redis({ autoPipelining: true }),
       internalSecret: config.internalSecret,
       allowPrivateWebhooks: config.allowPrivateWebhooks,
       webhookQueue,
       modelPath: config.modelPath,
     });
+    // A deployment from before the workspace directory (1.5) is reindexed once, in pages, by
+    // whichever gateway starts first (Keystore.upgradeDirectory); serving does not wait for it.
+    management.keystore.upgradeDirectory().then(
+      (done) => deps.logger.info(done, "workspace directory checked"),
+      (err: unknown) =>
+        logFailure(deps.logger, err, {}, "workspace directory not upgraded; the next start retries"),
+    );
     const webhookWorker = startWebhookWorker({
       ...deps,
       connection: jobsRedis,

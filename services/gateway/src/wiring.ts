@@ -9,6 +9,7 @@ import {
   RedisUsageMeter,
   RefusalCounter,
   TokenStore,
+  VerifiedCounter,
 } from "@sift/keystore";
 import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { WebhookStore, type ManagementDeps } from "@sift/management";
@@ -75,6 +76,7 @@ export const managementParts = (deps: {
   audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
   usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
   refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
+  verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
   // Only the day counts are read, which need no content key.
   verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
   webhooks: new WebhookStore({

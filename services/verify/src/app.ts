@@ -17,6 +17,8 @@ export interface VerifyDeps extends AppDeps {
   adaptive: AdaptiveStore;
   /** The verdict log's write side; none: nothing recorded. */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
+  /** Counts accepted solutions per workspace and day (the management API's usage `verified`). */
+  verified?: { count(workspaceId: string): void } | undefined;
 }
 
 /** The verify service: /verify and the browser-facing /challenge, each behind the signed identity. */

@@ -2,6 +2,7 @@ import { signingSecretRing } from "@sift/challenge/server";
 import { IdentitySigner, runService } from "@sift/runtime";
 import { loadConfig } from "./config.ts";
 import { LogKeyRing } from "@sift/verdicts";
+import { VerifiedCounter } from "@sift/keystore";
 import { createVerifyService, verdictRecorder } from "./wiring.ts";
 
 const exitCode = await runService({
@@ -11,10 +12,12 @@ const exitCode = await runService({
     const { config } = runtime;
     const redis = runtime.redis();
     const verdicts = verdictRecorder({ ...runtime.deps, redis, logKeys: LogKeyRing.parse(config.logKeys) });
+    const verified = new VerifiedCounter({ redis, clock: runtime.deps.clock, logger: runtime.deps.logger });
     const app = createVerifyService({
       ...runtime.deps,
       redis,
       verdicts,
+      verified,
       signer: new IdentitySigner(config.internalSecret),
       signingSecrets: signingSecretRing(config.signingSecrets, config.internalSecret),
       spend: {
@@ -34,6 +37,7 @@ const exitCode = await runService({
       stop: [
         ["http", http.stop],
         ["verdict log", () => verdicts.stop()],
+        ["verified counts", () => verified.stop()],
       ],
     };
   },

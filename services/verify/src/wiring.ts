@@ -1,5 +1,5 @@
 import { RedisReplayGuard, type ReplayGuardOptions, type SigningSecretRing } from "@sift/challenge/server";
-import { Keystore } from "@sift/keystore";
+import { Keystore, type VerifiedCounter } from "@sift/keystore";
 import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { buildVerifyApp } from "./app.ts";
@@ -13,6 +13,8 @@ export const createVerifyService = (
     signingSecrets: SigningSecretRing;
     /** The verdict log's write side (verdictRecorder); none: verify outcomes are not recorded. */
     verdicts?: VerdictRecorder;
+    /** Successful verifications per workspace and day (VerifiedCounter); none: not counted. */
+    verified?: VerifiedCounter;
     /** How spent markers are kept (default: a pair on a cluster, one marker on a single Redis). */
     spend?: ReplayGuardOptions;
   },

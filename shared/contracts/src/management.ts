@@ -247,8 +247,8 @@ export const UsageDay = z.object({
   counted: z.number(),
   spam: z.number(),
   clean: z.number(),
-  /** Successful verifications: not counted by the verdict log (null until they are). */
-  verified: z.number().nullable(),
+  /** Accepted solutions of the workspace's challenge configurations (verify's VerifiedCounter). */
+  verified: z.number(),
   verifyFailed: z.number(),
   refused: z.number(),
 });

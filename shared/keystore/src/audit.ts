@@ -50,10 +50,13 @@ export class AuditTrail extends RedisStore {
 
   async record(event: AuditEvent): Promise<void> {
     const at = String(this.clock.now());
+    // A side that is not there (a create's before, a delete's after) is left out, not kept as
+    // null: a site's three creates are ~40 bytes of Redis fewer (a reader takes absent as null).
+    const { before, after, ...rest } = event;
     const entry = JSON.stringify({
-      ...event,
-      before: scrub(event.before ?? null),
-      after: scrub(event.after ?? null),
+      ...rest,
+      ...(before === undefined || before === null ? {} : { before: scrub(before) }),
+      ...(after === undefined || after === null ? {} : { after: scrub(after) }),
     });
     const id = await this.redis.xadd(
       this.layout.audit,
@@ -71,8 +74,9 @@ export class AuditTrail extends RedisStore {
     // so they sort as ids, read by lex range), not a stream of its own, whose first node costs
     // ~4.7 KB, half a site's Redis bytes for three entries (pnpm bench:hosts).
     const key = this.layout.workspaceAudit(event.workspaceId);
-    await this.redis.zadd(key, 0, sortable(id));
-    const size = await this.redis.zcard(key);
+    // One key, so one MULTI: the add and the count in one round trip.
+    const [, counted] = (await this.redis.multi().zadd(key, 0, sortable(id)).zcard(key).exec()) ?? [];
+    const size = Number(counted?.[1] ?? 0);
     if (size > KEEP.workspace) await this.redis.zremrangebyrank(key, 0, size - KEEP.workspace - 1);
   }
 

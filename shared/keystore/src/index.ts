@@ -11,3 +11,4 @@ export * from "./rate-limiter.ts";
 export * from "./refusals.ts";
 export * from "./tokens.ts";
 export * from "./audit.ts";
+export * from "./verified.ts";

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Result } from "ioredis";
 import { RedisStore, type RedisStoreDeps } from "./redis-store.ts";
 import { hashFoldedSecret, hashSecret, newId, newSecretKey, newSiteKey } from "./secrets.ts";
@@ -79,6 +80,7 @@ export class Keystore extends RedisStore {
       siftResolveAndTake: { keys: 1, lua: RESOLVE_AND_TAKE },
       siftSyncKey: { keys: 1, lua: SYNC_KEY },
       siftSwapSecret: { keys: 2, lua: SWAP_SECRET },
+      siftTakeClaim: { keys: 1, lua: TAKE_CLAIM },
     });
   }
 
@@ -108,13 +110,25 @@ export class Keystore extends RedisStore {
       ...(input.externalId === undefined ? {} : { externalId: input.externalId }),
       ...(input.labels === undefined ? {} : { labels: input.labels }),
     };
+    const record = { ...toHash(workspace), rev: 0 };
     if (input.externalId !== undefined) {
+      // The record before the claim, so a claim always names a workspace that can be read: a
+      // create that dies after claiming leaves a workspace the retry's 409 names and finishes
+      // (#claimExternalId), never an id that blocks the external id for good. One that dies
+      // before claiming leaves a record nothing lists.
+      await this.redis.hset(this.layout.workspace(workspace.id), record);
       const taken = await this.#claimExternalId(input.externalId, workspace.id);
-      if (taken) return { ok: false, existingId: taken };
+      if (taken) {
+        await this.redis.del(this.layout.workspace(workspace.id));
+        return { ok: false, existingId: taken };
+      }
+      await this.redis.sadd(this.layout.workspaces, workspace.id);
+    } else {
+      // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
+      await this.redis.sadd(this.layout.workspaces, workspace.id);
+      await this.redis.hset(this.layout.workspace(workspace.id), record);
     }
-    // Two slots, so two commands: indexed first, as the month-end check skips an id it cannot read.
-    await this.redis.sadd(this.layout.workspaces, workspace.id);
-    await this.redis.hset(this.layout.workspace(workspace.id), { ...toHash(workspace), rev: 0 });
+    // The directory's lists after the record, so a page never names a workspace not yet readable.
     await reindex(this.redis, this.layout, null, workspace);
     return { ok: true, workspace };
   }
@@ -167,6 +181,36 @@ export class Keystore extends RedisStore {
   }
 
   /**
+   * The directory made for a deployment from before it (1.5), once, without a manual
+   * `sift workspace reindex`: whichever process starts first with the marker missing takes a
+   * lock (renewed each page) and reindexes page by page, then sets the marker; others skip. A
+   * process that dies mid-way leaves the lock to expire and the next start does it again
+   * (reindexing is idempotent). Returns what it did.
+   */
+  async upgradeDirectory(): Promise<{ reindexed: number } | { skipped: "done" | "another process" }> {
+    if (await this.redis.exists(this.layout.directoryVersion)) return { skipped: "done" };
+    const owner = randomUUID();
+    const lockMs = 60_000;
+    if (!(await this.redis.set(this.layout.directoryLock, owner, "PX", lockMs, "NX")))
+      return { skipped: "another process" };
+    let seen = 0;
+    for await (const ids of this.walkWorkspaceIds()) {
+      if ((await this.redis.get(this.layout.directoryLock)) !== owner) return { skipped: "another process" };
+      await this.redis.pexpire(this.layout.directoryLock, lockMs);
+      const found = await Promise.all(ids.map((id) => this.getWorkspace(id)));
+      for (const workspace of found) {
+        if (!workspace) continue;
+        await reindex(this.redis, this.layout, null, workspace);
+        seen++;
+      }
+    }
+    await this.redis.set(this.layout.directoryVersion, "1");
+    if ((await this.redis.get(this.layout.directoryLock)) === owner)
+      await this.redis.del(this.layout.directoryLock);
+    return { reindexed: seen };
+  }
+
+  /**
    * Deletes a workspace: its configurations first (their keys stop at once), then its record,
    * its usage and its place in the directory. Returns what it was, or null when there was none.
    */
@@ -185,6 +229,7 @@ export class Keystore extends RedisStore {
       this.layout.quota(workspaceId),
       this.layout.usageMonthly(workspaceId),
       this.layout.refusals(workspaceId),
+      this.layout.verified(workspaceId),
     );
     await this.redis.publish(this.layout.keyChanges, keyChange.workspace(workspaceId));
     return workspace;
@@ -213,11 +258,32 @@ export class Keystore extends RedisStore {
     return this.redis.smembers(this.layout.workspaceConfigs(workspaceId));
   }
 
-  /** Returns the workspace holding `externalId` when another one does; else claims it for `workspaceId`. */
+  /**
+   * Returns the workspace holding `externalId` when another one does; else claims it for
+   * `workspaceId`. A holder whose record is gone (a create of a version before 1.5 that died
+   * between its claim and its record, or a record removed by hand) holds nothing: the claim is
+   * taken over, if it still names that holder. A holder whose create died before it was listed
+   * is listed now, so the 409 names a workspace the caller can find.
+   */
   async #claimExternalId(externalId: string, workspaceId: string): Promise<string | null> {
-    if (await this.redis.hsetnx(this.layout.externalIds, externalId, workspaceId)) return null;
-    const holder = await this.redis.hget(this.layout.externalIds, externalId);
-    return holder === workspaceId ? null : (holder ?? null);
+    for (let tries = 0; tries < 3; tries++) {
+      if (await this.redis.hsetnx(this.layout.externalIds, externalId, workspaceId)) return null;
+      const holder = await this.redis.hget(this.layout.externalIds, externalId);
+      if (holder === null) continue; // released meanwhile: claim again
+      if (holder === workspaceId) return null;
+      const held = await this.getWorkspace(holder);
+      if (held) {
+        if (!(await this.redis.sismember(this.layout.workspaces, holder))) {
+          await this.redis.sadd(this.layout.workspaces, holder);
+          await reindex(this.redis, this.layout, null, held);
+        }
+        return holder;
+      }
+      if (await this.redis.siftTakeClaim(this.layout.externalIds, externalId, holder, workspaceId))
+        return null;
+    }
+    // Three rounds of claims changing under us: whoever holds it now.
+    return this.redis.hget(this.layout.externalIds, externalId);
   }
 
   async #releaseExternalId(externalId: string, workspaceId: string): Promise<void> {
@@ -294,13 +360,24 @@ export class Keystore extends RedisStore {
       createdAt: this.clock.now(),
     };
     const hash = hashSecret(secretKey);
-    // Each on its own slot. The configuration joins its workspace's set before its key record is
-    // written, so a concurrent workspace update either sees it or is seen by #catchUp.
-    await this.redis.hset(this.layout.config(config.id), { ...toHash(config), secretHash: hash });
-    await this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id);
-    await this.redis.hset(this.layout.key(hash), keyRecord(config, workspace));
-    await this.#indexFolded(config.id, secretKey, hash);
-    if (config.siteKey) await this.redis.set(this.layout.site(config.siteKey), config.id);
+    const folded = hashFoldedSecret(secretKey);
+    // Each on its own slot, so no MULTI; independent writes go out together (one round trip a
+    // step, not one a write: issue 52's provisioning rate). The configuration joins its
+    // workspace's set before its key record is written, so a concurrent workspace update either
+    // sees it or is seen by #catchUp.
+    await Promise.all([
+      this.redis.hset(this.layout.config(config.id), {
+        ...toHash(config),
+        secretHash: hash,
+        foldedHash: folded,
+      }),
+      this.redis.sadd(this.layout.workspaceConfigs(workspaceId), config.id),
+    ]);
+    await Promise.all([
+      this.redis.hset(this.layout.key(hash), keyRecord(config, workspace)),
+      this.redis.set(this.layout.keyFolded(folded), hash),
+      ...(config.siteKey ? [this.redis.set(this.layout.site(config.siteKey), config.id)] : []),
+    ]);
     await this.#catchUp(hash, workspaceId);
     return { config, secretKey };
   }
@@ -460,6 +537,19 @@ export class Keystore extends RedisStore {
   }
 }
 
+/**
+ * Takes an external id's claim over from a holder that holds nothing (#claimExternalId), only if
+ * it still names that holder. KEYS[1] the external ids hash; ARGV: the external id, the holder,
+ * the new workspace. Returns 1 when taken.
+ */
+const TAKE_CLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`;
+
 /** The messages on the key-changes channel: a secret's record is gone, or a workspace changed. */
 export const keyChange = {
   key: (secretHash: string) => `key:${secretHash}`,
@@ -549,6 +639,12 @@ declare module "ioredis" {
       hash: string,
       keyId: string,
     ): Result<string[] | null, Context>;
+    siftTakeClaim(
+      externalIds: string,
+      externalId: string,
+      holder: string,
+      workspaceId: string,
+    ): Result<number, Context>;
   }
 }
 

@@ -31,6 +31,8 @@ export const redisLayout = (prefix = "sift:") => ({
     `${prefix}usage-attempt:{${workspaceId}}:${attempt}`,
   /** Hash: `<UTC day>:<code>` → keyed 429 answers of that day (refusals.ts). */
   refusals: (workspaceId: string) => `${prefix}refused:{${workspaceId}}`,
+  /** Hash: UTC day → successful verifications of that day (verified.ts). */
+  verified: (workspaceId: string) => `${prefix}verified:{${workspaceId}}`,
   config: (configId: string) => `${prefix}cfg:{${configId}}`,
   retiredSecrets: (configId: string) => `${prefix}cfg-retired:{${configId}}`,
   key: (secretHash: string) => `${prefix}key:${secretHash}`,
@@ -52,6 +54,10 @@ export const redisLayout = (prefix = "sift:") => ({
   workspacePlan: (plan: string) => `${prefix}ws-plan:${plan}`,
   workspaceLabel: (key: string, value: string) => `${prefix}ws-label:${key}:${encodeURIComponent(value)}`,
   externalIds: `${prefix}ws-external`,
+  /** String: set once every workspace is in the directory's lists (Keystore.upgradeDirectory). */
+  directoryVersion: `${prefix}ws-directory-version`,
+  /** String: the process reindexing the directory now, with an expiry it renews. */
+  directoryLock: `${prefix}ws-directory-lock`,
   /** Management tokens (@sift/management): the record by the secret's hash, by id, and the list. */
   token: (secretHash: string) => `${prefix}mtok:${secretHash}`,
   tokenById: (tokenId: string) => `${prefix}mtok-id:${tokenId}`,

@@ -20,13 +20,22 @@ import { luaDeadlineCheck } from "@sift/runtime";
  * resend is counted once whether its first copy answered, died, or gave its count back.
  *
  * KEYS[1] usage hash, KEYS[2] quota hash, KEYS[3] monthly totals hash, KEYS[4] the attempt's.
- * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "peek"), month,
+ * ARGV: now, dayMs, windowDays, allowance, graceMs, plan, mode ("reserve" | "observe" | "peek"), month,
  * deadline (see luaDeadlineCheck: a reservation that reaches Redis after classify answered 500
  * must not count a call that got no verdict), attempt ('' when none), copy (this call's own
  * id), memory (ms the attempt's hash is kept: ATTEMPT_MEMORY_MS).
- * Returns { state, used, reachedAt, retryAfterMs, reservedDay } with state 0 under, 1 grace,
- * 2 paused; on paused nothing is reserved (reservedDay -1) unless another copy of the attempt
- * was admitted (then this one is too: it is the same call).
+ * Returns { state, used, reachedAt, retryAfterMs, reservedDay, thresholds, previous } with state
+ * 0 under, 1 grace, 2 paused; on paused nothing is reserved (reservedDay -1) unless another copy
+ * of the attempt was admitted (then this one is too: it is the same call).
+ *
+ * Webhook events (DESIGN's `usage.threshold` and `workspace.state`) are decided here, in the
+ * same atomic call, so N classify replicas raise each one once and a call pays no round trip
+ * for them. The quota hash keeps `state` (the last state an event was raised for; a paid plan
+ * is always "under" for events: it is never paused) and `t80` / `t100` (when 80 % and 100 % of
+ * a Free allowance were last raised: again only a window later). `thresholds` is a bit set of
+ * those raised by this call (1: 80 %, 2: 100 %), `previous` the state before this call's change
+ * of state, -1 when none. Mode "observe" does the bookkeeping of "reserve" (window, reachedAt,
+ * events) without counting: the management API runs it after a plan or allowance change.
  */
 export const ADMIT = `${luaDeadlineCheck(9)}
 local now = tonumber(ARGV[1])
@@ -36,6 +45,7 @@ local allowance = tonumber(ARGV[4])
 local grace = tonumber(ARGV[5])
 local paid = ARGV[6] == 'paid'
 local reserve = ARGV[7] == 'reserve'
+local observe = reserve or ARGV[7] == 'observe'
 local today = math.floor(now / dayMs)
 local first = today - window + 1
 
@@ -46,20 +56,21 @@ for i = 1, #flat, 2 do
   local day = tonumber(flat[i])
   local count = tonumber(flat[i + 1])
   if day < first then
-    if reserve then redis.call('HDEL', KEYS[1], flat[i]) end
+    if observe then redis.call('HDEL', KEYS[1], flat[i]) end
   else
     used = used + count
     days[#days + 1] = { day, count }
   end
 end
 
-local reachedAt = tonumber(redis.call('HGET', KEYS[2], 'reachedAt'))
+local quota = redis.call('HMGET', KEYS[2], 'reachedAt', 'state', 't80', 't100')
+local reachedAt = tonumber(quota[1])
 local state = 0
 local retryAfter = 0
 if used >= allowance then
   if not reachedAt then
     reachedAt = now
-    if reserve then redis.call('HSET', KEYS[2], 'reachedAt', now) end
+    if observe then redis.call('HSET', KEYS[2], 'reachedAt', now) end
   end
   state = 1
   if not paid and now >= reachedAt + grace then
@@ -78,7 +89,7 @@ if used >= allowance then
   end
 elseif reachedAt then
   reachedAt = nil
-  if reserve then redis.call('HDEL', KEYS[2], 'reachedAt') end
+  if observe then redis.call('HDEL', KEYS[2], 'reachedAt') end
 end
 
 local reservedDay = -1
@@ -104,7 +115,42 @@ elseif reserve and state ~= 2 then
     redis.call('PEXPIRE', KEYS[4], ARGV[12])
   end
 end
-return { state, used, reachedAt or -1, retryAfter, reservedDay }
+
+local thresholds = 0
+local previous = -1
+if observe then
+  local windowMs = window * dayMs
+  local changed = false
+  local eventState = state
+  if paid then eventState = 0 end
+  local stored = tonumber(quota[2]) or 0
+  if eventState ~= stored then
+    previous = stored
+    changed = true
+    if eventState == 0 then
+      redis.call('HDEL', KEYS[2], 'state')
+    else
+      redis.call('HSET', KEYS[2], 'state', eventState)
+    end
+  end
+  if not paid then
+    local t80 = tonumber(quota[3])
+    if used >= math.ceil(allowance * 0.8) and (not t80 or now - t80 >= windowMs) then
+      redis.call('HSET', KEYS[2], 't80', now)
+      thresholds = thresholds + 1
+      changed = true
+    end
+    local t100 = tonumber(quota[4])
+    if used >= allowance and (not t100 or now - t100 >= windowMs) then
+      redis.call('HSET', KEYS[2], 't100', now)
+      thresholds = thresholds + 2
+      changed = true
+    end
+  end
+  -- The event marks outlive the window they guard, then go (a hash under nothing leaves itself).
+  if changed then redis.call('PEXPIRE', KEYS[2], 2 * windowMs) end
+end
+return { state, used, reachedAt or -1, retryAfter, reservedDay, thresholds, previous }
 `;
 
 /**

@@ -32,9 +32,19 @@ export interface Reservation {
   readonly attempt?: { id: string; copy: string };
 }
 
+/**
+ * What a call changed that a webhook tells (DESIGN: `usage.threshold`, `workspace.state`): the
+ * thresholds of a Free allowance it reached (80, 100; each once a 30-day window, whichever
+ * replica counted it) and the state it moved the workspace into. null: nothing to tell.
+ */
+export interface UsageEvents {
+  thresholds: Array<80 | 100>;
+  state: { from: UsageState; to: UsageState } | null;
+}
+
 export type Admission =
-  | { admitted: true; reservation: Reservation; status: UsageStatus }
-  | { admitted: false; status: UsageStatus };
+  | { admitted: true; reservation: Reservation; status: UsageStatus; events: UsageEvents | null }
+  | { admitted: false; status: UsageStatus; events: UsageEvents | null };
 
 export interface UsageSubject {
   id: string;
@@ -105,6 +115,7 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     const copy = attempt === undefined ? undefined : { id: attempt, copy: randomUUID() };
     const row = await this.#run(workspace, "reserve", now, ride, copy);
     const status = this.#status(workspace, row);
+    const events = eventsOf(row, workspace.plan);
     const day = row[4];
     if (day >= 0) {
       const reservation = {
@@ -113,11 +124,11 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
         month: monthOf(now),
         ...(copy ? { attempt: copy } : {}),
       };
-      return { admitted: true, reservation, status };
+      return { admitted: true, reservation, status, events };
     }
     // Counted for the console's usage page; a failed count must not turn the 429 into a 500.
     await this.#refusals.count(workspace.id, "quota_exceeded").catch(() => undefined);
-    return { admitted: false, status };
+    return { admitted: false, status, events };
   }
 
   async release(reservation: Reservation, allowance: number): Promise<void> {
@@ -141,6 +152,15 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
     return this.#status(workspace, await this.#run(workspace, "peek", this.clock.now()));
   }
 
+  /**
+   * The state after a change of plan or allowance, with the events it raises, counting nothing:
+   * a workspace moved to a paid plan or a larger allowance is resumed now, not at its next call.
+   */
+  async observe(workspace: UsageSubject): Promise<{ status: UsageStatus; events: UsageEvents | null }> {
+    const row = await this.#run(workspace, "observe", this.clock.now());
+    return { status: this.#status(workspace, row), events: eventsOf(row, workspace.plan) };
+  }
+
   /** Counted calls of each of the last `days` UTC days, oldest first, today included. */
   async daily(workspaceId: string, days = USAGE_WINDOW_DAYS): Promise<Array<{ day: number; count: number }>> {
     const today = Math.floor(this.clock.now() / DAY);
@@ -159,7 +179,7 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
 
   #run(
     workspace: UsageSubject,
-    mode: "reserve" | "peek",
+    mode: "reserve" | "observe" | "peek",
     now: number,
     ride: { keys: string[]; args: Array<string | number> } | null = null,
     attempt?: { id: string; copy: string },
@@ -220,8 +240,22 @@ export class RedisUsageMeter extends RedisStore implements UsageMeter {
   }
 }
 
-/** state, used, reachedAt (-1 when none), retryAfterMs, reservedDay (-1 when none) */
-type AdmitRow = [number, number, number, number, number];
+/**
+ * state, used, reachedAt (-1 when none), retryAfterMs, reservedDay (-1 when none), thresholds
+ * raised (bits: 1 80 %, 2 100 %), the state before a change of it (-1 when none).
+ */
+type AdmitRow = [number, number, number, number, number, number, number];
+
+/** The events of a script's answer; a paid plan is "under" for them (it is never paused). */
+const eventsOf = (row: AdmitRow, plan: Plan): UsageEvents | null => {
+  const [state, , , , , bits, previous] = row;
+  const thresholds: Array<80 | 100> = [];
+  if (bits & 1) thresholds.push(80);
+  if (bits & 2) thresholds.push(100);
+  if (thresholds.length === 0 && previous < 0) return null;
+  const to = plan === "paid" ? "under" : (STATES[state] ?? "under");
+  return { thresholds, state: previous >= 0 ? { from: STATES[previous] ?? "under", to } : null };
+};
 
 /** The arguments ADMIT and RELEASE both start with (usage-script.ts). */
 type ScriptArgs = [now: number, dayMs: number, windowDays: number, allowance: number];
@@ -248,7 +282,7 @@ declare module "ioredis" {
         ...ScriptArgs,
         graceMs: number,
         plan: Plan,
-        mode: "reserve" | "peek",
+        mode: "reserve" | "observe" | "peek",
         month: number,
         deadline: number,
         attempt: string,

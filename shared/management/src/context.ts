@@ -13,6 +13,7 @@ import type {
   RedisUsageMeter,
   RefusalCounter,
   TokenRecord,
+  VerifiedCounter,
   TokenStore,
 } from "@sift/keystore";
 import type { ModelDeps } from "@sift/learning";
@@ -27,6 +28,7 @@ export interface ManagementDeps {
   audit: AuditTrail;
   usage: RedisUsageMeter;
   refusals: RefusalCounter;
+  verified: Pick<VerifiedCounter, "daily">;
   verdicts: Pick<RedisVerdictLog, "counts">;
   webhooks: WebhookStore;
   clock: Clock;

@@ -4,3 +4,4 @@ export * from "./route.ts";
 export * from "./webhooks/store.ts";
 export * from "./webhooks/delivery.ts";
 export * from "./webhooks/addresses.ts";
+export * from "./webhooks/usage-events.ts";

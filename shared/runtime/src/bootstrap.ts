@@ -37,8 +37,11 @@ export interface ServiceRuntime<C extends RunnableConfig> {
     metrics: Registry;
     tracing: Tracing | undefined;
   };
-  /** Redis for request paths (fails fast; the configured command time-out); quit at shutdown. */
-  redis(): RedisClient;
+  /**
+   * Redis for request paths (fails fast; the configured command time-out); quit at shutdown.
+   * `autoPipelining`: RedisTarget's.
+   */
+  redis(options?: { autoPipelining?: boolean }): RedisClient;
   /** Redis for BullMQ (waits out outages; no time-out); quit at shutdown. */
   jobsRedis(): RedisClient;
   /** NATS, connected; drained at shutdown. */
@@ -101,8 +104,12 @@ export const runService = async <C extends RunnableConfig>(options: {
       tracing,
       serving: gate.check,
     },
-    redis: () => {
-      const target = { ...redisTarget, commandTimeoutMs: config.redisCommandTimeoutMs };
+    redis: (options = {}) => {
+      const target = {
+        ...redisTarget,
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        autoPipelining: options.autoPipelining === true,
+      };
       const redis = createRedis(target, `sift-${name}`, logger);
       clients.push(["redis", () => redis.quit()]);
       requestRedis.push(redis);

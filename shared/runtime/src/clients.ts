@@ -18,6 +18,12 @@ export interface RedisTarget {
    * so a slow Redis is a 500 / `Internal server error` at the time-out, not a wait (docs/reliability.md).
    */
   commandTimeoutMs?: number | undefined;
+  /**
+   * Commands issued in one tick go out in one socket write (ioredis's auto-pipelining): for a
+   * connection of many concurrent small writes (the management API's batches), where a write
+   * per command is most of the client's CPU (docs/benchmarks.md, issue 52).
+   */
+  autoPipelining?: boolean | undefined;
 }
 
 export interface ClusterNode {
@@ -53,9 +59,13 @@ const reconnectDelay = (times: number): number => Math.min(times * 100, 2_000);
 export function createRedis(url: string, name: string, logger?: Logger): Redis;
 export function createRedis(target: RedisTarget, name: string, logger?: Logger): RedisClient;
 export function createRedis(target: string | RedisTarget, name: string, logger?: Logger): RedisClient {
-  const { url, clusterNodes, commandTimeoutMs } = typeof target === "string" ? { url: target } : target;
+  const { url, clusterNodes, commandTimeoutMs, autoPipelining } =
+    typeof target === "string" ? { url: target, autoPipelining: false } : target;
   const nodes = parseClusterNodes(clusterNodes);
-  const timeout = commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs };
+  const timeout = {
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs }),
+    ...(autoPipelining ? { enableAutoPipelining: true } : {}),
+  };
   const redis = nodes
     ? new Cluster(nodes, {
         enableOfflineQueue: false,

@@ -7,7 +7,14 @@ import { createConsoleService, type ConsoleSettings } from "@sift/console/wiring
 import { createGatewayService, createKeyCache, managementParts } from "@sift/gateway/wiring";
 import { createWebhookQueue, startWebhookWorker } from "@sift/management";
 import { BULL_PREFIX, type KeyKind, type ModelName } from "@sift/contracts";
-import { AuditTrail, Keystore, RedisUsageMeter, TokenStore, type Plan } from "@sift/keystore";
+import {
+  AuditTrail,
+  Keystore,
+  RedisUsageMeter,
+  TokenStore,
+  VerifiedCounter,
+  type Plan,
+} from "@sift/keystore";
 import { createVerifyService, verdictRecorder } from "@sift/verify/wiring";
 import { LogKeyRing, type RedisVerdictLog } from "@sift/verdicts";
 import type { NetworkWeights } from "@sift/network";
@@ -113,6 +120,8 @@ export interface Stack {
   usage: RedisUsageMeter;
   /** The verdict log classify and verify write (read it as the console does). */
   verdicts: RedisVerdictLog;
+  /** Verify's count of accepted solutions (flush() writes what waits, as a second would). */
+  verified: VerifiedCounter;
   /** Management tokens (mint the first one as `sift token create` does) and the audit trail. */
   tokens: TokenStore;
   audit: AuditTrail;
@@ -167,9 +176,11 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const waitConnections = Array.from({ length: (options.spendConnections ?? 1) - 1 }, () =>
     createRedis(redisTarget, "sift-test-stack-spend"),
   );
+  const verified = new VerifiedCounter({ redis, clock, logger });
   const verify = await serve(
     createVerifyService({
       verdicts: verifyRecorder,
+      verified,
       redis,
       clock,
       logger,
@@ -243,8 +254,11 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
   const webhookQueue = options.management?.webhooks
     ? createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX })
     : undefined;
+  // As main.ts: the management API on a connection of its own, auto-pipelined.
+  const managementRedis = createRedis({ ...redisTarget, autoPipelining: true }, "sift-test-management");
+  await redisReady(managementRedis);
   const management = managementParts({
-    redis,
+    redis: managementRedis,
     clock,
     logger,
     internalSecret,
@@ -303,6 +317,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     keystore: new Keystore({ redis, clock }),
     usage: new RedisUsageMeter({ redis, clock }),
     verdicts: classifyService.verdictLog,
+    verified,
     tokens: management.tokens,
     audit: management.audit,
     clock,
@@ -318,8 +333,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       await webhookQueue?.close();
       await classifyService.jobs.stop();
       await verifyRecorder.stop();
+      await verified.stop();
       await nats.close();
       redis.disconnect();
+      managementRedis.disconnect();
       for (const spare of waitConnections) spare.disconnect();
       jobsRedis.disconnect();
       await Promise.all(tracers.map((t) => t.shutdown()));

@@ -7,7 +7,7 @@ import {
   type ClassifyResponse,
   type ModelName,
 } from "@sift/contracts";
-import type { UsageMeter } from "@sift/keystore";
+import type { UsageEvents, UsageMeter, UsageStatus } from "@sift/keystore";
 import { DEFAULT_LOG_SETTINGS, logIsOn, type LogSettings, type VerdictInput } from "@sift/verdicts";
 import {
   Counter,
@@ -48,6 +48,11 @@ export interface ClassifyRouteDeps {
   logReasons?: "light" | "full" | "asked";
   /** The network (docs/network.md); none: off. */
   network?: NetworkLookup | undefined;
+  /**
+   * Takes the usage meter's webhook events of a call (@sift/management usageEventsSender): it
+   * must return at once and never throw, so the call neither waits for it nor fails by it.
+   */
+  usageEvents?: ((workspaceId: string, status: UsageStatus, events: UsageEvents) => void) | undefined;
 }
 
 /**
@@ -118,6 +123,7 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     const admission = await traceStep(res, deps.tracing, "usage admit", () =>
       deps.usage.admit(workspace, identity.attempt),
     );
+    if (admission.events) deps.usageEvents?.(workspace.id, admission.status, admission.events);
     if (!admission.admitted) {
       refusals.inc({ reason: "quota_exceeded" });
       res.setHeader("Retry-After", String(retryAfterSeconds(admission.status.retryAfterMs)));

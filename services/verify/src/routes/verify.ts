@@ -20,6 +20,8 @@ export interface VerifyRouteDeps {
   signals: Counter<"outcome">;
   /** The verdict log's write side (@sift/verdicts VerdictRecorder); none: nothing recorded. */
   verdicts?: { record(input: VerdictInput, settings: LogSettings): boolean } | undefined;
+  /** Counts each workspace's accepted solutions (@sift/keystore VerifiedCounter); none: not counted. */
+  verified?: { count(workspaceId: string): void } | undefined;
 }
 
 /** Answers that count against a configuration: a solution that was tried and did not pass. */
@@ -55,6 +57,8 @@ export const verifyRoute =
       deps.outcomes.inc({ outcome: outcome.message ?? (outcome.ok ? "ok" : "unknown") });
       res.json(outcome);
       if (key.status === "valid" && key.kind === "challenge") {
+        // After the answer, in the process: the counter writes once a second (verified.ts).
+        if (outcome.ok) deps.verified?.count(key.workspaceId);
         // After the answer; the recorder's write is pipelined later and cannot throw here.
         deps.verdicts?.record(
           {

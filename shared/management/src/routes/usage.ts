@@ -7,16 +7,17 @@ import { visibleWorkspace } from "./workspaces.ts";
 
 /**
  * A workspace's allowance state and its last 30 days: counted classify calls (the usage meter),
- * spam and clean verdicts and failed verifications (the verdict log's counts), 429 answers.
- * `verified` is the successful verifications, which the verdict log does not count: null.
+ * spam and clean verdicts and failed verifications (the verdict log's counts), successful
+ * verifications (verify's VerifiedCounter), 429 answers.
  */
 const usageOf = async (deps: ManagementDeps, w: Workspace): Promise<UsageView> => {
   const now = deps.clock.now();
   const to = (Math.floor(now / DAY) + 1) * DAY;
-  const [status, counted, refused, verdicts] = await Promise.all([
+  const [status, counted, refused, verified, verdicts] = await Promise.all([
     deps.usage.status(w),
     deps.usage.daily(w.id, USAGE_WINDOW_DAYS),
     deps.refusals.daily(w.id, USAGE_WINDOW_DAYS),
+    deps.verified.daily(w.id, USAGE_WINDOW_DAYS),
     deps.verdicts.counts(w.id, { bucket: "day", from: to - USAGE_WINDOW_DAYS * DAY, to }),
   ]);
   return {
@@ -33,7 +34,7 @@ const usageOf = async (deps: ManagementDeps, w: Workspace): Promise<UsageView> =
         counted: counted[i]?.count ?? 0,
         spam: v?.spam ?? 0,
         clean: v?.clean ?? 0,
-        verified: null,
+        verified: verified[i]?.count ?? 0,
         verifyFailed: v?.verify_failed ?? 0,
         refused: r.rate_limited + r.quota_exceeded,
       };

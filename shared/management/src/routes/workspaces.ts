@@ -1,5 +1,6 @@
 import { ManagementMessage, WorkspaceCreate, WorkspaceListQuery, WorkspacePatch } from "@sift/contracts";
 import type { Workspace } from "@sift/keystore";
+import { logFailure } from "@sift/runtime";
 import {
   NOT_FOUND,
   OPERATOR_ONLY,
@@ -13,6 +14,7 @@ import {
 } from "../context.ts";
 import { operation, type ApiRoute } from "../route.ts";
 import { workspaceView } from "../views.ts";
+import { emitUsageEvents } from "../webhooks/usage-events.ts";
 
 /** A page holds up to 100 workspaces unless `limit` says otherwise (1-1,000, as Turnstile's widget list). */
 const DEFAULT_LIMIT = 100;
@@ -103,6 +105,18 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
         before: workspaceView(before),
         after,
       });
+      // A new plan or allowance can resume a paused site (or start a grace) now: the usage script
+      // records it and raises its webhook, once, as a classify call would have.
+      if (updated.workspace.plan !== before.plan || updated.workspace.allowance !== before.allowance) {
+        await deps.usage
+          .observe(updated.workspace)
+          .then(({ status, events }) =>
+            events ? emitUsageEvents(deps.webhooks, before.id, status, events) : undefined,
+          )
+          .catch((err: unknown) =>
+            logFailure(deps.logger, err, { workspaceId: before.id }, "usage webhook events not queued"),
+          );
+      }
       return ok(after);
     },
   },

@@ -52,14 +52,17 @@ export class WebhookStore {
   readonly #redis: RedisClient;
   readonly #clock: Clock;
   readonly #layout: ReturnType<typeof redisLayout>;
-  readonly #key: Buffer;
+  readonly #key: Buffer | undefined;
   readonly #queue: Pick<Queue, "add"> | undefined;
 
   constructor(deps: {
     redis: RedisClient;
     clock: Clock;
-    /** The deployment's webhook signing key (wiring derives it from SIFT_INTERNAL_SECRET). */
-    signingKey: Buffer;
+    /**
+     * The deployment's webhook signing key (wiring derives it from SIFT_INTERNAL_SECRET); none: a
+     * process that only emits events (classify) and never signs a delivery.
+     */
+    signingKey?: Buffer;
     /** Where deliveries go; none: events are dropped (a process that only reads). */
     queue?: Pick<Queue, "add"> | undefined;
     prefix?: string;
@@ -72,6 +75,7 @@ export class WebhookStore {
   }
 
   secretOf(webhookId: string): string {
+    if (!this.#key) throw new Error("this webhook store has no signing key");
     return `whsec_${createHmac("sha256", this.#key).update(webhookId).digest("base64url")}`;
   }
 
