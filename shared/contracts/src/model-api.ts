@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ManagementOperation } from "./management-doc.ts";
+import type { ManagementOperation } from "./management-operation.ts";
 
 /**
  * The deployment's model over /v1 (DESIGN, "The model learns from the deployment"): the twins of
