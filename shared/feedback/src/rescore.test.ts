@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeCorrection } from "./correction.ts";
 import { encodeReviewed } from "./reviewed.ts";
-import { encodeExampleEntry, learnedScores, type Rescorer } from "./rescore.ts";
+import { encodeExampleEntry, learnedScores, MAX_ENTRY_EXAMPLE_BYTES, type Rescorer } from "./rescore.ts";
 
 const MODEL = {
   version: "v1",
@@ -99,5 +99,8 @@ describe("a workspace's learned scores under the version in service", () => {
     const unreadable = learnedScores(logs(reports, 120), { version: "v2", logOdds: () => null });
     expect(unreadable.rescored).toBe(0);
     expect(unreadable.reviewed!.clean("v1")).toBe(80);
+    // A report whose example is too long to keep in the list keeps its correction record instead.
+    const long = Buffer.alloc(MAX_ENTRY_EXAMPLE_BYTES + 1).toString("base64");
+    expect(encodeExampleEntry({ label: "spam", logOdds: 1, buckets: [1], example: long }).length).toBe(0);
   });
 });

@@ -37,13 +37,23 @@ export interface Rescorer {
   logOdds(example: Buffer): number | null;
 }
 
-/** What the store's script gets for a report with an example (it prefixes the sequence number). */
+/**
+ * The largest example an entry keeps (about 1,500 features; a 500-feature comment's is 1.3 KB):
+ * the list stays under 2,000 × 4.6 KB = 9.3 MB a workspace. A longer report keeps its stored
+ * score and its correction record in the correction log, as before examples were kept.
+ */
+export const MAX_ENTRY_EXAMPLE_BYTES = 4_096;
+
+/**
+ * What the store's script gets for a report with an example (it prefixes the sequence number);
+ * empty for a report without one, or with one longer than MAX_ENTRY_EXAMPLE_BYTES.
+ */
 export const encodeExampleEntry = (
   job: Pick<FeedbackJob, "label" | "logOdds" | "buckets" | "example">,
 ): Buffer => {
   if (!job.example) return Buffer.alloc(0);
   const example = Buffer.from(job.example, "base64");
-  if (example.length === 0) return Buffer.alloc(0);
+  if (example.length === 0 || example.length > MAX_ENTRY_EXAMPLE_BYTES) return Buffer.alloc(0);
   const record = Buffer.alloc(CORRECTION_RECORD_BYTES);
   record[0] = job.label === "spam" ? 1 : 0;
   record.writeFloatLE(
