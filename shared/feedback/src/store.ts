@@ -209,7 +209,8 @@ export class FeedbackStore extends ListStore {
       String(Date.now()),
       String(APPLIED_MEMORY_MS),
       encodeCorrection(job),
-      encodeExampleEntry(job),
+      // The shared layer is read for its counts only: its reports keep no examples.
+      layer === SHARED_LAYER ? Buffer.alloc(0) : encodeExampleEntry(job),
       ...buckets,
     );
     return Number(version);
