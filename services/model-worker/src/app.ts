@@ -6,6 +6,7 @@ import {
   inferenceSubject,
   REQUEST_ID_HEADER,
 } from "@sift/contracts";
+import { exampleRescorer } from "@sift/learning";
 import type { Features } from "@sift/model";
 import { Counter, Histogram, type Context, type Logger, type Registry, type Tracing } from "@sift/runtime";
 import type { Scorer } from "./clients/scorer.ts";
@@ -140,6 +141,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       population: scorer.population,
       logger,
       ...(deps.states ? { states: deps.states } : {}),
+      rescorer: scorer.weights ? exampleRescorer(scorer.version, scorer.weights) : null,
     };
     const process: ProcessMessage = async (msg, trace) => {
       const requestIds = msg.headers?.values(REQUEST_ID_HEADER) ?? [];

@@ -8,7 +8,18 @@ import {
   MAX_CORRECTION_REPORTS,
   reportBuckets,
 } from "@sift/feedback";
-import { featurize } from "@sift/model";
+import { readFileSync } from "node:fs";
+import { encodeExample, ModelVersions } from "@sift/learning";
+import {
+  exportOnnx,
+  FEATURIZER_VERSION,
+  featurize,
+  linearScorerOf,
+  META_PATH,
+  MODEL_PATH,
+  readLinearWeights,
+  type LinearScorer,
+} from "@sift/model";
 import { createRedis, redisReady } from "@sift/runtime";
 import {
   createKey,
@@ -206,5 +217,175 @@ describe("a model worker's learned state", () => {
     expect(log!.length).toBe(MAX_CORRECTION_REPORTS * CORRECTION_RECORD_BYTES);
     // The oldest five dropped: the first record kept is report 5's (log-odds -5).
     expect(log!.readFloatLE(1)).toBe(-5);
+
+    // Reports with their example keep it in the examples list instead, bounded the same way.
+    const kept = await createKey(stack.keystore, { kind: "classify" });
+    const example = exampleOf(MESSAGE, "clean");
+    for (let i = 0; i < MAX_CORRECTION_REPORTS + 5; i += 100)
+      await Promise.all(
+        Array.from({ length: Math.min(100, MAX_CORRECTION_REPORTS + 5 - i) }, (_, k) =>
+          store.record(kept.workspaceId, {
+            workspaceId: kept.workspaceId,
+            label: "clean",
+            buckets,
+            fingerprint: signature,
+            reportedAt: i + k,
+            logOdds: -(i + k),
+            modelVersion: "1",
+            example,
+          }),
+        ),
+      );
+    const key = `sift:{fb:${kept.workspaceId}}:examples`;
+    expect(await redis.llen(key)).toBe(MAX_CORRECTION_REPORTS);
+    expect(await redis.exists(`sift:{fb:${kept.workspaceId}}:corrections`)).toBe(0);
+    const first = (await redis.lrangeBuffer(key, 0, 0))[0]!;
+    // Its reviewed record's sequence number (the sixth of 2,005), then its correction record.
+    expect(first.readUInt32LE(0)).toBe(6);
+    expect(first.readFloatLE(4 + 1)).toBe(-5);
+    expect(first.subarray(4 + CORRECTION_RECORD_BYTES)).toEqual(Buffer.from(example, "base64"));
+    await store.forget(kept.workspaceId);
+    expect(await redis.exists(key)).toBe(0);
+  });
+
+  it("rescores a site's reviews with the version put in service: its placement and correction follow the promotion", async () => {
+    worker ??= await startModelWorker(nats.url, undefined, { redisUrl: stateRedis.url, modelPollMs: 200 });
+    const shipped = readLinearWeights(readFileSync(MODEL_PATH));
+    const meta = JSON.parse(readFileSync(META_PATH, "utf8")) as {
+      version: string;
+      calibration: { scale: number; shift: number };
+    };
+    // Another version: the shipped weights, every score 1.5 log-odds higher.
+    const version = `${meta.version}-d901`;
+    const moved = { ...shipped, shift: shipped.shift + 1.5 };
+    const before = linearScorerOf(meta.version, shipped);
+    const after = linearScorerOf(version, moved);
+    const versions = new ModelVersions({ redis, model: SPAM_STANDARD });
+    await versions.add(
+      {
+        onnx: Buffer.from(exportOnnx(moved, { version, docString: "test", metadata: {} })),
+        meta: JSON.stringify({ ...meta, version, calibration: { ...meta.calibration, shift: moved.shift } }),
+        info: {
+          version,
+          source: "deployment",
+          base: meta.version,
+          trainedAt: Date.now(),
+          reviews: 0,
+          sites: 0,
+          skipped: 0,
+          comparison: null,
+          wins: true,
+        },
+      },
+      Date.now(),
+    );
+
+    // Three sites review the same 60 messages: `kept` as a report is made today (the shipped
+    // model's score and the example), `plain` without the example (a report from before),
+    // `native` as if the promoted version had scored them (what `kept` should match after).
+    const kept = await createKey(stack.keystore, { kind: "classify" });
+    const plain = await createKey(stack.keystore, { kind: "classify" });
+    const native = await createKey(stack.keystore, { kind: "classify" });
+    const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"];
+    const goods = ["armchair", "bookshelf", "sofa", "lamp", "rug", "desk", "wardrobe", "mirror"];
+    const reviews = [
+      ...Array.from({ length: 40 }, (_, i) => ({
+        text: `Is the ${goods[i % 8]} in the photos still available? I could collect it on ${days[i % 5]} around ${9 + (i % 7)}`,
+        label: "clean" as const,
+      })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        text: `Lovely photos. My sister got her ${goods[i % 8]} at Oakvale on Mill Street and recommends them ${i}`,
+        label: "spam" as const,
+      })),
+    ].sort((a, b) => a.text.length - b.text.length);
+    const jobOf = (
+      workspaceId: string,
+      text: string,
+      label: "spam" | "clean",
+      by: LinearScorer,
+    ): FeedbackJob => {
+      const fields = [["message", text]] as const;
+      const features = featurize(fields);
+      return {
+        workspaceId,
+        label,
+        buckets: reportBuckets(features.ids),
+        fingerprint: encodeSignature(fingerprint(fields)),
+        reportedAt: Date.now(),
+        logOdds: by.logOdds(features),
+        modelVersion: by.version,
+      };
+    };
+    for (const { text, label } of reviews) {
+      const job = jobOf(kept.workspaceId, text, label, before);
+      await store.record(kept.workspaceId, { ...job, example: exampleOf([["message", text]], label) });
+      await store.record(plain.workspaceId, { ...job, workspaceId: plain.workspaceId });
+      await store.record(native.workspaceId, jobOf(native.workspaceId, text, label, after));
+    }
+
+    const probes = [
+      {
+        message: "Nice post. Oakvale on Mill Street is where my cousin got her new lamp, she recommends them",
+      },
+      { message: "Is the desk in the photos still available? I could collect it on Sunday" },
+      { message: "Do you ship the rug abroad, and how long does it take?" },
+    ];
+    const scores = (site: { secretKey: string }) =>
+      Promise.all(probes.map((p) => classify(site.secretKey, p)));
+    const settle = async (site: { secretKey: string }, near: number[]) => {
+      const start = Date.now();
+      for (;;) {
+        const got = await scores(site);
+        if (got.every((x, i) => Math.abs(x - near[i]!) < 1e-3)) return got;
+        expect(Date.now() - start).toBeLessThan(10_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    /** A site's verdicts once its worker holds its state (two readings alike). */
+    const steady = async (site: { secretKey: string }) => {
+      let last = await scores(site);
+      for (;;) {
+        const got = await scores(site);
+        if (got.every((x, i) => Math.abs(x - last[i]!) < 1e-9)) return got;
+        last = got;
+      }
+    };
+    // Under the shipped model the kept examples rescore to the stored scores: the same verdicts.
+    const plainBefore = await steady(plain);
+    await settle(kept, plainBefore);
+
+    try {
+      expect(await versions.promote(version)).toBe(true);
+      const start = Date.now();
+      while (worker.worker.version(SPAM_STANDARD) !== version) {
+        expect(Date.now() - start).toBeLessThan(10_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // After the promotion the site with examples answers as if its reviews had been scored by
+      // the version in service, placement and correction; the one without does not.
+      const nativeAfter = await steady(native);
+      await settle(kept, nativeAfter);
+      const plainAfter = await steady(plain);
+      expect(Math.max(...plainAfter.map((x, i) => Math.abs(x - nativeAfter[i]!)))).toBeGreaterThan(0.01);
+    } finally {
+      await versions.promote(null);
+      const start = Date.now();
+      while (worker.worker.version(SPAM_STANDARD) !== meta.version) {
+        expect(Date.now() - start).toBeLessThan(10_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   });
 });
+
+/** The example a report keeps (base64, @sift/learning's codec), as @sift/reports makes it. */
+const exampleOf = (fields: ReadonlyArray<readonly [string, string]>, label: "spam" | "clean") => {
+  const { ids, vals } = featurize(fields);
+  return encodeExample({
+    label: label === "spam" ? 1 : 0,
+    featurizerVersion: FEATURIZER_VERSION,
+    reviewedAt: Date.now(),
+    ids,
+    vals,
+  }).toString("base64");
+};

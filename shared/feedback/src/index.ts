@@ -9,3 +9,4 @@ export * from "./placement.ts";
 export * from "./reviewed.ts";
 export * from "./language.ts";
 export * from "./correction.ts";
+export * from "./rescore.ts";

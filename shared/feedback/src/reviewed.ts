@@ -7,7 +7,8 @@ import { placeSite, type Placement, type PopulationCurve } from "./placement.ts"
  * anything the workspace taught) and which model gave it, 9 bytes: a label byte, float32 LE
  * log-odds, the model's tag (u32 LE, a hash of its version). Per-site placement reads it; a
  * report scored by another model (a retrain) is skipped, so a new model starts from its own
- * prior rather than from scores on another scale.
+ * prior rather than from scores on another scale; the worker replaces the records of reports
+ * whose example is kept with that example rescored by the version it serves (rescore.ts).
  */
 export const REVIEWED_RECORD_BYTES = 9;
 

@@ -8,6 +8,7 @@ import { bandKeys } from "./near-duplicates.ts";
 import { profileOf, type LanguageProfile } from "./language.ts";
 import { encodeReviewed, REVIEWED_RECORD_BYTES } from "./reviewed.ts";
 import { CORRECTION_RECORD_BYTES, encodeCorrection, MAX_CORRECTION_REPORTS } from "./correction.ts";
+import { encodeExampleEntry, type StoredExamples } from "./rescore.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */
 export const SHARED_LAYER = "_shared";
@@ -24,11 +25,16 @@ const APPLIED_MEMORY_MS = 24 * 3_600_000;
 /**
  * RECORD: one report into a layer, atomically, once per report id. KEYS: counts, fingerprints,
  * meta, version, reviewed (per-site placement's score log), languages, applied (sorted set:
- * report id → when applied), corrections (the site correction's log, correction.ts). ARGV: label
+ * report id → when applied), corrections (the site correction's log, correction.ts), examples
+ * (list: the newest reports' examples, rescore.ts). ARGV: label
  * (spam|clean), reportedAt, fingerprint record (binary), reviewed record (binary, or empty when
  * the report has no base score), script, language (empty when unknown; counted for clean reports
  * only), report id (empty: none), now, applied memory (ms), correction record (binary, or empty
- * when the report has no base score), buckets...
+ * when the report has no base score), example entry (binary, or empty: a report without an
+ * example; with one, the correction record is not appended, the entry holds it), buckets...
+ * A reviewed record appended bumps meta's `scored`; the example entry is prefixed with that
+ * sequence number (u32 LE, 0: no reviewed record), so a worker knows which reviewed record an
+ * example stands for (rescore.ts).
  * A report id applied already is not applied again (the version is returned unchanged): BullMQ
  * hands a job whose learner died after applying it, before marking it done, to another learner
  * (a stalled job), and the host-lost row saw such reports stored twice.
@@ -46,7 +52,7 @@ if #ARGV[7] > 0 then
 end
 local offset = ARGV[1] == 'spam' and 0 or ${LAYER_BUCKETS}
 local ops = {}
-for i = 11, #ARGV do
+for i = 12, #ARGV do
   ops[#ops + 1] = 'INCRBY'; ops[#ops + 1] = 'u32'; ops[#ops + 1] = '#' .. (offset + tonumber(ARGV[i])); ops[#ops + 1] = 1
   if #ops >= 4000 then
     redis.call('BITFIELD', KEYS[1], 'OVERFLOW', 'SAT', unpack(ops)); ops = {}
@@ -58,14 +64,19 @@ local cap = ${MAX_FINGERPRINTS * FINGERPRINT_RECORD_BYTES}
 if size > cap then
   redis.call('SET', KEYS[2], redis.call('GETRANGE', KEYS[2], size - cap, -1))
 end
+local seq = 0
 if #ARGV[4] > 0 then
+  seq = redis.call('HINCRBY', KEYS[3], 'scored', 1)
   local scored = redis.call('APPEND', KEYS[5], ARGV[4])
   local scoredCap = ${MAX_FINGERPRINTS * REVIEWED_RECORD_BYTES}
   if scored > scoredCap then
     redis.call('SET', KEYS[5], redis.call('GETRANGE', KEYS[5], scored - scoredCap, -1))
   end
 end
-if #ARGV[10] > 0 then
+if #ARGV[11] > 0 then
+  redis.call('RPUSH', KEYS[9], struct.pack('<I4', seq) .. ARGV[11])
+  redis.call('LTRIM', KEYS[9], -${MAX_CORRECTION_REPORTS}, -1)
+elseif #ARGV[10] > 0 then
   local corrected = redis.call('APPEND', KEYS[8], ARGV[10])
   local correctedCap = ${MAX_CORRECTION_REPORTS * CORRECTION_RECORD_BYTES}
   if corrected > correctedCap then
@@ -144,6 +155,8 @@ export interface StateSnapshot extends LayerSnapshot {
   languages: LanguageProfile | null;
   /** The site correction's log (correction.ts): each report's label, base log-odds and buckets. */
   corrections: Buffer | null;
+  /** The newest reports' examples (rescore.ts), and the reviewed log's sequence number. */
+  examples: StoredExamples;
 }
 
 const strictnessOf = (value: string | null): Strictness =>
@@ -160,7 +173,7 @@ const strictnessOf = (value: string | null): Strictness =>
 export class FeedbackStore extends ListStore {
   constructor(deps: ListStoreDeps) {
     super(deps);
-    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 8, lua: RECORD });
+    this.redis.defineCommand("siftRecordReport", { numberOfKeys: 9, lua: RECORD });
     this.redis.defineCommand("siftAgreeReport", { numberOfKeys: 2, lua: AGREE });
     this.redis.defineCommand("siftClaimReports", { numberOfKeys: 1, lua: CLAIM });
   }
@@ -185,6 +198,7 @@ export class FeedbackStore extends ListStore {
       this.key(layer, "languages"),
       this.key(layer, "applied"),
       this.key(layer, "corrections"),
+      this.key(layer, "examples"),
       job.label,
       String(job.reportedAt),
       record,
@@ -195,6 +209,8 @@ export class FeedbackStore extends ListStore {
       String(Date.now()),
       String(APPLIED_MEMORY_MS),
       encodeCorrection(job),
+      // The shared layer is read for its counts only: its reports keep no examples.
+      layer === SHARED_LAYER ? Buffer.alloc(0) : encodeExampleEntry(job),
       ...buckets,
     );
     return Number(version);
@@ -238,27 +254,39 @@ export class FeedbackStore extends ListStore {
       .get(this.key(layer, "version"))
       .getBuffer(this.key(layer, "counts"))
       .getBuffer(this.key(layer, "fingerprints"))
-      .hmget(this.key(layer, "meta"), "spam", "clean")
+      .hmget(this.key(layer, "meta"), "spam", "clean", "scored")
       .smembers(this.key(layer, "lists"))
       .get(this.key(layer, "strictness"))
       .getBuffer(this.key(layer, "reviewed"))
       .hgetall(this.key(layer, "languages"))
       .getBuffer(this.key(layer, "corrections"))
+      .lrangeBuffer(this.key(layer, "examples"), 0, -1)
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
-    const [version, counts, fingerprints, meta, lists, strictness, reviewed, languages, corrections] =
-      results.map(([, value]) => value) as [
-        string | null,
-        Buffer | null,
-        Buffer | null,
-        Array<string | null>,
-        string[],
-        string | null,
-        Buffer | null,
-        Record<string, string> | null,
-        Buffer | null,
-      ];
+    const [
+      version,
+      counts,
+      fingerprints,
+      meta,
+      lists,
+      strictness,
+      reviewed,
+      languages,
+      corrections,
+      examples,
+    ] = results.map(([, value]) => value) as [
+      string | null,
+      Buffer | null,
+      Buffer | null,
+      Array<string | null>,
+      string[],
+      string | null,
+      Buffer | null,
+      Record<string, string> | null,
+      Buffer | null,
+      Buffer[],
+    ];
     return {
       version: Number(version ?? 0),
       counts,
@@ -270,6 +298,7 @@ export class FeedbackStore extends ListStore {
       reviewed,
       languages: profileOf(languages),
       corrections,
+      examples: { scored: Number(meta[2] ?? 0), entries: examples ?? [] },
     };
   }
 
@@ -296,6 +325,7 @@ export class FeedbackStore extends ListStore {
         this.key(workspaceId, "reviewed"),
         this.key(workspaceId, "languages"),
         this.key(workspaceId, "corrections"),
+        this.key(workspaceId, "examples"),
       ),
       this.redis.incr(this.key(workspaceId, "version")),
     ]);
@@ -342,6 +372,7 @@ declare module "ioredis" {
       languages: string,
       applied: string,
       corrections: string,
+      examples: string,
       label: string,
       reportedAt: string,
       record: Buffer,
@@ -352,6 +383,7 @@ declare module "ioredis" {
       now: string,
       memoryMs: string,
       correctionRecord: Buffer,
+      exampleEntry: Buffer,
       ...buckets: string[]
     ): Result<number, Context>;
     siftAgreeReport(

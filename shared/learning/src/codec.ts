@@ -1,3 +1,4 @@
+import { FEATURIZER_VERSION, type LinearWeights } from "@sift/model";
 /**
  * A kept review as bytes: the featuriser's hashed ids and values of the reviewed submission and
  * its label, never its text (DESIGN.md: "The model learns from the deployment"). About 500
@@ -122,3 +123,81 @@ export const decodeExample = (buf: Buffer): KeptExample | null => {
     return null;
   }
 };
+
+/** The featuriser version a record was made with, or null for bytes that are not one. */
+export const exampleFeaturizer = (buf: Buffer): number | null =>
+  buf.length >= HEAD + 2 && buf[0] === FORMAT ? buf.readUInt16LE(2) : null;
+
+/**
+ * Σ weights[id] × value over a record's features, read straight off its bytes (no arrays made):
+ * a version's dot product with a kept example, what a worker rescores a workspace's reports with
+ * (decodeExample then the sum costs about ten times as much at 2,000 reports). Null for bytes
+ * that are not a record. The sum runs in the record's (sorted) id order.
+ */
+export const exampleDot = (buf: Buffer, weights: Float32Array): number | null => {
+  const end = buf.length;
+  if (end < HEAD + 2 || buf[0] !== FORMAT) return null;
+  // Varints read inline (a closure over a mutable position is several times slower in V8).
+  let at = HEAD;
+  let n = 0;
+  for (let scale = 1; ; scale *= 128) {
+    if (at >= end) return null;
+    const byte = buf[at++]!;
+    n += (byte & 0x7f) * scale;
+    if (byte < 0x80) break;
+  }
+  let ndistinct = 0;
+  for (let scale = 1; ; scale *= 128) {
+    if (at >= end) return null;
+    const byte = buf[at++]!;
+    ndistinct += (byte & 0x7f) * scale;
+    if (byte < 0x80) break;
+  }
+  if (n > MAX_EXAMPLE_FEATURES || ndistinct > 255) return null;
+  const table = new Float32Array(ndistinct);
+  for (let k = 0; k < ndistinct; k++, at += 4) {
+    if (at + 4 > end) return null;
+    table[k] = buf.readFloatLE(at);
+  }
+  // Each id's value sits after all the ids: the values start where the last id ends, which is
+  // end − n (one index byte a value) or end − 4n (raw values).
+  const valsAt = ndistinct > 0 ? end - n : end - 4 * n;
+  if (valsAt < at) return null;
+  let id = 0;
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    let delta = 0;
+    for (let scale = 1; ; scale *= 128) {
+      if (at >= valsAt) return null;
+      const byte = buf[at++]!;
+      delta += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+    }
+    id += delta;
+    let value: number;
+    if (ndistinct > 0) {
+      const index = buf[valsAt + k]!;
+      if (index >= ndistinct) return null;
+      value = table[index]!;
+    } else value = buf.readFloatLE(valsAt + 4 * k);
+    sum += (weights[id] ?? 0) * value;
+  }
+  return at === valsAt ? sum : null;
+};
+
+/**
+ * A version's base score of kept examples (its log-odds, as @sift/model's linear scorer
+ * computes it), for a worker's learned state (@sift/feedback's rescore.ts): null for a record
+ * of another featuriser or bytes that are not one (the report keeps its stored score).
+ */
+export const exampleRescorer = (
+  version: string,
+  { weights, bias, scale, shift }: LinearWeights,
+): { version: string; logOdds(example: Buffer): number | null } => ({
+  version,
+  logOdds: (bytes) => {
+    if (exampleFeaturizer(bytes) !== FEATURIZER_VERSION) return null;
+    const sum = exampleDot(bytes, weights);
+    return sum === null ? null : scale * Math.fround(bias + sum) + shift;
+  },
+});

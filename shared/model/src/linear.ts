@@ -100,3 +100,20 @@ export const readLinearWeights = (bytes: Uint8Array): LinearWeights => {
   };
   return { weights: initializer(onnx, "W"), bias: one("bias"), scale: one("scale"), shift: one("shift") };
 };
+
+/**
+ * A version's base score from its own parameters (readLinearWeights), the same sum
+ * loadLinearScorer computes: what a worker rescores a workspace's kept examples with, for the
+ * version it serves (@sift/feedback's rescore.ts).
+ */
+export const linearScorerOf = (
+  version: string,
+  { weights, bias, scale, shift }: LinearWeights,
+): LinearScorer => ({
+  version,
+  logOdds: ({ ids, vals }) => {
+    let z = bias;
+    for (let i = 0; i < ids.length; i++) z += (weights[ids[i]!] ?? 0) * vals[i]!;
+    return scale * Math.fround(z) + shift;
+  },
+});

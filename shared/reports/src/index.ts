@@ -17,7 +17,7 @@ export const queueReport = async (
   input: ReportInput & { fingerprint?: string | undefined },
 ): Promise<FeedbackJob> => {
   const { fingerprint, ...rest } = input;
-  const report = toReport(rest);
+  const report = toReport(rest, reports.baseScorer?.() ?? null);
   // Not the original text: its fingerprint, and no base score nor training example (the
   // redacted text scores and featurises otherwise).
   const { logOdds: _logOdds, modelVersion: _version, example: _example, ...redacted } = report;

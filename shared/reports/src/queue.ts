@@ -1,10 +1,16 @@
 import { Queue, type ConnectionOptions } from "bullmq";
 import { ATTEMPT_MEMORY_MS, FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
+import { loadLinearScorer, MODEL_PATH, type LinearScorer } from "@sift/model";
 
 /** Where reports wait for the learner. */
 export interface ReportQueue {
   add(report: FeedbackJob): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The base score a report carries (its stored score, for per-site placement and the site's
+   * correction where its example is not kept), or null: none. Absent: none.
+   */
+  baseScorer?(): LinearScorer | null;
 }
 
 /** How many finished jobs BullMQ keeps for inspection; reports hold no text, only hashes. */
@@ -12,9 +18,30 @@ const KEEP_DONE = 100;
 
 export class BullReportQueue implements ReportQueue {
   readonly #queue: Queue;
+  readonly #modelPath: string;
+  #scorer: LinearScorer | null | undefined;
 
-  constructor(deps: { connection: ConnectionOptions; prefix: string }) {
+  /**
+   * `modelPath`: the model whose weights score a report (about 1 MB, read on the first report):
+   * the committed model, or the file `SIFT_MODEL_PATH` names (set it for classify and the
+   * console as for the workers). The workers rescore a report's kept example with the version
+   * they serve, so this score matters only for reports whose example is gone. A file that
+   * cannot be read gives reports without a score.
+   */
+  constructor(deps: { connection: ConnectionOptions; prefix: string; modelPath?: string | undefined }) {
     this.#queue = new Queue(FEEDBACK_QUEUE, { connection: deps.connection, prefix: deps.prefix });
+    this.#modelPath = deps.modelPath || process.env["SIFT_MODEL_PATH"] || MODEL_PATH;
+  }
+
+  baseScorer(): LinearScorer | null {
+    if (this.#scorer === undefined) {
+      try {
+        this.#scorer = loadLinearScorer(this.#modelPath);
+      } catch {
+        this.#scorer = null;
+      }
+    }
+    return this.#scorer;
   }
 
   async add(report: FeedbackJob): Promise<void> {

@@ -22,6 +22,8 @@ describe("the report's base score", () => {
     features.forEach((f, i) => {
       const p = 1 / (1 + Math.exp(-linear.logOdds(f)));
       expect(p).toBeCloseTo(scores[i]!, 5);
+      // The worker's own weights (what it rescores kept examples with) give the same score.
+      expect(onnx.linear!.logOdds(f)).toBeCloseTo(linear.logOdds(f), 5);
     });
     await onnx.close();
   });

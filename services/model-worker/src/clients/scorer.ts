@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import { SPAM_STANDARD, type Strictness } from "@sift/contracts";
 import {
@@ -6,13 +6,17 @@ import {
   FEATURIZER_VERSION,
   INPUT_IDS,
   INPUT_VALS,
+  linearScorerOf,
   metaPathOf,
   ModelMeta,
   OUTPUT_SCORE,
+  readLinearWeights,
   readModelMeta,
   toBatch,
   toInt64,
   type Features,
+  type LinearScorer,
+  type LinearWeights,
 } from "@sift/model";
 import { featureParts } from "../domain/feature-parts.ts";
 
@@ -33,6 +37,13 @@ export interface Scorer {
   scoreSingles(ids: Int32Array, vals: Float32Array): Promise<Float32Array>;
   /** Each feature's part at value 1 (domain/feature-parts.ts): the verdict log's light reasons. */
   readonly parts?: Float32Array;
+  /**
+   * The same model's base score in JS, from its own weights (absent: a graph without them): what
+   * the worker rescores a workspace's kept examples with (clients/workspace-states.ts).
+   */
+  readonly linear?: LinearScorer;
+  /** Those weights themselves (the kept examples are rescored straight off their bytes). */
+  readonly weights?: LinearWeights;
   close(): Promise<void>;
 }
 
@@ -113,6 +124,12 @@ const onnxScorer = async (
     return scores;
   };
   const scoreSingles = (ids: Int32Array, vals: Float32Array) => run(ids.length, 1, toInt64(ids), vals);
+  let weights: LinearWeights | undefined;
+  try {
+    weights = readLinearWeights(typeof source === "string" ? readFileSync(source) : source);
+  } catch {
+    weights = undefined;
+  }
   return {
     model: meta.model,
     version: meta.version,
@@ -124,6 +141,7 @@ const onnxScorer = async (
     },
     scoreSingles,
     parts: await featureParts(scoreSingles),
+    ...(weights ? { weights, linear: linearScorerOf(meta.version, weights) } : {}),
     close: () => session.release(),
   };
 };

@@ -1,10 +1,9 @@
 import {
-  decodeCorrections,
   FeedbackStore,
+  learnedScores,
   ReportLayer,
-  ReviewedScores,
   SHARED_LAYER,
-  SiteCorrection,
+  type Rescorer,
   type WorkspaceState,
 } from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
@@ -16,13 +15,23 @@ export interface LearnedState {
 
 /** Learned state for scoring: what a worker knows of a workspace, and of the shared layer. */
 export interface WorkspaceStates {
-  get(workspaceId: string): Promise<LearnedState>;
+  /**
+   * The workspace's state, its per-site placement and correction derived against `base` (the
+   * version the asking generation serves; absent: every report's stored score). A state not yet
+   * derived against it is answered with the one held and re-derived in the background.
+   */
+  get(workspaceId: string, base?: Rescorer | null): Promise<LearnedState>;
   /** A learner announced a new version: reload it in the background if this worker holds it. */
   announce(workspaceId: string, version: number): void;
 }
 
 interface Entry {
+  /** The state derived against the base asked for last (or none). */
   state: WorkspaceState | null;
+  /** The state per version it was derived against (rescore.ts). */
+  derived: Map<string, WorkspaceState>;
+  /** The versions asked for, with when each was last asked: the next load derives against these. */
+  bases: Map<string, { base: Rescorer; askedAt: number }>;
   checkedAt: number;
   /** The newest version announced or seen in Redis. */
   wanted: number;
@@ -36,6 +45,11 @@ interface Entry {
 const COLD_LOAD_MS = 250;
 /** Each held workspace's version is checked at most this often (catches CLI list changes). */
 const REVALIDATE_MS = 1_000;
+/**
+ * A version not asked for in this long is not derived against at the next load: after a switch,
+ * the retired version's last requests finish within a batch, so only the new one stays.
+ */
+const BASE_IDLE_MS = 10_000;
 /** Workspaces held per worker; the least recently used is dropped past this. */
 const MAX_WORKSPACES = 500;
 
@@ -57,9 +71,17 @@ export class CachedWorkspaceStates implements WorkspaceStates {
     this.#now = deps.now ?? Date.now;
   }
 
-  async get(workspaceId: string): Promise<LearnedState> {
-    const [own, shared] = await Promise.all([this.#entry(workspaceId), this.#entry(SHARED_LAYER)]);
-    return { state: own.state, shared: shared.state?.own ?? null };
+  async get(workspaceId: string, base?: Rescorer | null): Promise<LearnedState> {
+    const [own, shared] = await Promise.all([
+      this.#entry(workspaceId, base ?? null),
+      this.#entry(SHARED_LAYER, null),
+    ]);
+    if (!base) return { state: own.state, shared: shared.state?.own ?? null };
+    const derived = own.derived.get(base.version);
+    // Not derived against this version yet (the worker switched): the state held answers, and
+    // the next load (now, in the background) derives against it too.
+    if (!derived && own.state && !own.loading) void this.#load(workspaceId, own);
+    return { state: derived ?? own.state, shared: shared.state?.own ?? null };
   }
 
   announce(workspaceId: string, version: number): void {
@@ -69,16 +91,18 @@ export class CachedWorkspaceStates implements WorkspaceStates {
     void this.#load(workspaceId, entry);
   }
 
-  async #entry(id: string): Promise<Entry> {
+  async #entry(id: string, base: Rescorer | null): Promise<Entry> {
     let entry = this.#entries.get(id);
     if (entry) {
+      if (base) entry.bases.set(base.version, { base, askedAt: this.#now() });
       // Most recently used last, so the first key is the one to drop.
       this.#entries.delete(id);
       this.#entries.set(id, entry);
       if (this.#now() - entry.checkedAt > REVALIDATE_MS) void this.#revalidate(id, entry);
       return entry;
     }
-    entry = { state: null, checkedAt: this.#now(), wanted: 0 };
+    entry = { state: null, derived: new Map(), bases: new Map(), checkedAt: this.#now(), wanted: 0 };
+    if (base) entry.bases.set(base.version, { base, askedAt: this.#now() });
     this.#entries.set(id, entry);
     if (this.#entries.size > MAX_WORKSPACES) this.#entries.delete(this.#entries.keys().next().value!);
     let timer: NodeJS.Timeout | undefined;
@@ -106,17 +130,33 @@ export class CachedWorkspaceStates implements WorkspaceStates {
   #load(id: string, entry: Entry): Promise<void> {
     entry.loading ??= (async () => {
       const before = entry.state?.version ?? -1;
+      let loaded = false;
       try {
         const snapshot = await this.#store.snapshot(id);
-        entry.state = {
+        const common = {
           version: snapshot.version,
           own: snapshot.spam + snapshot.clean > 0 ? new ReportLayer(snapshot) : null,
           lists: snapshot.lists,
           strictness: snapshot.strictness,
-          reviewed: snapshot.reviewed ? new ReviewedScores(snapshot.reviewed) : null,
           languages: snapshot.languages,
-          correction: SiteCorrection.fit(decodeCorrections(snapshot.corrections)),
         };
+        const now = this.#now();
+        for (const [version, asked] of entry.bases)
+          if (now - asked.askedAt > BASE_IDLE_MS && entry.bases.size > 1) entry.bases.delete(version);
+        const derived = new Map<string, WorkspaceState>();
+        let latest: WorkspaceState | null = null;
+        for (const { base } of entry.bases.values()) {
+          const { reviewed, correction } = learnedScores(snapshot, base);
+          latest = { ...common, reviewed, correction };
+          derived.set(base.version, latest);
+        }
+        if (!latest) {
+          const { reviewed, correction } = learnedScores(snapshot, null);
+          latest = { ...common, reviewed, correction };
+        }
+        entry.derived = derived;
+        entry.state = latest;
+        loaded = true;
       } catch (err) {
         this.#logger.warn(
           { err: (err as Error).message, workspaceId: id },
@@ -126,9 +166,11 @@ export class CachedWorkspaceStates implements WorkspaceStates {
         entry.checkedAt = this.#now();
         entry.loading = undefined;
       }
-      // An announcement that arrived during the load asks for a newer version: load again.
+      // An announcement that arrived during the load asks for a newer version, or a version it
+      // did not derive against was asked for meanwhile: load again.
       const now = entry.state?.version ?? -1;
-      if (now > before && entry.wanted > now) await this.#load(id, entry);
+      const underived = [...entry.bases.keys()].some((v) => !entry.derived.has(v));
+      if ((now > before && entry.wanted > now) || (loaded && underived)) await this.#load(id, entry);
     })();
     return entry.loading;
   }

@@ -7,7 +7,7 @@ import {
   type Reason,
   type Strictness,
 } from "@sift/contracts";
-import { logit, personalize, type PopulationCurve } from "@sift/feedback";
+import { logit, personalize, type PopulationCurve, type Rescorer } from "@sift/feedback";
 import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
@@ -34,6 +34,11 @@ export interface InferenceDeps {
   logger: Logger;
   /** Workspaces' learned state; without it every request is scored by the base model alone. */
   states?: WorkspaceStates;
+  /**
+   * This version's base score of a kept example (@sift/learning's exampleRescorer): the learned state's
+   * placement and correction are derived against it. Absent: the reports' stored scores.
+   */
+  rescorer?: Rescorer | null;
   /** The model's log-odds offset per strictness (its metadata); absent: every mode is balanced. */
   strictness?: Readonly<Record<Strictness, number>>;
   /** The calibration population's clean tail (its metadata): per-site placement's prior. */
@@ -93,7 +98,8 @@ export const handleInference = async (
     return { ok: false, error: "model_error" };
   }
 
-  const learned = request.workspaceId && deps.states ? await deps.states.get(request.workspaceId) : null;
+  const learned =
+    request.workspaceId && deps.states ? await deps.states.get(request.workspaceId, deps.rescorer) : null;
   const strictnessOffset = deps.strictness?.[learned?.state?.strictness ?? DEFAULT_STRICTNESS] ?? 0;
   const scored = request.submissions.map((fields, i) =>
     learned
