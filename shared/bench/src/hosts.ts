@@ -295,15 +295,25 @@ const besideTheApi = async () => {
         return { rps: 0, mean: 0, p50: 0, p99: 0, count: 0, errors: 0, statuses: {}, refused: 0 };
       },
     };
+    // Redis commands run so far (INFO commandstats' calls, summed; the INFO itself is one more).
+    const redisCommands = async () =>
+      [...(await stack.redis.info("commandstats")).matchAll(/calls=(\d+)/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
     // Per run: this process's CPU, its event loop's busy share and Redis's CPU, each per second.
     const costs = new Map<
       string,
-      Array<{ cpu: number; loop: number; redis: number; perCall: number; maxDelay: number }>
+      Array<{ cpu: number; loop: number; redis: number; perCall: number; maxDelay: number; commands: number }>
     >();
     const costed = (t: Target, id = t.id): Target => ({
       ...t,
       run: async (options) => {
-        const [cpu0, redis0] = [await processCpu(process.pid), await redisCpu(stack.redis)];
+        const [cpu0, redis0, commands0] = [
+          await processCpu(process.pid),
+          await redisCpu(stack.redis),
+          await redisCommands(),
+        ];
         const loop0 = performance.eventLoopUtilization();
         const delay = monitorEventLoopDelay({ resolution: 5 });
         delay.enable();
@@ -314,6 +324,7 @@ const besideTheApi = async () => {
         const s = (performance.now() - started) / 1000;
         const cpu = (await processCpu(process.pid)) - cpu0;
         const redis = (await redisCpu(stack.redis)) - redis0;
+        const commands = (await redisCommands()) - commands0;
         const runs = costs.get(id) ?? [];
         runs.push({
           cpu: cpu / s / 1000,
@@ -321,6 +332,7 @@ const besideTheApi = async () => {
           redis: redis / s / 1000,
           perCall: (cpu + redis) / Math.max(1, figures.count),
           maxDelay: delay.max / 1e6,
+          commands: commands / s,
         });
         costs.set(id, runs);
         return figures;
@@ -362,7 +374,7 @@ const besideTheApi = async () => {
         rounds: values.smoke ? 1 : 3,
         warmupSeconds: values.smoke ? 0 : 2,
       },
-      () => {},
+      (line) => console.error(line),
     );
     const rps = (i: number) => medianOf(series[i]!.runs.map((r) => r.rps));
     const refused = (i: number) => series[i]!.runs.reduce((n, r) => n + r.refused + r.errors, 0);
@@ -395,6 +407,7 @@ const besideTheApi = async () => {
         redis: m((r) => r.redis),
         perCall: m((r) => r.perCall),
         maxDelay: Math.max(...runs.map((r) => r.maxDelay)),
+        commands: m((r) => r.commands),
       };
     };
     for (const id of [
@@ -413,7 +426,7 @@ const besideTheApi = async () => {
       const loadCpu = level ? spent[level].cpuUs / spent[level].seconds / 1000 : 0;
       row(
         `  cost: ${id}`,
-        `Sift ${c.cpu.toFixed(0)} ms/s, loop ${(c.loop * 100).toFixed(0)} %, Redis ${c.redis.toFixed(0)} ms/s` +
+        `Sift ${c.cpu.toFixed(0)} ms/s, loop ${(c.loop * 100).toFixed(0)} %, Redis ${c.redis.toFixed(0)} ms/s ${c.commands.toFixed(0)} cmd/s` +
           (id.startsWith("idle")
             ? `, longest loop delay ${c.maxDelay.toFixed(0)} ms`
             : `, ${c.perCall.toFixed(0)} µs/call`),
