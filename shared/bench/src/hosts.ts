@@ -19,31 +19,33 @@
  *   pnpm bench:hosts --sites 20000
  *   pnpm bench:hosts --smoke              1,000 sites (the harness only)
  *   pnpm bench:hosts --only beside --sites 10000   the classify and verify rows alone
+ *   pnpm bench:hosts --only console       provisioning and the console rows, against a 10-site stack
  *   pnpm bench:hosts --webhook-outage 600 that row alone (about 17 minutes: the retry after ten
  *                                         minutes down comes at ~1,023 s, as the backoff doubles)
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { AccountStore } from "@sift/console/accounts";
 import { checkPaidPlans } from "@sift/classify/jobs/month-end";
 import { enforceRetention } from "@sift/classify/jobs/log-retention";
 import { NoticeStore } from "@sift/keystore";
-import { listen, silentLogger, systemClock } from "@sift/runtime";
+import { listen, silentLogger, systemClock, type RedisClient } from "@sift/runtime";
 import { retryDelay } from "@sift/management";
 import { startModelWorker, startServer, startStack } from "@sift/testkit";
 import { alternate, httpTarget, median as medianOf, type Target } from "./speed/load.ts";
-import { apiLoad, type ApiLevel } from "./api-load.ts";
+import { apiClient, apiLoad, type ApiLevel } from "./api-load.ts";
 import { SolutionPool } from "./speed/solutions.ts";
+import { processCpu, redisCpu } from "./speed/cpu.ts";
 
 const { values } = parseArgs({
   options: {
     smoke: { type: "boolean", default: false },
     sites: { type: "string" },
     "webhook-outage": { type: "string" },
-    /** `beside`: only the classify and verify rows (after provisioning --sites); `provision`: only the first two rows. */
+    /** `beside`: only the classify and verify rows (after provisioning --sites); `provision`: only the first two rows; `console`: provisioning and the console rows, alternated with a 10-site stack. */
     only: { type: "string" },
     /** The /v1 load beside classify and verify in this process, not one of its own. */
     "api-in-process": { type: "boolean", default: false },
@@ -82,11 +84,11 @@ const batch = async (operations: unknown[]): Promise<Result[]> => {
 };
 
 /** Provisions `count` sites in batches: 500 workspaces a call, then their 1,000 configurations a call. */
-const provision = async (count: number, from: number): Promise<string[]> => {
+const provision = async (count: number, from: number, viaBatch = batch): Promise<string[]> => {
   const ids: string[] = [];
   for (let start = 0; start < count; start += 500) {
     const n = Math.min(500, count - start);
-    const made = await batch(
+    const made = await viaBatch(
       Array.from({ length: n }, (_, i) => ({
         method: "POST",
         path: "/v1/workspaces",
@@ -102,7 +104,7 @@ const provision = async (count: number, from: number): Promise<string[]> => {
       if (r.status !== 201) throw new Error(`create answered ${r.status}`);
       return r.body["id"] as string;
     });
-    const configs = await batch(
+    const configs = await viaBatch(
       wsIds.flatMap((id) => [
         { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "classify" } },
         { method: "POST", path: `/v1/workspaces/${id}/configurations`, body: { kind: "challenge" } },
@@ -116,39 +118,53 @@ const provision = async (count: number, from: number): Promise<string[]> => {
 
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await stack.redis.info("memory"))![1]);
 
-// The console: an operator signed in as a browser would.
-const accounts = new AccountStore({ redis: stack.redis, clock: systemClock });
-await accounts.addUser({ email: "operator@bench.example", password: PASSWORD, operator: true });
-const cookies = new Map<string, string>();
-const page = async (path: string, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
-  headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-  const started = performance.now();
-  const res = await fetch(stack.gatewayUrl + path, { ...init, headers, redirect: "manual" });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const at = pair!.indexOf("=");
-    cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-  }
-  return { status: res.status, text, ms, bytes: Buffer.byteLength(text) };
+// The console: an operator signed in as a browser would, on a stack's gateway.
+type Page = (
+  path: string,
+  init?: RequestInit,
+) => Promise<{ status: number; text: string; ms: number; bytes: number }>;
+const signIn = async (gatewayUrl: string, redis: RedisClient): Promise<Page> => {
+  const accounts = new AccountStore({ redis, clock: systemClock });
+  await accounts.addUser({ email: "operator@bench.example", password: PASSWORD, operator: true });
+  const cookies = new Map<string, string>();
+  const page: Page = async (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    const started = performance.now();
+    const res = await fetch(gatewayUrl + path, { ...init, headers, redirect: "manual" });
+    const text = await res.text();
+    const ms = performance.now() - started;
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return { status: res.status, text, ms, bytes: Buffer.byteLength(text) };
+  };
+  const form = await page("/console/sign-in");
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+  const signedIn = await page("/console/sign-in", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      _csrf: csrf,
+      email: "operator@bench.example",
+      password: PASSWORD,
+    }).toString(),
+  });
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
+  return page;
 };
-const form = await page("/console/sign-in");
-const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-const signedIn = await page("/console/sign-in", {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ _csrf: csrf, email: "operator@bench.example", password: PASSWORD }).toString(),
-});
-if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
-const consolePages = async (workspaceId: string) => {
-  const out: Record<string, { bytes: number; ms: number }> = {};
-  for (const [name, path] of [
+const page = await signIn(stack.gatewayUrl, stack.redis);
+const CONSOLE_PAGES = (workspaceId: string) =>
+  [
     ["home", "/console/"],
     ["switcher search", "/console/?q=shop%205"],
     ["workspace page", `/console/w/${workspaceId}/sites`],
-  ] as const) {
+  ] as const;
+const consolePages = async (workspaceId: string) => {
+  const out: Record<string, { bytes: number; ms: number }> = {};
+  for (const [name, path] of CONSOLE_PAGES(workspaceId)) {
     const samples = [];
     let bytes = 0;
     for (let i = 0; i < 30; i++) {
@@ -207,10 +223,13 @@ const apiLoadProcess = async (level: ApiLevel) => {
     return lines.shift()!;
   };
   if ((await line()) !== "ready") throw new Error("the /v1 load did not start");
+  // Its CPU from here on: the start (loading tsx and the modules) is not the load.
+  const cpuAtReady = await processCpu(child.pid!);
   return {
     stop: async () => {
+      const cpuUs = (await processCpu(child.pid!)) - cpuAtReady;
       child.kill("SIGTERM");
-      return JSON.parse(await line()) as { calls: number; operations: number };
+      return { ...(JSON.parse(await line()) as { calls: number; operations: number }), cpuUs };
     },
   };
 };
@@ -263,9 +282,62 @@ const besideTheApi = async () => {
         pool.ensure(Math.ceil((rate ?? expected) * seconds * 1.5) + 200),
     });
     const spent = {
-      busy: { calls: 0, operations: 0, seconds: 0 },
-      heavy: { calls: 0, operations: 0, seconds: 0 },
+      busy: { calls: 0, operations: 0, seconds: 0, cpuUs: 0 },
+      heavy: { calls: 0, operations: 0, seconds: 0, cpuUs: 0 },
     };
+    // No traffic but the /v1 load's: what the API alone costs this process (the gateway, classify
+    // and the model worker share its one event loop here) and Redis.
+    const idle: Target = {
+      id: "idle",
+      label: "no classify or verify traffic",
+      run: async ({ seconds }) => {
+        await sleep(seconds * 1000);
+        return { rps: 0, mean: 0, p50: 0, p99: 0, count: 0, errors: 0, statuses: {}, refused: 0 };
+      },
+    };
+    // Redis commands run so far (INFO commandstats' calls, summed; the INFO itself is one more).
+    const redisCommands = async () =>
+      [...(await stack.redis.info("commandstats")).matchAll(/calls=(\d+)/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    // Per run: this process's CPU, its event loop's busy share and Redis's CPU, each per second.
+    const costs = new Map<
+      string,
+      Array<{ cpu: number; loop: number; redis: number; perCall: number; maxDelay: number; commands: number }>
+    >();
+    const costed = (t: Target, id = t.id): Target => ({
+      ...t,
+      run: async (options) => {
+        const [cpu0, redis0, commands0] = [
+          await processCpu(process.pid),
+          await redisCpu(stack.redis),
+          await redisCommands(),
+        ];
+        const loop0 = performance.eventLoopUtilization();
+        const delay = monitorEventLoopDelay({ resolution: 5 });
+        delay.enable();
+        const started = performance.now();
+        const figures = await t.run(options);
+        const loop = performance.eventLoopUtilization(loop0).utilization;
+        delay.disable();
+        const s = (performance.now() - started) / 1000;
+        const cpu = (await processCpu(process.pid)) - cpu0;
+        const redis = (await redisCpu(stack.redis)) - redis0;
+        const commands = (await redisCommands()) - commands0;
+        const runs = costs.get(id) ?? [];
+        runs.push({
+          cpu: cpu / s / 1000,
+          loop,
+          redis: redis / s / 1000,
+          perCall: (cpu + redis) / Math.max(1, figures.count),
+          maxDelay: delay.max / 1e6,
+          commands: commands / s,
+        });
+        costs.set(id, runs);
+        return figures;
+      },
+    });
     const withApi = (t: Target, level: ApiLevel): Target => ({
       id: `${t.id}+${level}`,
       label: `${t.label} + ${level} /v1 load`,
@@ -274,9 +346,10 @@ const besideTheApi = async () => {
         const load = values["api-in-process"] ? apiLoad(level, { call, batch }) : await apiLoadProcess(level);
         const started = performance.now();
         try {
-          return await t.run(options);
+          return await costed(t, `${t.id}+${level}`).run(options);
         } finally {
-          const made = await load.stop();
+          const made: { calls: number; operations: number; cpuUs?: number } = await load.stop();
+          spent[level].cpuUs += made.cpuUs ?? NaN;
           spent[level].calls += made.calls;
           spent[level].operations += made.operations;
           spent[level].seconds += (performance.now() - started) / 1000;
@@ -291,14 +364,17 @@ const besideTheApi = async () => {
         verifyT,
         withApi(verifyT, "busy"),
         withApi(verifyT, "heavy"),
-      ],
+        idle,
+        withApi(idle, "busy"),
+        withApi(idle, "heavy"),
+      ].map((t) => (t.id.includes("+") ? t : costed(t))),
       {
         connections: 16,
         seconds: values.smoke ? 2 : 8,
         rounds: values.smoke ? 1 : 3,
         warmupSeconds: values.smoke ? 0 : 2,
       },
-      () => {},
+      (line) => console.error(line),
     );
     const rps = (i: number) => medianOf(series[i]!.runs.map((r) => r.rps));
     const refused = (i: number) => series[i]!.runs.reduce((n, r) => n + r.refused + r.errors, 0);
@@ -318,6 +394,44 @@ const besideTheApi = async () => {
           "≥ 0.95 x",
         );
       }
+    }
+    // The cost figures (medians over the runs): this process's CPU ms a second, its event loop's
+    // busy share, Redis's CPU ms a second, and for classify and verify the CPU (this process +
+    // Redis) per answered call; the load's own process is printed apart (nice 19).
+    const costOf = (id: string) => {
+      const runs = costs.get(id) ?? [];
+      const m = (f: (r: (typeof runs)[number]) => number) => medianOf(runs.map(f));
+      return {
+        cpu: m((r) => r.cpu),
+        loop: m((r) => r.loop),
+        redis: m((r) => r.redis),
+        perCall: m((r) => r.perCall),
+        maxDelay: Math.max(...runs.map((r) => r.maxDelay)),
+        commands: m((r) => r.commands),
+      };
+    };
+    for (const id of [
+      "classify",
+      "classify+busy",
+      "classify+heavy",
+      "verify",
+      "verify+busy",
+      "verify+heavy",
+      "idle",
+      "idle+busy",
+      "idle+heavy",
+    ]) {
+      const c = costOf(id);
+      const level = id.endsWith("+busy") ? "busy" : id.endsWith("+heavy") ? "heavy" : null;
+      const loadCpu = level ? spent[level].cpuUs / spent[level].seconds / 1000 : 0;
+      row(
+        `  cost: ${id}`,
+        `Sift ${c.cpu.toFixed(0)} ms/s, loop ${(c.loop * 100).toFixed(0)} %, Redis ${c.redis.toFixed(0)} ms/s ${c.commands.toFixed(0)} cmd/s` +
+          (id.startsWith("idle")
+            ? `, longest loop delay ${c.maxDelay.toFixed(0)} ms`
+            : `, ${c.perCall.toFixed(0)} µs/call`),
+        level ? `load proc ${loadCpu.toFixed(0)} ms/s` : "",
+      );
     }
   } finally {
     await worker.stop();
@@ -375,6 +489,70 @@ const webhookOutage = async (seconds: number) => {
     );
   } finally {
     receiver.close();
+  }
+};
+
+/**
+ * `--only console`: the console rows with the 10-site deployment a second stack of its own (its
+ * own Redis and NATS) beside the N-site one, each page's samples alternated between them, so the
+ * machine's load falls on both alike (goals() takes the 10-site figures before provisioning,
+ * minutes earlier).
+ */
+const consoleAlternated = async () => {
+  const [smallRedis, smallNats] = await Promise.all([startServer("redis"), startServer("nats")]);
+  const small = await startStack({ redisUrl: smallRedis.url, natsUrl: smallNats.url, management: {} });
+  try {
+    const smallApi = apiClient(
+      small.gatewayUrl,
+      (await small.tokens.create({ name: "bench", scope: "operator" })).token,
+    );
+    const smallIds = await provision(10, 0, smallApi.batch);
+    const smallPage = await signIn(small.gatewayUrl, small.redis);
+    const started = performance.now();
+    const ids = await provision(SITES, 0);
+    const seconds = (performance.now() - started) / 1000;
+    row(
+      "provisioning through /v1/batch (workspace + 2 configurations)",
+      `${Math.round(SITES / seconds)} sites/s (${seconds.toFixed(1)} s)`,
+      "≥ 500 sites/s",
+    );
+    const bigPaths = CONSOLE_PAGES(ids[Math.floor(ids.length / 2)]!);
+    const smallPaths = CONSOLE_PAGES(smallIds[0]!);
+    for (let k = 0; k < bigPaths.length; k++) {
+      const [name, bigPath] = bigPaths[k]!;
+      const smallPath = smallPaths[k]![1];
+      const at10: number[] = [];
+      const atN: number[] = [];
+      let bytes = 0;
+      let smallBytes = 0;
+      for (let i = 0; i < 60; i++) {
+        for (const [p, path, into] of (i % 2
+          ? [
+              [smallPage, smallPath, at10],
+              [page, bigPath, atN],
+            ]
+          : [
+              [page, bigPath, atN],
+              [smallPage, smallPath, at10],
+            ]) as Array<[Page, string, number[]]>) {
+          const res = await p(path);
+          if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+          into.push(res.ms);
+          if (p === page) bytes = res.bytes;
+          else smallBytes = res.bytes;
+        }
+      }
+      // The first rounds warm both (JIT, connections): the medians are of the last 40.
+      const [ten, n] = [median(at10.slice(20)), median(atN.slice(20))];
+      row(
+        `console ${name} at ${SITES.toLocaleString("en")} vs 10 sites (alternated)`,
+        `${(bytes / 1024).toFixed(1)} (${(smallBytes / 1024).toFixed(1)}) KB, ${n.toFixed(1)} vs ${ten.toFixed(1)} ms (${(n / ten).toFixed(2)} x)`,
+        "≤ 200 KB, ≤ 1.5 x",
+      );
+    }
+  } finally {
+    await small.stop();
+    await Promise.all([smallRedis.stop(), smallNats.stop()]);
   }
 };
 
@@ -518,6 +696,7 @@ const goals = async () => {
 
 try {
   if (OUTAGE_S !== null) await webhookOutage(OUTAGE_S);
+  else if (values.only === "console") await consoleAlternated();
   else if (values.only === "beside") {
     console.log(`classify and verify beside the API at ${SITES.toLocaleString("en")} sites`);
     await provision(SITES, 0);
