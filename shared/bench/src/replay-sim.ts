@@ -1,4 +1,5 @@
 import type { NormalizedField } from "@sift/contracts";
+import { rocAuc } from "@sift/learning";
 import {
   decodeSignature,
   FINGERPRINT_RECORD_BYTES,
@@ -29,26 +30,9 @@ interface Scored {
   score: number;
   label: 0 | 1;
 }
-export const auc = (items: Scored[]): number => {
-  const sorted = [...items].sort((a, b) => a.score - b.score);
-  let rankSum = 0;
-  let positives = 0;
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
-    const rank = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) {
-      if (sorted[k]!.label !== 1) continue;
-      rankSum += rank;
-      positives++;
-    }
-    i = j;
-  }
-  const negatives = sorted.length - positives;
-  return positives && negatives
-    ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives)
-    : NaN;
-};
+/** ROC AUC of the scores (@sift/learning's rocAuc); NaN without both labels. */
+export const auc = (items: Scored[]): number =>
+  rocAuc(items.map((i) => ({ z: i.score, label: i.label }))) ?? NaN;
 export const at08 = (items: Scored[]) => {
   const flagged = items.filter((i) => i.score >= 0.8);
   const tp = flagged.filter((i) => i.label === 1).length;

@@ -1,3 +1,4 @@
+import { rocAuc } from "@sift/learning";
 import { BUCKETS, fnv1a, RULE_SIGNALS } from "@sift/model";
 import { SOURCES } from "../data/catalog.ts";
 import type { Example } from "../data/examples.ts";
@@ -253,8 +254,8 @@ const logOutOfFold = (
   for (const [source, xs] of bySource) {
     const spam = xs.filter((s) => s.label === 1);
     const clean = xs.filter((s) => s.label === 0);
-    const auc = spam.length && clean.length ? rankAuc(spam, clean) : NaN;
-    if (!Number.isNaN(auc)) {
+    const auc = rocAuc(xs);
+    if (auc !== null) {
       aucs.push(auc);
       aucSources.push(source);
     }
@@ -263,7 +264,7 @@ const logOutOfFold = (
       recallSources.push(source);
     }
     log(
-      `out-of-fold ${source.padEnd(26)} FPR ${(rate(clean) * 100).toFixed(2)}%  R@0.8 ${spam.length ? rate(spam).toFixed(3) : "-"}  AUC ${auc.toFixed(3)}`,
+      `out-of-fold ${source.padEnd(26)} FPR ${(rate(clean) * 100).toFixed(2)}%  R@0.8 ${spam.length ? rate(spam).toFixed(3) : "-"}  AUC ${(auc ?? NaN).toFixed(3)}`,
     );
   }
   const clean = scored.filter((s) => s.label === 0);
@@ -279,20 +280,4 @@ const logOutOfFold = (
   log(
     `out-of-fold calibration population flagged ${(share() * 100).toFixed(2)}% (${families.map((f) => `${f} ${(share(f) * 100).toFixed(2)}%`).join(", ")}); every clean message ${(rate(clean) * 100).toFixed(2)}%; rows as they are: mean R@0.8 ${mean(recalls.filter((_, i) => !recallSources[i]!.endsWith("/whole"))).toFixed(3)}, mean AUC ${mean(aucs.filter((_, i) => !aucSources[i]!.endsWith("/whole"))).toFixed(3)}; whole submissions: spam caught ${(mean(recalls.filter((_, i) => recallSources[i]!.endsWith("/whole"))) * 100).toFixed(1)}% (mean of sources)`,
   );
-};
-
-/** ROC AUC as the share of (spam, clean) pairs ranked right, ties half. */
-const rankAuc = (spam: readonly Scored[], clean: readonly Scored[]): number => {
-  const all = [...spam.map((s) => ({ z: s.z, y: 1 })), ...clean.map((s) => ({ z: s.z, y: 0 }))].sort(
-    (a, b) => a.z - b.z,
-  );
-  let rankSum = 0;
-  for (let i = 0; i < all.length;) {
-    let j = i;
-    while (j < all.length && all[j]!.z === all[i]!.z) j++;
-    const rank = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (all[k]!.y === 1) rankSum += rank;
-    i = j;
-  }
-  return (rankSum - (spam.length * (spam.length + 1)) / 2) / (spam.length * clean.length);
 };
