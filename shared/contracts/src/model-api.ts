@@ -21,6 +21,8 @@ export const ModelComparison = z.object({
   canary: z.object({ inService: ModelFigures, candidate: ModelFigures }).nullable(),
   losses: z.array(z.string()),
   wins: z.boolean(),
+  /** The version it was compared with: the one in service when it was trained. */
+  against: z.string().optional(),
 });
 
 export const TRAINING_STATES = ["queued", "running", "done", "failed"] as const;

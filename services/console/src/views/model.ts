@@ -1,42 +1,20 @@
+import type { ModelView } from "@sift/contracts";
 import { html, type Html } from "../domain/html.ts";
 import type { Visitor } from "../routes/context.ts";
 import { layout } from "./layout.ts";
 
-/** One model's figures on one set (@sift/training's Comparison, as the version's info keeps it). */
-interface Figures {
-  n: number;
-  spam: number;
-  auc: number | null;
-  recall: number | null;
-  precision: number | null;
-  cleanFlagged: number | null;
-}
-interface Pair {
-  inService: Figures;
-  candidate: Figures;
-}
-export interface ModelView {
-  version: string;
-  source: "shipped" | "deployment";
-  shipped: string;
-  trainedAt: number | null;
-  reviews: number;
-  sites: number;
-  comparison: { heldOut?: Pair; canary?: Pair | null; losses?: string[]; against?: string } | null;
-  candidate: { version: string; trainedAt: number; reviews: number; sites: number; wins: boolean } | null;
-  kept: { kept: number; sites: number };
-  /** The latest training asked for through POST /v1/model/candidates, or null. */
-  training: {
-    state: "queued" | "running" | "done" | "failed";
-    requestedAt: string;
-    version: string | null;
-    error: string | null;
-  } | null;
-}
-
 const num = (x: number | null | undefined) => (typeof x === "number" ? x.toFixed(3) : "–");
 const pct = (x: number | null | undefined) => (typeof x === "number" ? `${(x * 100).toFixed(1)} %` : "–");
-const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+/** An ISO time to the minute, as the page shows times. */
+const when = (iso: string) => iso.replace("T", " ").slice(0, 16) + " UTC";
+
+/** The latest training request: its state, when it was asked, and what it trained or why it failed. */
+const training = (t: NonNullable<ModelView["training"]>): Html => {
+  const asked = `${t.state}, asked ${when(t.requestedAt)}`;
+  return html`${asked}${t.version ? html`: <code>${t.version}</code>` : null}${t.error ? html`: ${t.error}` : null}`;
+};
+
+type Pair = NonNullable<ModelView["comparison"]>["heldOut"];
 
 const row = (name: string, p: Pair): Html =>
   html`<tr>
@@ -89,10 +67,7 @@ export const modelPage = (visitor: Visitor, view: ModelView): Html =>
           view.training
             ? html`<dt>Training asked through /v1</dt>
                 <dd>
-                  ${view.training.state}, asked ${view.training.requestedAt.replace("T", " ").slice(0, 16)}
-                  UTC${
-                    view.training.version ? html`: <code>${view.training.version}</code>` : null
-                  }${view.training.error ? html`: ${view.training.error}` : null}
+                  ${training(view.training)}
                   ${view.training.state === "queued" ? "(sift model train --requested trains it)" : null}
                 </dd>`
             : null
