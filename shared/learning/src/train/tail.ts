@@ -17,7 +17,7 @@ export interface WeightedClean {
 /**
  * The lowest logit at which the weighted share of `clean` at or above it is at most `rate`,
  * halfway between the highest logit that must stay below and the next one up (a tie is kept
- * whole on one side). The shipped model's 0.8 is placed by the same rule (its calibrate.ts).
+ * whole on one side). The shipped model's 0.8 is placed by it too (@sift/training's calibrate.ts).
  */
 export const tailThreshold = (clean: readonly WeightedClean[], rate: number): number => {
   const sorted = [...clean].sort((a, b) => b.z - a.z);

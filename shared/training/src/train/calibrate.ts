@@ -1,4 +1,5 @@
 import { SPAM_THRESHOLD } from "@sift/contracts";
+import { tailThreshold } from "@sift/learning";
 
 /**
  * Maps the raw logit z to the score σ(a·z + b). a comes from Platt scaling on out-of-fold logits
@@ -103,26 +104,12 @@ export const populationOf = (
 /**
  * The lowest logit t at which the weighted share of `clean` at or above t is at most `rate`:
  * halfway between the highest logit that must stay below and the next one up, so a tie never
- * tips over. Weights sum to 1.
+ * tips over. Weights sum to 1. The rule is @sift/learning's tailThreshold, which places a
+ * deployment's candidates the same way.
  */
 export const lowestAllowed = (clean: readonly Weighted[], rate: number): number => {
   if (clean.length === 0) throw new Error("no clean examples to place the threshold on");
-  const sorted = [...clean].sort((x, y) => y.z - x.z);
-  let flagged = 0;
-  let i = 0;
-  // Take whole runs of equal logits while the share stays within the rate.
-  while (i < sorted.length) {
-    let j = i;
-    let run = 0;
-    while (j < sorted.length && sorted[j]!.z === sorted[i]!.z) run += sorted[j++]!.weight;
-    if (flagged + run > rate + 1e-12) break;
-    flagged += run;
-    i = j;
-  }
-  if (i >= sorted.length) return -Infinity;
-  const below = sorted[i]!.z;
-  const above = i > 0 ? sorted[i - 1]!.z : below + 1;
-  return (below + above) / 2;
+  return tailThreshold(clean, rate);
 };
 
 /** The lowest logit that flags at most `rate` of the calibration population's clean messages. */
