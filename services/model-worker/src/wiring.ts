@@ -1,6 +1,6 @@
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
-import { serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
+import { Histogram, serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer, loadOnnxScorerFromBytes } from "./clients/scorer.ts";
 import { ServingModel } from "./clients/serving-model.ts";
@@ -42,8 +42,18 @@ export const createModelWorker = async (
     ),
   );
   for (const { model, version } of scorers) logger.info({ model, version }, "model loaded");
+  const lag = new Histogram({
+    name: "sift_report_lag_seconds",
+    help: "From a report's arrival to the moment this worker answers its workspace with the state that holds it",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
   const states = deps.redis
-    ? new CachedWorkspaceStates({ store: new FeedbackStore({ redis: deps.redis }), logger })
+    ? new CachedWorkspaceStates({
+        store: new FeedbackStore({ redis: deps.redis }),
+        logger,
+        observeLag: (seconds) => lag.observe(seconds),
+      })
     : undefined;
   const worker = createInferenceWorker({
     nats: deps.nats,

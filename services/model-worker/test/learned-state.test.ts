@@ -125,6 +125,8 @@ describe("a model worker's learned state", () => {
     const probe = await createKey(stack.keystore, { kind: "classify" });
     const taught = await createKey(stack.keystore, { kind: "classify" });
     const counted = await createKey(stack.keystore, { kind: "classify" });
+    // The probe asks the base score of each of the 72 reviews: past the default rate limit's burst.
+    await stack.keystore.updateWorkspace(probe.workspaceId, { rateLimit: 1e6, burst: 1e6 });
     const goods = [
       "armchair",
       "bookshelf",
@@ -139,14 +141,18 @@ describe("a model worker's learned state", () => {
       "mirror",
       "cabinet",
     ];
+    const openers = ["Lovely photos.", "Great pictures!", "Such a nice listing."];
+    const days = ["Saturday morning", "Monday evening", "Friday after work"];
     const campaign = (i: number) =>
-      `Lovely photos. My sister got her ${goods[i % goods.length]} at Oakvale on Mill Street and recommends them`;
+      `${openers[Math.floor(i / goods.length)]} My sister got her ${goods[i % goods.length]} at Oakvale on Mill Street and recommends them`;
     const honest = (i: number) =>
-      `Is the ${goods[i % goods.length]} in the photos still available? I could collect it on Saturday morning`;
-    const reviews = [
-      ...goods.map((_, i) => ({ text: campaign(i), label: "spam" as const })),
-      ...goods.map((_, i) => ({ text: honest(i), label: "clean" as const })),
-    ];
+      `Is the ${goods[i % goods.length]} in the photos still available? I could collect it on ${days[Math.floor(i / goods.length)]}`;
+    // Reviewed as a person would, the labels mixed in time: the correction earns its weight on the
+    // newest quarter of each label (earned.ts) before it moves anything.
+    const reviews = Array.from({ length: 3 * goods.length }, (_, i) => [
+      { text: campaign(i), label: "spam" as const },
+      { text: honest(i), label: "clean" as const },
+    ]).flat();
     // The base model's log-odds of each, as the verdict log hands them to a review: what an
     // untaught workspace is answered.
     for (const review of reviews) {
@@ -186,7 +192,9 @@ describe("a model worker's learned state", () => {
     }
     const countsOnly = await classify(counted.secretKey, unseen);
     expect(base).toBeLessThan(0.8);
-    expect(withCorrection).toBeGreaterThan(countsOnly);
+    // Both workspaces learned the campaign; the one whose reports carry base scores has earned
+    // weights and its correction on top (the other keeps its count layer at its own shrinkage).
+    expect(countsOnly).toBeGreaterThan(base);
     expect(withCorrection).toBeGreaterThanOrEqual(0.8);
     expect(await classify(taught.secretKey, clean)).toBeLessThan(0.8);
 

@@ -19,7 +19,7 @@ import { prepareContent } from "@sift/content";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { createKey, createPoster, startSift } from "@sift/testkit";
-import { authorPool, formContent, loadSource, type SourceName } from "@sift/training";
+import { authorPool, formContent, loadSource, wholeMessages, type SourceName } from "@sift/training";
 import {
   f3,
   quantile,
@@ -38,7 +38,8 @@ const STAND_INS: Record<string, string> = {
   persian_email: "e-mail (never trained on)",
   tg_spam_umputun: "chat (a Russian Telegram group)",
   youtube_spam: "comment box (YouTube)",
-  polyai_enquiries: "contact form (enquiries)",
+  "whole:turkish_sms": "contact form (whole submissions around Turkish SMS; never trained on)",
+  polyai_enquiries: "contact form, honest only (enquiries)",
 };
 
 const { values } = parseArgs({
@@ -77,10 +78,16 @@ const shuffled = <T>(xs: readonly T[], seed: number): T[] => {
 };
 
 const authors = authorPool(dataDir);
+/** A source's rows in a form's fields, or (`whole:<source>`) joined into whole submissions. */
+const itemsOf = (name: string) => {
+  const [whole, source] = name.startsWith("whole:") ? [true, name.slice(6)] : [false, name];
+  const rows = loadSource(dataDir, source as SourceName);
+  return whole
+    ? wholeMessages(rows, authors, () => 0).map((m) => ({ content: m.content as unknown, label: m.label }))
+    : rows.map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }));
+};
 const standIns: StandIn[] = values.sites!.split(",").map((source) => {
-  const items = loadSource(dataDir, source as SourceName)
-    .map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }))
-    .filter((r) => prepareContent(r.content).ok);
+  const items = itemsOf(source).filter((r) => prepareContent(r.content).ok);
   return { source, kind: STAND_INS[source] ?? "other", items: shuffled(items, 20_261_206).slice(0, maxRows) };
 });
 

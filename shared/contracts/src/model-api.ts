@@ -19,6 +19,19 @@ export const ModelFigures = z.object({
 export const ModelComparison = z.object({
   heldOut: z.object({ inService: ModelFigures, candidate: ModelFigures }),
   canary: z.object({ inService: ModelFigures, candidate: ModelFigures }).nullable(),
+  /** ROC AUC per kind of traffic (each canary family, each sharing site's held-out reviews). */
+  kinds: z
+    .array(
+      z.object({
+        kind: z.string(),
+        n: z.number(),
+        spam: z.number(),
+        inService: z.number().nullable(),
+        candidate: z.number().nullable(),
+        tolerance: z.number(),
+      }),
+    )
+    .optional(),
   losses: z.array(z.string()),
   wins: z.boolean(),
   /** The version it was compared with: the one in service when it was trained. */

@@ -10,3 +10,4 @@ export * from "./reviewed.ts";
 export * from "./language.ts";
 export * from "./correction.ts";
 export * from "./rescore.ts";
+export * from "./earned.ts";

@@ -12,6 +12,7 @@ import { matchLists, type ListEntry } from "./lists.ts";
 import type { PopulationCurve } from "./placement.ts";
 import type { ReviewedScores } from "./reviewed.ts";
 import type { SiteCorrection } from "./correction.ts";
+import { EXACT, type EarnedWeights } from "./earned.ts";
 
 /** What one workspace has taught Sift: its reports and its lists. */
 export interface WorkspaceState {
@@ -26,6 +27,8 @@ export interface WorkspaceState {
   languages?: LanguageProfile | null;
   /** The residual its own reviews fitted on the base model (correction.ts); absent: none. */
   correction?: SiteCorrection | null;
+  /** What each part earned on its newest reviews (earned.ts); absent: every part in full. */
+  earned?: EarnedWeights;
 }
 
 export interface Verdict {
@@ -95,7 +98,10 @@ export const personalize = (input: {
     reasons.push({ signal: "strictness", label: `strictness: ${mode}`, weight: offset });
   }
   const own = state?.own ?? null;
-  const ownAdjustment = (own?.adjustment(input.ids) ?? 0) + (state?.correction?.adjustment(input.ids) ?? 0);
+  const earned = state?.earned;
+  const ownAdjustment =
+    (earned?.layer ?? 1) * (own?.adjustment(input.ids) ?? 0) +
+    (earned?.correction ?? 1) * (state?.correction?.adjustment(input.ids) ?? 0);
   const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
   // The weak language signal is worth reading (franc's cost) only where it could move the label.
   const before = z + ownAdjustment + sharedAdjustment;
@@ -129,7 +135,11 @@ export const personalize = (input: {
 
   if ((own?.index.size ?? 0) > 0 || (shared?.index.size ?? 0) > 0) {
     const signature = fingerprint(input.fields);
-    const ownMatch = own?.index.find(signature) ?? null;
+    const found = own?.index.find(signature) ?? null;
+    // A near-copy (not the same text) of a label whose near-copies were wrong on the site's newest
+    // reviews moves nothing (earned.ts); the same text always gets its report's label.
+    const ownMatch =
+      found && (found.similarity >= EXACT || (earned?.near[found.label] ?? true)) ? found : null;
     const match = ownMatch ?? shared?.index.find(signature) ?? null;
     if (match) {
       const where = ownMatch ? "reported" : "shared report";

@@ -7,6 +7,7 @@ import {
   SiteCorrection,
 } from "./correction.ts";
 import { LAYER_BUCKETS } from "./layer.ts";
+import { earnNear, earnWeights, type EarnedWeights } from "./earned.ts";
 import { modelTag, REVIEWED_RECORD_BYTES, ReviewedScores } from "./reviewed.ts";
 
 /**
@@ -71,6 +72,8 @@ const ENTRY_HEAD = 4;
 export interface LearnedScores {
   reviewed: ReviewedScores | null;
   correction: SiteCorrection | null;
+  /** What each part earned on the site's newest reviews (earned.ts). */
+  earned: EarnedWeights;
   /** Examples this version rescored (the rest kept their stored score). */
   rescored: number;
 }
@@ -80,10 +83,15 @@ export interface LearnedScores {
  * stored score, the rule before examples were kept). The reviewed records an entry stands for
  * (found by its sequence number from the log's end) are replaced by the rescored ones; the
  * correction is fitted on the older correction records and then the entries, newest
- * MAX_CORRECTION_REPORTS.
+ * MAX_CORRECTION_REPORTS, when it earned a weight on the newest of them (earned.ts).
  */
 export const learnedScores = (
-  snapshot: { reviewed: Buffer | null; corrections: Buffer | null; examples: StoredExamples },
+  snapshot: {
+    reviewed: Buffer | null;
+    corrections: Buffer | null;
+    examples: StoredExamples;
+    fingerprints?: Buffer | null;
+  },
   base: Rescorer | null,
 ): LearnedScores => {
   const { entries, scored } = snapshot.examples;
@@ -125,9 +133,14 @@ export const learnedScores = (
       ? Buffer.concat([snapshot.corrections ?? Buffer.alloc(0), ...records])
       : snapshot.corrections,
   ).slice(-MAX_CORRECTION_REPORTS);
+  // The parts earn their weights on the newest reviews first; a correction that earned none is
+  // not fitted on them all.
+  const weights = earnWeights(corrections);
+  const earned: EarnedWeights = { ...weights, near: earnNear(snapshot.fingerprints ?? null) };
   return {
     reviewed: reviewed && reviewed.length > 0 ? new ReviewedScores(reviewed) : null,
-    correction: SiteCorrection.fit(corrections),
+    correction: earned.correction > 0 ? SiteCorrection.fit(corrections) : null,
+    earned,
     rescored,
   };
 };

@@ -157,6 +157,8 @@ export interface StateSnapshot extends LayerSnapshot {
   corrections: Buffer | null;
   /** The newest reports' examples (rescore.ts), and the reviewed log's sequence number. */
   examples: StoredExamples;
+  /** When its last report came (ms since the epoch; null: none): the report lag's start. */
+  updatedAt?: number | null;
 }
 
 const strictnessOf = (value: string | null): Strictness =>
@@ -254,7 +256,7 @@ export class FeedbackStore extends ListStore {
       .get(this.key(layer, "version"))
       .getBuffer(this.key(layer, "counts"))
       .getBuffer(this.key(layer, "fingerprints"))
-      .hmget(this.key(layer, "meta"), "spam", "clean", "scored")
+      .hmget(this.key(layer, "meta"), "spam", "clean", "scored", "updatedAt")
       .smembers(this.key(layer, "lists"))
       .get(this.key(layer, "strictness"))
       .getBuffer(this.key(layer, "reviewed"))
@@ -299,6 +301,7 @@ export class FeedbackStore extends ListStore {
       languages: profileOf(languages),
       corrections,
       examples: { scored: Number(meta[2] ?? 0), entries: examples ?? [] },
+      updatedAt: meta[3] ? Number(meta[3]) : null,
     };
   }
 

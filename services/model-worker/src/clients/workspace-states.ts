@@ -33,6 +33,8 @@ interface Entry {
   /** The versions asked for, with when each was last asked: the next load derives against these. */
   bases: Map<string, { base: Rescorer; askedAt: number }>;
   checkedAt: number;
+  /** When the last report the held state holds came (the report lag's start). */
+  reportedAt: number | null;
   /** The newest version announced or seen in Redis. */
   wanted: number;
   loading?: Promise<void>;
@@ -63,12 +65,24 @@ export class CachedWorkspaceStates implements WorkspaceStates {
   readonly #store: FeedbackStore;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #observeLag: (seconds: number) => void;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(deps: { store: FeedbackStore; logger: Logger; now?: () => number }) {
+  constructor(deps: {
+    store: FeedbackStore;
+    logger: Logger;
+    now?: () => number;
+    /**
+     * The report lag (DESIGN: sift_report_lag_seconds): from a workspace's last report to the
+     * moment this worker answers with the state that holds it, observed on every load that
+     * brings a newer report to a workspace the worker already held.
+     */
+    observeLag?: (seconds: number) => void;
+  }) {
     this.#store = deps.store;
     this.#logger = deps.logger;
     this.#now = deps.now ?? Date.now;
+    this.#observeLag = deps.observeLag ?? (() => {});
   }
 
   async get(workspaceId: string, base?: Rescorer | null): Promise<LearnedState> {
@@ -99,19 +113,31 @@ export class CachedWorkspaceStates implements WorkspaceStates {
       this.#entries.delete(id);
       this.#entries.set(id, entry);
       if (this.#now() - entry.checkedAt > REVALIDATE_MS) void this.#revalidate(id, entry);
+      // Requests that came while its first load runs wait for it as the first one does: a
+      // workspace's first calls are answered with its state, not the base model's alone.
+      if (!entry.state && entry.loading) await this.#coldWait(entry.loading);
       return entry;
     }
-    entry = { state: null, derived: new Map(), bases: new Map(), checkedAt: this.#now(), wanted: 0 };
+    entry = {
+      state: null,
+      derived: new Map(),
+      bases: new Map(),
+      checkedAt: this.#now(),
+      reportedAt: null,
+      wanted: 0,
+    };
     if (base) entry.bases.set(base.version, { base, askedAt: this.#now() });
     this.#entries.set(id, entry);
     if (this.#entries.size > MAX_WORKSPACES) this.#entries.delete(this.#entries.keys().next().value!);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.#load(id, entry),
-      new Promise((resolve) => (timer = setTimeout(resolve, COLD_LOAD_MS))),
-    ]);
-    clearTimeout(timer);
+    await this.#coldWait(this.#load(id, entry));
     return entry;
+  }
+
+  /** Waits for a first load, at most COLD_LOAD_MS. */
+  async #coldWait(loading: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([loading, new Promise((resolve) => (timer = setTimeout(resolve, COLD_LOAD_MS)))]);
+    clearTimeout(timer);
   }
 
   async #revalidate(id: string, entry: Entry): Promise<void> {
@@ -146,17 +172,22 @@ export class CachedWorkspaceStates implements WorkspaceStates {
         const derived = new Map<string, WorkspaceState>();
         let latest: WorkspaceState | null = null;
         for (const { base } of entry.bases.values()) {
-          const { reviewed, correction } = learnedScores(snapshot, base);
-          latest = { ...common, reviewed, correction };
+          const { reviewed, correction, earned } = learnedScores(snapshot, base);
+          latest = { ...common, reviewed, correction, earned };
           derived.set(base.version, latest);
         }
         if (!latest) {
-          const { reviewed, correction } = learnedScores(snapshot, null);
-          latest = { ...common, reviewed, correction };
+          const { reviewed, correction, earned } = learnedScores(snapshot, null);
+          latest = { ...common, reviewed, correction, earned };
         }
+        const held = entry.state !== null;
         entry.derived = derived;
         entry.state = latest;
         loaded = true;
+        const reportedAt = snapshot.updatedAt ?? null;
+        if (held && reportedAt !== null && reportedAt > (entry.reportedAt ?? 0))
+          this.#observeLag(Math.max(0, this.#now() - reportedAt) / 1000);
+        entry.reportedAt = reportedAt;
       } catch (err) {
         this.#logger.warn(
           { err: (err as Error).message, workspaceId: id },
