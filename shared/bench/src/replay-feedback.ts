@@ -113,6 +113,16 @@ const newSite = async () => {
 log(`stack ${baseUrl}; ${standIns.map((s) => `${s.source} ${s.items.length}`).join(", ")}; load ${load()}`);
 
 // --- the runs -------------------------------------------------------------------------------
+// A replay that fails still stops the stack it started (its servers are processes of their own).
+const failed = async (err: unknown) => {
+  console.error(err);
+  redis.disconnect();
+  await stopStack();
+  process.exit(1);
+};
+process.on("unhandledRejection", (err) => void failed(err));
+process.on("uncaughtException", (err) => void failed(err));
+
 const runs: SiteFigures[][] = [];
 for (let run = 0; run < Number(values.runs); run++) {
   log(`\n== run ${run + 1}, background ${values.background} classify/s; load ${load()}`);
@@ -184,21 +194,24 @@ const nearAll = last.reduce((a, s) => ({ n: a.n + s.nearSpam.n, caught: a.caught
   caught: 0,
 });
 const cleanByIt = last.reduce((a, s) => a + s.nearClean.flaggedByIt, 0);
+// The goals on ranking and precision read the sites with both labels (an honest-only site has
+// no ranking; its flagged count is in its row).
+const judged = last.filter((s) => Number.isFinite(s.after.recall));
 const goals: [string, string, boolean][] = [
   [
     "every reporting site: ROC AUC after ≥ before",
-    last.map((s) => `${s.source} ${f3(s.after.auc - s.before.auc)}`).join(", "),
-    last.every((s) => !(s.after.auc < s.before.auc)),
+    judged.map((s) => `${s.source} ${(s.after.auc - s.before.auc).toFixed(4)}`).join(", "),
+    judged.every((s) => !(s.after.auc < s.before.auc)),
   ],
   [
     "mean precision at 0.8 ≥ 0.90 / each ≥ 0.80",
-    `${f3(mean(last.map((s) => s.after.precision)))} / lowest ${f3(Math.min(...last.map((s) => (Number.isFinite(s.after.precision) ? s.after.precision : 1))))}`,
-    mean(last.map((s) => s.after.precision)) >= 0.9 && last.every((s) => !(s.after.precision < 0.8)),
+    `${f3(mean(judged.map((s) => s.after.precision)))} / lowest ${f3(Math.min(...judged.map((s) => (Number.isFinite(s.after.precision) ? s.after.precision : 1))))}`,
+    mean(judged.map((s) => s.after.precision)) >= 0.9 && judged.every((s) => !(s.after.precision < 0.8)),
   ],
   [
     "mean recall at 0.8 ≥ 0.75",
-    f3(mean(last.map((s) => s.after.recall))),
-    mean(last.map((s) => s.after.recall)) >= 0.75,
+    f3(mean(judged.map((s) => s.after.recall))),
+    mean(judged.map((s) => s.after.recall)) >= 0.75,
   ],
   [
     "near-copies of a reported spam scored spam ≥ 95 %",

@@ -191,6 +191,10 @@ const oneRun = async (run: number): Promise<RunResult> => {
   }
 };
 
+process.on("unhandledRejection", (err) => {
+  console.error(err);
+  process.exit(1);
+});
 const runs: RunResult[] = [];
 for (let run = 1; run <= Number(values.runs); run++) runs.push(await oneRun(run));
 

@@ -337,7 +337,7 @@ const pct = (a: number, n: number) => (n ? `${((100 * a) / n).toFixed(1)} %` : "
 export const formatSite = (s: SiteFigures) =>
   `${s.source} (${s.kind}): ${s.reports.spam + s.reports.clean} reports (${s.reports.spam} spam / ${s.reports.clean} clean), ` +
   `${s.classified} classified; AUC ${f3(s.before.auc)} → ${f3(s.after.auc)}, R@0.8 ${f3(s.before.recall)} → ${f3(s.after.recall)}, ` +
-  `P@0.8 ${f3(s.before.precision)} → ${f3(s.after.precision)}; near-copies of spam caught ${pct(s.nearSpam.caught, s.nearSpam.n)}, ` +
+  `P@0.8 ${f3(s.before.precision)} → ${f3(s.after.precision)} (flagged ${s.before.flagged} → ${s.after.flagged}); near-copies of spam caught ${pct(s.nearSpam.caught, s.nearSpam.n)}, ` +
   `of clean flagged ${s.nearClean.flagged}/${s.nearClean.n} (${s.nearClean.flaggedByIt} by the report); fresh site AUC ${f3(s.fresh.auc)}; ` +
   `isolation ${s.isolated ? "kept" : "BROKEN"}`;
 
