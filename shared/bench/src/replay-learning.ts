@@ -102,6 +102,10 @@ interface RunResult {
   kinds: Array<{ kind: string; inService: number | null; candidate: number | null; tolerance: number }>;
 }
 
+// The replay's sites are minutes old; a deployment keeps a sharing site's reviews for its model
+// once the site is SIFT_NETWORK_MIN_AGE old (7 days by default). The stack inherits this.
+process.env["SIFT_NETWORK_MIN_AGE"] = "0";
+
 const oneRun = async (run: number): Promise<RunResult> => {
   const stack = await startSift();
   const redis = createRedis(stack.redisUrl, "replay-learning");

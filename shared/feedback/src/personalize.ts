@@ -115,7 +115,13 @@ export const personalize = (input: {
     reasons.push({ signal: writing.signal, label: writing.label, weight: writing.weight });
   }
   if (ownAdjustment !== 0)
-    reasons.push({ signal: "learned_site", label: "what this site's reports taught", weight: ownAdjustment });
+    reasons.push({
+      signal: "learned_site",
+      label: earned?.heldOut
+        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction})`
+        : "what this site's reports taught",
+      weight: ownAdjustment,
+    });
   if (sharedAdjustment !== 0)
     reasons.push({
       signal: "learned_shared",

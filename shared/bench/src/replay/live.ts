@@ -50,6 +50,8 @@ export interface SiteFigures {
   nearClean: { n: number; flagged: number; flaggedByIt: number };
   /** The scores a bystander workspace got before and after this site's reports: equal. */
   isolated: boolean;
+  /** What the site's explained verdicts say its reports taught (the weights each part earned). */
+  earned: string;
 }
 
 export interface LiveOptions {
@@ -244,6 +246,12 @@ export const liveSite = async (
     Array.from({ length: 6 }, (_, variant) => ({ label: r.label, content: nearCopy(r.content, variant, n) })),
   );
   const onSite = await pool(copies, (c) => client.classify(site.secretKey, c.content), width);
+  // What the site's parts earned on its newest reviews, as its explained verdicts name it.
+  const taught = await pool(rest.slice(0, 20), (r) => client.explain(site.secretKey, r.content), width);
+  const earned =
+    taught
+      .flatMap((t) => (t.reasons ?? []) as { signal: string; label?: string }[])
+      .find((r) => r.signal === "learned_site")?.label ?? "no learned_site reason";
   const onBystander = await pool(copies, (c) => client.classify(bystander.secretKey, c.content), width);
   const spamCopies = copies.map((c, i) => ({ c, i })).filter(({ c }) => c.label === 1);
   const cleanCopies = copies.map((c, i) => ({ c, i })).filter(({ c }) => c.label === 0);
@@ -271,6 +279,7 @@ export const liveSite = async (
     },
     // Equal up to float noise: the worker's batches differ between the two passes.
     isolated: again.every((s, i) => Math.abs(s - before[i]!) < 1e-6),
+    earned,
   };
 };
 
@@ -339,7 +348,7 @@ export const formatSite = (s: SiteFigures) =>
   `${s.classified} classified; AUC ${f3(s.before.auc)} → ${f3(s.after.auc)}, R@0.8 ${f3(s.before.recall)} → ${f3(s.after.recall)}, ` +
   `P@0.8 ${f3(s.before.precision)} → ${f3(s.after.precision)} (flagged ${s.before.flagged} → ${s.after.flagged}); near-copies of spam caught ${pct(s.nearSpam.caught, s.nearSpam.n)}, ` +
   `of clean flagged ${s.nearClean.flagged}/${s.nearClean.n} (${s.nearClean.flaggedByIt} by the report); fresh site AUC ${f3(s.fresh.auc)}; ` +
-  `isolation ${s.isolated ? "kept" : "BROKEN"}`;
+  `isolation ${s.isolated ? "kept" : "BROKEN"}; ${s.earned}`;
 
 /**
  * The report lag at a rate: `rate` reports a second spread over 20 workspaces, beside `load`
