@@ -20,7 +20,8 @@ import {
   readLinearWeights,
   type LinearScorer,
 } from "@sift/model";
-import { createRedis, redisReady } from "@sift/runtime";
+import { createRedis, redisReady, silentLogger } from "@sift/runtime";
+import { CachedWorkspaceStates } from "../src/clients/workspace-states.ts";
 import {
   createKey,
   post,
@@ -94,6 +95,20 @@ describe("a model worker's learned state", () => {
     await worker.stop();
     worker = await startModelWorker(nats.url, undefined, { redisUrl: stateRedis.url });
     expect(await classify(site.secretKey)).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("answers a workspace's first calls, sent together, all with its state (not only the first)", async () => {
+    const site = await createKey(stack.keystore, { kind: "classify" });
+    await learn(site.workspaceId, "spam");
+    const states = new CachedWorkspaceStates({ store, logger: silentLogger() });
+    // The state's Redis holds every client for 120 ms: the first load is still running when the
+    // next calls come, as on a busy Redis or a large workspace.
+    await redis.call("CLIENT", "PAUSE", "120", "ALL");
+    const first = states.get(site.workspaceId);
+    await new Promise((r) => setTimeout(r, 20));
+    const others = await Promise.all(Array.from({ length: 4 }, () => states.get(site.workspaceId)));
+    expect((await first).state?.own?.reports).toBe(1);
+    expect(others.map((o) => o.state?.own?.reports ?? 0)).toEqual([1, 1, 1, 1]);
   });
 
   it("falls back to the base model while its Redis is down, and learns again once it is back", async () => {
