@@ -41,6 +41,8 @@ const { values } = parseArgs({
     "max-rows": { type: "string", default: "1200" },
     background: { type: "string", default: "100" },
     runs: { type: "string", default: "2" },
+    /** Promote the candidate even where it lost (`sift model promote --force`), to see what that does. */
+    force: { type: "boolean", default: false },
   },
 });
 const log = (line: string) => console.log(line);
@@ -156,7 +158,15 @@ const oneRun = async (run: number): Promise<RunResult> => {
     log(
       `trained ${version}: ${comparison.wins ? "won" : `lost (${comparison.losses.join("; ")})`}; load ${load()}`,
     );
-    if (comparison.wins) sift(stack.redisUrl, ["model", "promote", "--version", version]);
+    const promote = comparison.wins || values.force;
+    if (promote)
+      sift(stack.redisUrl, [
+        "model",
+        "promote",
+        "--version",
+        version,
+        ...(comparison.wins ? [] : ["--force"]),
+      ]);
     // The workers read the version in service once a second; give them two, and a batch.
     await new Promise((r) => setTimeout(r, 3_000));
     const sites: SiteRow[] = [];
@@ -182,7 +192,7 @@ const oneRun = async (run: number): Promise<RunResult> => {
     }
     return {
       sites,
-      promoted: comparison.wins,
+      promoted: promote,
       version,
       losses: comparison.losses,
       kinds: comparison.kinds ?? [],

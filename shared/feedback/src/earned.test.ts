@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SiteCorrection, type CorrectionExample } from "./correction.ts";
-import { earnNear, earnWeights, MIN_HELD } from "./earned.ts";
+import { earnNear, earnWeights, layerFromRecords, MIN_HELD } from "./earned.ts";
 import { FINGERPRINT_RECORD_BYTES } from "./layer.ts";
 import { SIGNATURE_SIZE } from "./fingerprint.ts";
 
@@ -54,7 +54,23 @@ describe("each part earns its weight on the site's newest reviews", () => {
 
   it("too few reviews to hold any out: the count layer keeps its own shrinkage, no correction", () => {
     const few = reviews(4 * MIN_HELD - 4, 0.2, 0.6);
-    expect(earnWeights(few)).toEqual({ layer: 1, correction: 0, heldOut: 0 });
+    expect(earnWeights(few)).toEqual({ layer: 1, correction: 0, shared: 0, heldOut: 0 });
+  });
+});
+
+describe("the shared layer earns its weight on each site's own newest reviews", () => {
+  it("counts where sharing sites taught what this site's reviews say, and not where they taught the opposite", () => {
+    // The site's own buckets say little (drawn alike); the sharing sites saw the same campaigns.
+    const site = reviews(400, 0.2, 0.6).map((r) => ({ ...r }));
+    const agreeing = layerFromRecords(reviews(600, 0.2, 0.6, 11));
+    const opposed = layerFromRecords(
+      reviews(600, 0.2, 0.6, 11).map((r) => ({ ...r, label: (1 - r.label) as 0 | 1 })),
+    );
+    const withAgreeing = earnWeights(site, agreeing);
+    expect(withAgreeing.shared).toBeGreaterThan(0);
+    expect(earnWeights(site, opposed).shared).toBe(0);
+    // A site with too few reviews to weigh it on gets none of it: the model in service is its floor.
+    expect(earnWeights(site.slice(0, 20), agreeing).shared).toBe(0);
   });
 });
 

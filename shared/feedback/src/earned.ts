@@ -32,6 +32,8 @@ export const MARGIN = 0.005;
 /** A near-copy at or above this similarity is the same text: always answered with its report. */
 export const EXACT = 0.95;
 export const NEAR_DISAGREEMENT = 0.1;
+/** The shared layer counts half as much as a workspace's own reports (personalize.ts). */
+export const SHARED_WEIGHT = 0.5;
 /** Fingerprints checked per load (the newest): bounds the check's cost on a large site. */
 const NEAR_CHECK = 2_000;
 
@@ -40,6 +42,11 @@ export interface EarnedWeights {
   layer: number;
   /** Multiplies the site's correction. */
   correction: number;
+  /**
+   * Multiplies the shared layer's adjustment (sharing sites' agreed reports, which counts half):
+   * 0 for a site with no reviews to weigh it on, so the shipped model is a fresh site's floor.
+   */
+  shared: number;
   /** Near-copies (below EXACT) of each label's reports move verdicts. */
   near: Record<ReportLabel, boolean>;
   /** How the weights were found: on held-out reviews, or by default (too few). */
@@ -51,6 +58,7 @@ export interface EarnedWeights {
 export const DEFAULT_EARNED: EarnedWeights = {
   layer: 1,
   correction: 0,
+  shared: 0,
   near: { spam: true, clean: true },
   heldOut: 0,
 };
@@ -81,10 +89,12 @@ const logLoss = (z: number, label: 0 | 1): number =>
  */
 export const earnWeights = (
   records: readonly CorrectionExample[],
+  /** The shared layer as the worker holds it (its adjustment counts SHARED_WEIGHT), if any. */
+  sharedLayer: ReportLayer | null = null,
   offset = 0,
 ): Omit<EarnedWeights, "near"> => {
   const { fit, test } = splitByTime(records);
-  if (test.length < MIN_HELD) return { layer: 1, correction: 0, heldOut: 0 };
+  if (test.length < MIN_HELD) return { layer: 1, correction: 0, shared: 0, heldOut: 0 };
   const layer = layerFromRecords(fit);
   const correction = SiteCorrection.fit(fit);
   const parts = test.map((r) => ({
@@ -92,21 +102,25 @@ export const earnWeights = (
     label: r.label,
     layer: layer.adjustment(r.buckets),
     correction: correction?.adjustment(r.buckets) ?? 0,
+    shared: SHARED_WEIGHT * (sharedLayer?.adjustment(r.buckets) ?? 0),
   }));
-  const lossOf = (a: number, c: number) =>
-    parts.reduce((sum, p) => sum + logLoss(p.z + a * p.layer + c * p.correction, p.label), 0) / parts.length;
-  const without = lossOf(0, 0);
-  let best = { layer: 0, correction: 0, loss: without };
+  const lossOf = (a: number, c: number, h: number) =>
+    parts.reduce((sum, p) => sum + logLoss(p.z + a * p.layer + c * p.correction + h * p.shared, p.label), 0) /
+    parts.length;
+  const without = lossOf(0, 0, 0);
+  let best = { layer: 0, correction: 0, shared: 0, loss: without };
   for (const a of WEIGHTS)
-    for (const c of correction ? WEIGHTS : [0]) {
-      const loss = lossOf(a, c);
-      // Ties go to the smaller weights (the grid's order): what is not needed moves nothing.
-      if (loss < best.loss - 1e-12) best = { layer: a, correction: c, loss };
-    }
-  if (without - best.loss < MARGIN) best = { layer: 0, correction: 0, loss: without };
+    for (const c of correction ? WEIGHTS : [0])
+      for (const h of sharedLayer && sharedLayer.reports > 0 ? WEIGHTS : [0]) {
+        const loss = lossOf(a, c, h);
+        // Ties go to the smaller weights (the grid's order): what is not needed moves nothing.
+        if (loss < best.loss - 1e-12) best = { layer: a, correction: c, shared: h, loss };
+      }
+  if (without - best.loss < MARGIN) best = { layer: 0, correction: 0, shared: 0, loss: without };
   return {
     layer: best.layer,
     correction: best.correction,
+    shared: best.shared,
     heldOut: test.length,
     loss: { without, with: best.loss },
   };

@@ -12,7 +12,7 @@ import { matchLists, type ListEntry } from "./lists.ts";
 import type { PopulationCurve } from "./placement.ts";
 import type { ReviewedScores } from "./reviewed.ts";
 import type { SiteCorrection } from "./correction.ts";
-import { EXACT, type EarnedWeights } from "./earned.ts";
+import { EXACT, SHARED_WEIGHT, type EarnedWeights } from "./earned.ts";
 
 /** What one workspace has taught Sift: its reports and its lists. */
 export interface WorkspaceState {
@@ -39,8 +39,6 @@ export interface Verdict {
 /** Scores the override rules put a verdict at (a block ≥ 0.8, an allow < 0.8: DESIGN.md). */
 const BLOCKED = 0.9;
 const ALLOWED = 0.1;
-/** The shared layer counts half as much as a workspace's own reports. */
-const SHARED_WEIGHT = 0.5;
 /** The label's threshold (spec 2.2) as log-odds. */
 const LOGIT_THRESHOLD = Math.log(SPAM_THRESHOLD / (1 - SPAM_THRESHOLD));
 /** Keep logits finite for scores of exactly 0 or 1. */
@@ -102,7 +100,10 @@ export const personalize = (input: {
   const ownAdjustment =
     (earned?.layer ?? 1) * (own?.adjustment(input.ids) ?? 0) +
     (earned?.correction ?? 1) * (state?.correction?.adjustment(input.ids) ?? 0);
-  const sharedAdjustment = (shared?.adjustment(input.ids) ?? 0) * SHARED_WEIGHT;
+  // The shared layer moves a site only as much as it earned on the site's own newest reviews:
+  // none for a site without reviews, whose floor is the model in service (earned.ts).
+  const sharedWeight = SHARED_WEIGHT * (earned?.shared ?? 0);
+  const sharedAdjustment = sharedWeight === 0 ? 0 : (shared?.adjustment(input.ids) ?? 0) * sharedWeight;
   // The weak language signal is worth reading (franc's cost) only where it could move the label.
   const before = z + ownAdjustment + sharedAdjustment;
   const writing = languageSignal(
@@ -118,7 +119,7 @@ export const personalize = (input: {
     reasons.push({
       signal: "learned_site",
       label: earned?.heldOut
-        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction})`
+        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction}, sharing sites' ×${earned.shared})`
         : "what this site's reports taught",
       weight: ownAdjustment,
     });
