@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SiteCorrection, type CorrectionExample } from "./correction.ts";
-import { earnNear, earnWeights, layerFromRecords, MIN_HELD } from "./earned.ts";
+import { earnNear, earnWeights, MIN_HELD } from "./earned.ts";
 import { FINGERPRINT_RECORD_BYTES } from "./layer.ts";
 import { SIGNATURE_SIZE } from "./fingerprint.ts";
 
@@ -58,19 +58,13 @@ describe("each part earns its weight on the site's newest reviews", () => {
   });
 });
 
-describe("the shared layer earns its weight on each site's own newest reviews", () => {
-  it("counts where sharing sites taught what this site's reviews say, and not where they taught the opposite", () => {
-    // The site's own buckets say little (drawn alike); the sharing sites saw the same campaigns.
-    const site = reviews(400, 0.2, 0.6).map((r) => ({ ...r }));
-    const agreeing = layerFromRecords(reviews(600, 0.2, 0.6, 11));
-    const opposed = layerFromRecords(
-      reviews(600, 0.2, 0.6, 11).map((r) => ({ ...r, label: (1 - r.label) as 0 | 1 })),
-    );
-    const withAgreeing = earnWeights(site, agreeing);
-    expect(withAgreeing.shared).toBeGreaterThan(0);
-    expect(earnWeights(site, opposed).shared).toBe(0);
-    // A site with too few reviews to weigh it on gets none of it: the model in service is its floor.
-    expect(earnWeights(site.slice(0, 20), agreeing).shared).toBe(0);
+describe("the shared layer follows the site's own count layer", () => {
+  it("counts as much as the site's own words earned, and not at all for a site with too few reviews", () => {
+    const helped = earnWeights(reviews(400, 0.2, 0.6));
+    expect(helped.shared).toBe(helped.layer);
+    expect(helped.shared).toBeGreaterThan(0);
+    expect(earnWeights(reviews(400, 3, 0)).shared).toBe(0);
+    expect(earnWeights(reviews(20, 0.2, 0.6)).shared).toBe(0);
   });
 });
 

@@ -44,7 +44,8 @@ export interface EarnedWeights {
   correction: number;
   /**
    * Multiplies the shared layer's adjustment (sharing sites' agreed reports, which counts half):
-   * 0 for a site with no reviews to weigh it on, so the shipped model is a fresh site's floor.
+   * the count layer's weight, and 0 for a site with no reviews to weigh it on, so the model in
+   * service is a fresh site's floor.
    */
   shared: number;
   /** Near-copies (below EXACT) of each label's reports move verdicts. */
@@ -89,8 +90,6 @@ const logLoss = (z: number, label: 0 | 1): number =>
  */
 export const earnWeights = (
   records: readonly CorrectionExample[],
-  /** The shared layer as the worker holds it (its adjustment counts SHARED_WEIGHT), if any. */
-  sharedLayer: ReportLayer | null = null,
   offset = 0,
 ): Omit<EarnedWeights, "near"> => {
   const { fit, test } = splitByTime(records);
@@ -102,25 +101,26 @@ export const earnWeights = (
     label: r.label,
     layer: layer.adjustment(r.buckets),
     correction: correction?.adjustment(r.buckets) ?? 0,
-    shared: SHARED_WEIGHT * (sharedLayer?.adjustment(r.buckets) ?? 0),
   }));
-  const lossOf = (a: number, c: number, h: number) =>
-    parts.reduce((sum, p) => sum + logLoss(p.z + a * p.layer + c * p.correction + h * p.shared, p.label), 0) /
-    parts.length;
-  const without = lossOf(0, 0, 0);
-  let best = { layer: 0, correction: 0, shared: 0, loss: without };
+  const lossOf = (a: number, c: number) =>
+    parts.reduce((sum, p) => sum + logLoss(p.z + a * p.layer + c * p.correction, p.label), 0) / parts.length;
+  const without = lossOf(0, 0);
+  let best = { layer: 0, correction: 0, loss: without };
   for (const a of WEIGHTS)
-    for (const c of correction ? WEIGHTS : [0])
-      for (const h of sharedLayer && sharedLayer.reports > 0 ? WEIGHTS : [0]) {
-        const loss = lossOf(a, c, h);
-        // Ties go to the smaller weights (the grid's order): what is not needed moves nothing.
-        if (loss < best.loss - 1e-12) best = { layer: a, correction: c, shared: h, loss };
-      }
-  if (without - best.loss < MARGIN) best = { layer: 0, correction: 0, shared: 0, loss: without };
+    for (const c of correction ? WEIGHTS : [0]) {
+      const loss = lossOf(a, c);
+      // Ties go to the smaller weights (the grid's order): what is not needed moves nothing.
+      if (loss < best.loss - 1e-12) best = { layer: a, correction: c, loss };
+    }
+  if (without - best.loss < MARGIN) best = { layer: 0, correction: 0, loss: without };
   return {
     layer: best.layer,
     correction: best.correction,
-    shared: best.shared,
+    // The shared layer is the same kind of evidence as the site's own count layer (bucket counts
+    // of reviewed messages), weighed as that one earned. Weighing it on its own would tie the
+    // site's state to the shared layer's version at the moment it was derived: two runs of the
+    // live learning replay then differed by 0.023.
+    shared: best.layer,
     heldOut: test.length,
     loss: { without, with: best.loss },
   };

@@ -6,7 +6,7 @@ import {
   MAX_CORRECTION_REPORTS,
   SiteCorrection,
 } from "./correction.ts";
-import { LAYER_BUCKETS, type ReportLayer } from "./layer.ts";
+import { LAYER_BUCKETS } from "./layer.ts";
 import { earnNear, earnWeights, type EarnedWeights } from "./earned.ts";
 import { modelTag, REVIEWED_RECORD_BYTES, ReviewedScores } from "./reviewed.ts";
 
@@ -93,8 +93,6 @@ export const learnedScores = (
     fingerprints?: Buffer | null;
   },
   base: Rescorer | null,
-  /** The shared layer the worker holds, weighed with the site's own parts (earned.ts). */
-  shared: ReportLayer | null = null,
 ): LearnedScores => {
   const { entries, scored } = snapshot.examples;
   const reviewedLog = snapshot.reviewed;
@@ -137,7 +135,7 @@ export const learnedScores = (
   ).slice(-MAX_CORRECTION_REPORTS);
   // The parts earn their weights on the newest reviews first; a correction that earned none is
   // not fitted on them all.
-  const weights = earnWeights(corrections, shared);
+  const weights = earnWeights(corrections);
   const earned: EarnedWeights = { ...weights, near: earnNear(snapshot.fingerprints ?? null) };
   return {
     reviewed: reviewed && reviewed.length > 0 ? new ReviewedScores(reviewed) : null,

@@ -171,15 +171,13 @@ export class CachedWorkspaceStates implements WorkspaceStates {
           if (now - asked.askedAt > BASE_IDLE_MS && entry.bases.size > 1) entry.bases.delete(version);
         const derived = new Map<string, WorkspaceState>();
         let latest: WorkspaceState | null = null;
-        // The shared layer as held now: a site weighs it with its own parts (earned.ts).
-        const shared = id === SHARED_LAYER ? null : (this.#entries.get(SHARED_LAYER)?.state?.own ?? null);
         for (const { base } of entry.bases.values()) {
-          const { reviewed, correction, earned } = learnedScores(snapshot, base, shared);
+          const { reviewed, correction, earned } = learnedScores(snapshot, base);
           latest = { ...common, reviewed, correction, earned };
           derived.set(base.version, latest);
         }
         if (!latest) {
-          const { reviewed, correction, earned } = learnedScores(snapshot, null, shared);
+          const { reviewed, correction, earned } = learnedScores(snapshot, null);
           latest = { ...common, reviewed, correction, earned };
         }
         const held = entry.state !== null;
