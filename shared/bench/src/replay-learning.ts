@@ -152,6 +152,8 @@ const oneRun = async (run: number): Promise<RunResult> => {
     }
     const trained = sift(stack.redisUrl, ["model", "train"]) as {
       version: string;
+      reviews: number;
+      sites: number;
       comparison: { wins: boolean; losses: string[]; kinds?: RunResult["kinds"] };
     };
     const { version, comparison } = trained;
@@ -167,8 +169,13 @@ const oneRun = async (run: number): Promise<RunResult> => {
         version,
         ...(comparison.wins ? [] : ["--force"]),
       ]);
-    // The workers read the version in service once a second; give them two, and a batch.
+    // The workers read the version in service once a second; give them two, and a batch. Then
+    // one call per site, so each worker holds the shared layer and the sites' states as they
+    // stand now (a held state is checked at most once a second), before anything is measured.
     await new Promise((r) => setTimeout(r, 3_000));
+    for (const p of played)
+      for (const key of [p.fresh, p.sharing]) await client.classify(key.secretKey, p.freshItems[0]!.content);
+    await new Promise((r) => setTimeout(r, 1_500));
     const sites: SiteRow[] = [];
     for (const p of played) {
       const freshAfter = await pool(p.freshItems, (r) => client.classify(p.fresh.secretKey, r.content));
