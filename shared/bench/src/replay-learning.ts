@@ -107,6 +107,11 @@ interface RunResult {
 // The replay's sites are minutes old; a deployment keeps a sharing site's reviews for its model
 // once the site is SIFT_NETWORK_MIN_AGE old (7 days by default). The stack inherits this.
 process.env["SIFT_NETWORK_MIN_AGE"] = "0";
+// That would also let the network count the replay's minutes-old workspaces, among them the
+// background load's, which sends the stand-ins' texts and contacts on a clock: a fresh site's
+// verdicts then hung on how many workspaces had sent a text by the time it was classified (two
+// runs differed by 0.013 of recall). The network is measured by pnpm bench:network; here it is off.
+process.env["SIFT_NETWORK"] = "off";
 
 const oneRun = async (run: number): Promise<RunResult> => {
   const stack = await startSift();
@@ -158,7 +163,7 @@ const oneRun = async (run: number): Promise<RunResult> => {
     };
     const { version, comparison } = trained;
     log(
-      `trained ${version}: ${comparison.wins ? "won" : `lost (${comparison.losses.join("; ")})`}; load ${load()}`,
+      `trained ${version} from ${trained.reviews} reviews of ${trained.sites} sites: ${comparison.wins ? "won" : `lost (${comparison.losses.join("; ")})`}; load ${load()}`,
     );
     const promote = comparison.wins || values.force;
     if (promote)
