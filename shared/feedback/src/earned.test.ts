@@ -54,7 +54,24 @@ describe("each part earns its weight on the site's newest reviews", () => {
 
   it("too few reviews to hold any out: the count layer keeps its own shrinkage, no correction", () => {
     const few = reviews(4 * MIN_HELD - 4, 0.2, 0.6);
-    expect(earnWeights(few)).toEqual({ layer: 1, correction: 0, shared: 0, heldOut: 0 });
+    expect(earnWeights(few)).toEqual({ layer: 1, correction: 0, guard: 0, shared: 0, heldOut: 0 });
+  });
+});
+
+describe("a site's reviews never cost it precision on its newest clean reviews", () => {
+  it("holds the parts lower when they would flag clean reviews the model alone did not", () => {
+    const separable = earnWeights(reviews(400, 0.2, 0.6));
+    expect(separable.guard).toBe(0);
+    // One clean review in six holds the spam's words: the parts, which earn their weight on the
+    // rest, would flag those; the guard moves them back under 0.8.
+    const mixed = reviews(400, 0.2, 0.6).map((r, i) =>
+      r.label === 0 && i % 6 === 0
+        ? { ...r, buckets: Uint16Array.from(r.buckets, (b) => (b >= 2_000 && b < 3_000 ? b - 1_000 : b)) }
+        : r,
+    );
+    const held = earnWeights(mixed);
+    expect(held.layer + held.correction).toBeGreaterThan(0);
+    expect(held.guard).toBeLessThan(0);
   });
 });
 

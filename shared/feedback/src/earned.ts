@@ -32,6 +32,10 @@ export const MARGIN = 0.005;
 /** A near-copy at or above this similarity is the same text: always answered with its report. */
 export const EXACT = 0.95;
 export const NEAR_DISAGREEMENT = 0.1;
+/** The label's threshold (spec 2.2) as log-odds: 0.8. */
+const LOGIT_08 = Math.log(4);
+/** The share of a site's newest clean reviews its parts may flag beyond the model's own (balanced's rate). */
+export const GUARD_RATE = 0.01;
 /** The shared layer counts half as much as a workspace's own reports (personalize.ts). */
 export const SHARED_WEIGHT = 0.5;
 /** Fingerprints checked per load (the newest): bounds the check's cost on a large site. */
@@ -42,6 +46,11 @@ export interface EarnedWeights {
   layer: number;
   /** Multiplies the site's correction. */
   correction: number;
+  /**
+   * Added (≤ 0) to what the parts move, so that they flag no more of the site's newest clean
+   * reviews than the model alone did: a site's reviews never cost it precision there.
+   */
+  guard: number;
   /**
    * Multiplies the shared layer's adjustment (sharing sites' agreed reports, which counts half):
    * the count layer's weight, and 0 for a site with no reviews to weigh it on, so the model in
@@ -59,6 +68,7 @@ export interface EarnedWeights {
 export const DEFAULT_EARNED: EarnedWeights = {
   layer: 1,
   correction: 0,
+  guard: 0,
   shared: 0,
   near: { spam: true, clean: true },
   heldOut: 0,
@@ -93,7 +103,7 @@ export const earnWeights = (
   offset = 0,
 ): Omit<EarnedWeights, "near"> => {
   const { fit, test } = splitByTime(records);
-  if (test.length < MIN_HELD) return { layer: 1, correction: 0, shared: 0, heldOut: 0 };
+  if (test.length < MIN_HELD) return { layer: 1, correction: 0, guard: 0, shared: 0, heldOut: 0 };
   const layer = layerFromRecords(fit);
   const correction = SiteCorrection.fit(fit);
   const parts = test.map((r) => ({
@@ -113,9 +123,22 @@ export const earnWeights = (
       if (loss < best.loss - 1e-12) best = { layer: a, correction: c, loss };
     }
   if (without - best.loss < MARGIN) best = { layer: 0, correction: 0, loss: without };
+  // The parts may not flag more of the site's own newest clean reviews than the model alone did
+  // (or than balanced's rate of them): past that, they are moved down together until they do not.
+  const clean = parts.filter((p) => p.label === 0);
+  const flagged = (z: (p: (typeof parts)[number]) => number) => clean.filter((p) => z(p) >= LOGIT_08).length;
+  const allowed = Math.max(
+    flagged((p) => p.z),
+    Math.floor(GUARD_RATE * clean.length),
+  );
+  const moved = clean
+    .map((p) => p.z + best.layer * p.layer + best.correction * p.correction)
+    .sort((a, b) => b - a);
+  const guard = moved.length > allowed && moved[allowed]! >= LOGIT_08 ? LOGIT_08 - moved[allowed]! - 1e-3 : 0;
   return {
     layer: best.layer,
     correction: best.correction,
+    guard,
     // The shared layer is the same kind of evidence as the site's own count layer (bucket counts
     // of reviewed messages), weighed as that one earned. Weighing it on its own would tie the
     // site's state to the shared layer's version at the moment it was derived: two runs of the

@@ -97,9 +97,12 @@ export const personalize = (input: {
   }
   const own = state?.own ?? null;
   const earned = state?.earned;
-  const ownAdjustment =
+  const taught =
     (earned?.layer ?? 1) * (own?.adjustment(input.ids) ?? 0) +
     (earned?.correction ?? 1) * (state?.correction?.adjustment(input.ids) ?? 0);
+  // The guard holds the parts to the site's newest clean reviews (earned.ts); it moves nothing
+  // where the parts move nothing.
+  const ownAdjustment = taught === 0 ? 0 : taught + (earned?.guard ?? 0);
   // The shared layer moves a site only as much as it earned on the site's own newest reviews:
   // none for a site without reviews, whose floor is the model in service (earned.ts).
   const sharedWeight = SHARED_WEIGHT * (earned?.shared ?? 0);
@@ -119,7 +122,7 @@ export const personalize = (input: {
     reasons.push({
       signal: "learned_site",
       label: earned?.heldOut
-        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction}, sharing sites' ×${earned.shared})`
+        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction}, sharing sites' ×${earned.shared}${earned.guard < 0 ? `, held ${(-earned.guard).toFixed(2)} lower to keep its clean reviews clean` : ""})`
         : "what this site's reports taught",
       weight: ownAdjustment,
     });
