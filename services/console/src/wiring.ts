@@ -12,6 +12,8 @@ import {
 import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
+import { operationDeps } from "@sift/operations";
+import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
@@ -56,9 +58,16 @@ export const createConsoleService = async (deps: {
   const { redis, clock, config } = deps;
   const logKeys = deps.logKeys ?? new LogKeyRing([]);
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  // A change's webhooks (secret.rotated, usage events) go to the gateway's delivery worker.
+  const webhooks = new WebhookStore({
+    redis,
+    clock,
+    queue: createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX }),
+  });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
+    operations: operationDeps({ redis, clock, logger: deps.logger, webhooks }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),

@@ -13,6 +13,7 @@ import {
 } from "@sift/keystore";
 import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { WebhookStore, type ManagementDeps } from "@sift/management";
+import { operationDeps } from "@sift/operations";
 import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
@@ -67,34 +68,38 @@ export const managementParts = (deps: {
   tokenRate?: { rate: number; burst: number };
   /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
   modelPath?: string | undefined;
-}): ManagementDeps & { redis: RedisClient } => ({
-  redis: deps.redis,
-  clock: deps.clock,
-  logger: deps.logger,
-  keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
-  tokens: new TokenStore({ redis: deps.redis, clock: deps.clock }),
-  audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
-  usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
-  refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
-  verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
-  // Only the day counts are read, which need no content key.
-  verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
-  webhooks: new WebhookStore({
+}): ManagementDeps & { redis: RedisClient } => {
+  const webhooks = new WebhookStore({
     redis: deps.redis,
     clock: deps.clock,
     signingKey: webhookSigningKey(deps.internalSecret),
     queue: deps.webhookQueue,
-  }),
-  allowPrivateWebhooks: deps.allowPrivateWebhooks,
-  ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
-  // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
-  models: {
-    examples: new ReviewExamples({ redis: deps.redis }),
-    versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
-    requests: new TrainingRequests({ redis: deps.redis }),
-    shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
-  },
-});
+  });
+  return {
+    redis: deps.redis,
+    clock: deps.clock,
+    logger: deps.logger,
+    keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
+    tokens: new TokenStore({ redis: deps.redis, clock: deps.clock }),
+    audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
+    usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
+    refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
+    verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
+    // Only the day counts are read, which need no content key.
+    verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
+    webhooks,
+    operations: operationDeps({ redis: deps.redis, clock: deps.clock, logger: deps.logger, webhooks }),
+    allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
+    // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
+    models: {
+      examples: new ReviewExamples({ redis: deps.redis }),
+      versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
+      requests: new TrainingRequests({ redis: deps.redis }),
+      shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
+    },
+  };
+};
 
 /** The webhook signing key: the internal secret's HMAC under a fixed label, so it is never the secret itself. */
 export const webhookSigningKey = (internalSecret: string): Buffer =>
