@@ -13,6 +13,7 @@ import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
 import { operationDeps } from "@sift/operations";
+import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
@@ -52,6 +53,8 @@ export const createConsoleService = async (deps: {
   jobsRedis: RedisClient;
   /** The model workers, to score a reviewed submission again; none: the review queue says "the layer has it". */
   nats?: NatsConnection;
+  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
+  modelPath?: string | undefined;
   /** Keys that open `full`-mode verdict content (SIFT_LOG_KEYS); none: such content shows as unavailable. */
   logKeys?: LogKeyRing;
 }) => {
@@ -68,6 +71,8 @@ export const createConsoleService = async (deps: {
     ...deps,
     keystore: new Keystore({ redis, clock }),
     operations: operationDeps({ redis, clock, logger: deps.logger, webhooks }),
+    // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
+    shippedVersion: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),
