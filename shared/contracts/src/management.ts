@@ -345,3 +345,9 @@ export const IdempotencyKey = z.string().regex(/^[\x20-\x7e]{1,255}$/);
 /** A page of any list. */
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+
+/**
+ * The route name the gateway signs a /v1 call's identity for, and the management service
+ * (services/management) checks: one name for every /v1 path, whose own routing is the service's.
+ */
+export const MANAGEMENT_IDENTITY_ROUTE = "management";
