@@ -22,13 +22,6 @@ const exitCode = await runService({
       webhookQueue,
       modelPath: config.modelPath,
     });
-    // A deployment from before the workspace directory (1.5) is reindexed once, in pages, by
-    // whichever process starts first (Keystore.upgradeDirectory); serving does not wait for it.
-    management.keystore.upgradeDirectory().then(
-      (done) => deps.logger.info(done, "workspace directory checked"),
-      (err: unknown) =>
-        logFailure(deps.logger, err, {}, "workspace directory not upgraded; the next start retries"),
-    );
     const webhookWorker = startWebhookWorker({
       ...deps,
       connection: jobsRedis,
@@ -43,6 +36,14 @@ const exitCode = await runService({
       readiness: { redis: async () => void (await redis.ping()), serving: deps.serving },
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
+    // A deployment from before the workspace directory (1.5) is reindexed once, in pages, by
+    // whichever process starts first (Keystore.upgradeDirectory); serving does not wait for it.
+    // After serve: runtime.serve waits for this Redis, whose client queues nothing while it connects.
+    management.keystore.upgradeDirectory().then(
+      (done) => deps.logger.info(done, "workspace directory checked"),
+      (err: unknown) =>
+        logFailure(deps.logger, err, {}, "workspace directory not upgraded; the next start retries"),
+    );
     return {
       ready: { port: http.port },
       stop: [
