@@ -18,10 +18,21 @@ import { readWorkspaceView, workspaceView } from "./views.ts";
 
 /**
  * What a site's own people may change themselves (a workspace token, a console owner): its name
- * and labels, and the settings of its traffic. Its plan, allowance, rate and log limits are the
+ * and labels, the settings of its traffic and what its verdict log keeps (the console's owners
+ * set it too). Its plan, allowance, rate, classify switch and externalId are the
  * operator's, whoever asks.
  */
-const WORKSPACE_OWN = new Set(["name", "labels", "strictness", "shareReports", "network", "languages"]);
+const WORKSPACE_OWN = new Set([
+  "name",
+  "labels",
+  "strictness",
+  "shareReports",
+  "network",
+  "languages",
+  "logPrivacy",
+  "logRetentionDays",
+  "logMaxEntries",
+]);
 
 const taken = (existingId: string) => failure("conflict", ManagementMessage.externalIdTaken, existingId);
 

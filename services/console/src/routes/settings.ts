@@ -35,6 +35,8 @@ export const changeWorkspace = async (
   deps: SettingsDeps,
   place: Place,
   patch: Record<string, unknown>,
+  /** The current values as the door shows them where the record leaves defaults out (the log settings). */
+  defaults: Record<string, unknown> = {},
 ): Promise<
   { ok: true; before: WorkspaceView; after: WorkspaceView } | { ok: false; message: string; code: string }
 > => {
@@ -42,7 +44,7 @@ export const changeWorkspace = async (
   const outcome = await updateWorkspace(deps.operations, place.actor, place.workspace.id, patch);
   if (!outcome.ok) return { ok: false, message: outcome.message, code: outcome.code };
   // The record holds the limits the view leaves out (rate, burst); the view, the settings.
-  const line = changeLine({ ...place.workspace, ...before }, patch);
+  const line = changeLine({ ...place.workspace, ...before, ...defaults }, patch);
   if (line !== "") await place.note("workspace.update", line);
   return { ok: true, before, after: outcome.value };
 };
