@@ -1,5 +1,5 @@
 // Bundles each service's src/main.ts into services/<name>/dist/main.js with esbuild:
-//   tsx infra/build/build.ts [gateway verify classify model-worker console cli]   (default: all)
+//   tsx infra/build/build.ts [gateway verify classify model-worker console management cli]   (default: all)
 // Workspace packages (@sift/*) are inlined; npm packages stay external and are installed beside
 // the bundle (the image runs `pnpm deploy --prod`), so every one the bundle imports must be in
 // that package's "dependencies": the build fails when one is missing. Files the code finds with
@@ -21,6 +21,7 @@ export const TARGETS = {
   classify: "services/classify",
   "model-worker": "services/model-worker",
   console: "services/console",
+  management: "services/management",
   cli: "shared/cli",
 } as const;
 export type Target = keyof typeof TARGETS;

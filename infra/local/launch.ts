@@ -73,7 +73,8 @@ const start = async () => {
   };
 
   const env = stackEnv(ports, common);
-  for (const name of ["worker", "verify", "classify", "console", "gateway"] as const) run(name, env[name]);
+  for (const name of ["worker", "verify", "classify", "console", "management", "gateway"] as const)
+    run(name, env[name]);
 
   try {
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/readyz`);

@@ -14,7 +14,7 @@ import { startUsageJobs } from "./jobs/scheduler.ts";
 import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
 import { RedisNetworkStore } from "@sift/network";
 import { ReviewExamples } from "@sift/learning";
-import { createWebhookQueue, usageEventsSender, WebhookStore } from "@sift/management";
+import { createWebhookQueue, usageEventsSender, WebhookStore } from "@sift/webhooks";
 
 /**
  * Everything the classify service runs, on real clients: the app, its BullMQ jobs (month-end)

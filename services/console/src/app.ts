@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { FeedbackStore } from "@sift/feedback";
 import type { VerdictLog } from "@sift/verdicts";
 import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
+import type { OperationDeps } from "@sift/operations";
 import {
   serviceApp,
   serviceEndpoint,
@@ -24,6 +25,7 @@ import { consoleContext, sendPage } from "./routes/context.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { modelRoutes } from "./routes/model.ts";
 import { listRoutes } from "./routes/lists.ts";
+import { settingsRoutes } from "./routes/settings.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
 import { secondFactorRoutes } from "./routes/second-factor.ts";
 import { siteRoutes } from "./routes/sites.ts";
@@ -42,6 +44,10 @@ export interface ConsoleDeps {
   logger: Logger;
   redis: RedisClient;
   keystore: Keystore;
+  /** The changes /v1 and the CLI make too (@sift/operations): the same checks, audit and webhooks. */
+  operations: OperationDeps;
+  /** The shipped model's version (SIFT_MODEL_PATH's file, as the workers and GET /v1/model read it). */
+  shippedVersion: string;
   usage: RedisUsageMeter;
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
@@ -85,6 +91,7 @@ export const buildConsoleApp = (deps: ConsoleDeps): Express =>
     modelRoutes(router, deps);
     siteRoutes(router, deps);
     listRoutes(router, deps);
+    settingsRoutes(router, deps);
     overviewRoutes(router, deps);
     submissionRoutes(router, deps);
     reviewRoutes(router, deps);

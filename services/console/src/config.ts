@@ -37,6 +37,8 @@ const Config = ServiceConfig.extend({
     .enum(["required", "optional"])
     .default("optional")
     .meta({ env: "SIFT_CONSOLE_OPERATOR_SECOND_FACTOR" }),
+  /** The shipped model's file, as the workers load it (/console/model names its version; default the committed one). */
+  modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /** The keys `full`-mode verdict content is sealed with, as classify has them (docs/console.md). */
   logKeys: z.string().optional().meta({ env: "SIFT_LOG_KEYS" }),
 });

@@ -15,6 +15,7 @@ const exitCode = await runService({
       nats: await runtime.nats(),
       signer: new IdentitySigner(config.internalSecret),
       logKeys: LogKeyRing.parse(config.logKeys),
+      modelPath: config.modelPath,
       config,
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });

@@ -12,6 +12,9 @@ import {
 import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
+import { operationDeps } from "@sift/operations";
+import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
+import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
 import { AccountStore } from "./clients/accounts.ts";
@@ -50,15 +53,26 @@ export const createConsoleService = async (deps: {
   jobsRedis: RedisClient;
   /** The model workers, to score a reviewed submission again; none: the review queue says "the layer has it". */
   nats?: NatsConnection;
+  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
+  modelPath?: string | undefined;
   /** Keys that open `full`-mode verdict content (SIFT_LOG_KEYS); none: such content shows as unavailable. */
   logKeys?: LogKeyRing;
 }) => {
   const { redis, clock, config } = deps;
   const logKeys = deps.logKeys ?? new LogKeyRing([]);
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  // A change's webhooks (secret.rotated, usage events) go to the gateway's delivery worker.
+  const webhooks = new WebhookStore({
+    redis,
+    clock,
+    queue: createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX }),
+  });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
+    operations: operationDeps({ redis, clock, logger: deps.logger, webhooks }),
+    // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
+    shippedVersion: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),

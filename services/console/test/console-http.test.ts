@@ -310,8 +310,8 @@ describe("the console through the gateway", () => {
     expect(await stack.keystore.resolve(secret)).toBeNull();
     expect(await stack.keystore.resolve(next)).not.toBeNull();
     const audit = await c.get(`/console/w/${ws.workspaceId}/audit`);
-    expect(audit.text).toContain("config.create");
-    expect(audit.text).toContain("config.reroll");
+    expect(audit.text).toContain("configuration.create");
+    expect(audit.text).toContain("configuration.rotate");
     expect(audit.text).toContain(email);
   });
 

@@ -323,7 +323,8 @@ describe("what the log keeps, set from the Submissions screen", () => {
       maxEntries: 50,
     });
     expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
-      "workspace.log privacy full → none, retentionDays 14 → 3, maxEntries 10000 → 50",
+      // workspace.update, the action PATCH /v1/workspaces/{id} records for the same change.
+      "workspace.update logPrivacy full → none; logRetentionDays 14 → 3; logMaxEntries 10000 → 50",
     );
     // The next verdict is stored as the new mode says: no text (read from Redis by the log).
     await within(5_000, async () => {

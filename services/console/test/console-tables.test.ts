@@ -242,7 +242,7 @@ describe("lists as CSV", () => {
   });
 });
 
-describe("strictness on the lists page", () => {
+describe("the lists page", () => {
   it("keeps what was typed when an entry is refused, to correct it", async () => {
     const { c } = await signedIn("owner");
     const refused = await c.post(`/console/w/${ws.workspaceId}/lists/add`, {
@@ -254,63 +254,6 @@ describe("strictness on the lists page", () => {
     expect(refused.text).toContain('value="not a &lt;domain&gt;"');
     expect(refused.text).toMatch(/<option value="allow"\s+selected/);
     expect(refused.text).toMatch(/<option value="domain"\s+selected/);
-  });
-
-  it("lets an owner set the workspace's strictness, audited, and shows a viewer the mode alone", async () => {
-    const { c, email } = await signedIn("owner");
-    const page = await c.get(`/console/w/${ws.workspaceId}/lists`);
-    expect(page.text).toMatch(/<option value="balanced"\s+selected/);
-    expect((await c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "lax" })).status).toBe(400);
-    expect(await lists.strictness(ws.workspaceId)).toBe("balanced");
-    const saved = await c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "strict" });
-    expect([saved.status, saved.headers.get("location")]).toEqual([
-      303,
-      `/console/w/${ws.workspaceId}/lists`,
-    ]);
-    expect(await lists.strictness(ws.workspaceId)).toBe("strict");
-    // The other workspace keeps its own.
-    expect(await lists.strictness(other.workspaceId)).toBe("balanced");
-    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=workspace.strictness`);
-    expect(column(audit.text, 1)).toContain(email);
-    expect(column(audit.text, 3)).toContain("balanced → strict");
-
-    const viewer = await signedIn("viewer");
-    const read = await viewer.c.get(`/console/w/${ws.workspaceId}/lists`);
-    expect(read.text).toContain("Strictness: <strong>strict</strong>");
-    expect(read.text).not.toContain('name="strictness"');
-    const refused = await viewer.c.post(`/console/w/${ws.workspaceId}/strictness`, { strictness: "relaxed" });
-    expect(refused.status).toBe(403);
-    expect(await lists.strictness(ws.workspaceId)).toBe("strict");
-    await lists.setStrictness(ws.workspaceId, "balanced");
-  });
-});
-
-describe("the network on the lists page", () => {
-  it("lets an owner take the workspace out of the network and back, audited, and shows a viewer the choice", async () => {
-    const { c, email } = await signedIn("owner");
-    const page = await c.get(`/console/w/${ws.workspaceId}/lists`);
-    expect(page.text).toMatch(/<option value="on"\s+selected/);
-    expect((await c.post(`/console/w/${ws.workspaceId}/network`, { network: "maybe" })).status).toBe(400);
-    const saved = await c.post(`/console/w/${ws.workspaceId}/network`, { network: "off" });
-    expect([saved.status, saved.headers.get("location")]).toEqual([
-      303,
-      `/console/w/${ws.workspaceId}/lists`,
-    ]);
-    expect((await stack.keystore.getWorkspace(ws.workspaceId))?.network).toBe(false);
-    // The key record carries it to classify; the other workspace keeps its own.
-    expect((await stack.keystore.resolve(ws.secretKey))?.network.on).toBe(false);
-    expect((await stack.keystore.getWorkspace(other.workspaceId))?.network).toBeUndefined();
-    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=workspace.network`);
-    expect(column(audit.text, 1)).toContain(email);
-    expect(column(audit.text, 3)).toContain("on → off");
-
-    const viewer = await signedIn("viewer");
-    const read = await viewer.c.get(`/console/w/${ws.workspaceId}/lists`);
-    expect(read.text).toContain("Network: <strong>off</strong>");
-    expect(read.text).not.toContain('name="network"');
-    expect((await viewer.c.post(`/console/w/${ws.workspaceId}/network`, { network: "on" })).status).toBe(403);
-    expect((await c.post(`/console/w/${ws.workspaceId}/network`, { network: "on" })).status).toBe(303);
-    expect((await stack.keystore.resolve(ws.secretKey))?.network.on).toBe(true);
   });
 });
 
@@ -327,9 +270,9 @@ describe("configuration names", () => {
     expect(page.text).not.toContain("Contact <form>");
     const sites = await c.get(`/console/w/${ws.workspaceId}/sites?sort=name`);
     expect(sites.text).toContain(`>Contact &lt;form&gt;</a>`);
-    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=config.rename`);
+    const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=configuration.update`);
     expect(audit.text).toContain(email);
-    expect(audit.text).toContain(`${ws.configId}: &quot;&quot; → &quot;Contact &lt;form&gt;&quot;`);
+    expect(audit.text).toContain(`${ws.configId}: name &quot;&quot; → &quot;Contact &lt;form&gt;&quot;`);
     // The public API's answers do not change: the key record knows nothing of names.
     expect(Object.keys((await stack.keystore.resolve(ws.secretKey))!)).not.toContain("name");
     expect(

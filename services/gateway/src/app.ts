@@ -20,7 +20,6 @@ import {
   notFound,
   traceRequest,
   type AppDeps,
-  type RedisClient,
 } from "@sift/runtime";
 import type { KeyResolver } from "./clients/key-cache.ts";
 import { ServiceCaller } from "./clients/service-call.ts";
@@ -34,10 +33,10 @@ import { trustedPeers } from "./routes/trusted-proxies.ts";
 import { classifyKeyAccess } from "./routes/classify-key.ts";
 import { openApi } from "./routes/openapi.ts";
 import { sessionAccess } from "./routes/session.ts";
+import { managementAccess } from "./routes/management.ts";
 import { verifyKeyAccess } from "./routes/verify-key.ts";
 import { mountAkismet } from "./routes/akismet.ts";
 import { mountSiteverify } from "./routes/siteverify.ts";
-import { managementApi, type ManagementDeps } from "@sift/management";
 
 /**
  * Metrics are served on the metrics port by main.ts; with tracing, each endpoint call is a trace:
@@ -55,7 +54,7 @@ export interface GatewayDeps extends AppDeps {
     | "testKeyBurst"
     | "trustProxy"
   > &
-    Partial<Pick<GatewayConfig, "trustedProxies">>;
+    Partial<Pick<GatewayConfig, "trustedProxies" | "managementUrl">>;
   /** The endpoints to mount: ENDPOINTS unless a test brings its own table. */
   endpoints?: EndpointTable;
   keystore: Keystore;
@@ -68,8 +67,6 @@ export interface GatewayDeps extends AppDeps {
   usage: Pick<UsageMeter, "status">;
   /** The built browser library, served at /sift.js. */
   browserScriptPath: string;
-  /** The management API at /v1 (@sift/management); none: /v1 is a 404 like any unknown path. */
-  management?: (ManagementDeps & { redis: RedisClient }) | undefined;
 }
 
 /**
@@ -134,8 +131,23 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
   app.get("/sift.js", browserScript(deps.browserScriptPath));
   for (const path of VENDOR_SCRIPT_PATHS) app.get(path, browserScript(deps.browserScriptPath));
   app.get("/openapi.json", openApi(endpoints));
-  // The management API: a room of its own (@sift/management), answered here (docs/decisions.md).
-  if (deps.management) app.use("/v1", managementApi(deps.management));
+  // The management API: a service of its own (services/management), forwarded to as /classify is,
+  // after the edge's body limit; its tokens, their rate and its routes are the service's.
+  // Without its URL (a test's gateway alone), /v1 is a 404 like any unknown path.
+  if (deps.config.managementUrl)
+    // A route, not a mount: the path goes on whole (/v1/…), as the service routes on it.
+    app.all(
+      "/v1{/*rest}",
+      ...managementAccess(deps),
+      ...forwardTo(deps.config.managementUrl, {
+        ...deps,
+        unreachable: "unavailable",
+        cookies: false,
+        authorization: true,
+        // A /v1 write is not sent twice on a failed hop: its Idempotency-Key is the caller's to resend with.
+        resend: false,
+      }),
+    );
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -10,6 +10,8 @@ const Config = ServiceConfig.extend({
   metricsPort: portField(9464).meta({ env: "SIFT_METRICS_PORT" }),
   verifyUrl: z.string().url().default("http://127.0.0.1:8081").meta({ env: "VERIFY_URL" }),
   classifyUrl: z.string().url().default("http://127.0.0.1:8082").meta({ env: "CLASSIFY_URL" }),
+  /** The management service (services/management), behind /v1 (DESIGN, "management service"). */
+  managementUrl: z.string().url().default("http://127.0.0.1:8085").meta({ env: "SIFT_MANAGEMENT_URL" }),
   /** The console service (services/console), behind /console. */
   consoleUrl: z.string().url().default("http://127.0.0.1:8084").meta({ env: "CONSOLE_URL" }),
   /** How many proxies in front of the gateway to trust for the client address (per-IP limits). */
@@ -60,20 +62,6 @@ const Config = ServiceConfig.extend({
    * workspace changes empty it at once (clients/key-cache.ts); this only bounds its life.
    */
   keyCacheMs: z.coerce.number().int().min(0).max(60_000).default(5_000).meta({ env: "SIFT_KEY_CACHE_MS" }),
-  /**
-   * Webhook targets on loopback, private and link-local addresses (docs/hosts.md): refused
-   * unless `1`, since a webhook is a request Sift makes on a caller's behalf.
-   */
-  allowPrivateWebhooks: z
-    .enum(["0", "1"])
-    .default("0")
-    .transform((v) => v === "1")
-    .meta({ env: "SIFT_WEBHOOK_ALLOW_PRIVATE" }),
-  /**
-   * The shipped model's file, as the workers load it (GET /v1/model names its version; default
-   * the committed one).
-   */
-  modelPath: z.string().optional().meta({ env: "SIFT_MODEL_PATH" }),
   /** Connections one gateway process holds at once; keep `ulimit -n` above it plus ~1,100. */
   maxConnections: z.coerce.number().int().positive().default(10_000).meta({ env: "SIFT_MAX_CONNECTIONS" }),
 }).refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, {

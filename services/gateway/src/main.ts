@@ -1,10 +1,8 @@
 import express from "express";
-import { IdentitySigner, logFailure, metricsHandler, runService } from "@sift/runtime";
+import { IdentitySigner, metricsHandler, runService } from "@sift/runtime";
 import { httpLimits, loadConfig } from "./config.ts";
 import { serviceHealthy } from "./clients/service-health.ts";
-import { BULL_PREFIX } from "@sift/contracts";
-import { createWebhookQueue, startWebhookWorker } from "@sift/management";
-import { createGatewayService, createKeyCache, managementParts } from "./wiring.ts";
+import { createGatewayService, createKeyCache } from "./wiring.ts";
 
 const exitCode = await runService({
   name: "gateway",
@@ -15,39 +13,11 @@ const exitCode = await runService({
     const keyCache =
       config.keyCacheMs > 0 ? createKeyCache({ ...deps, redis, ttlMs: config.keyCacheMs }) : undefined;
     keyCache?.start();
-    // The management API's webhooks: deliveries queued and sent from here (BullMQ on the jobs Redis).
-    const jobsRedis = runtime.jobsRedis();
-    const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
-    const management = managementParts({
-      ...deps,
-      // A connection of its own, auto-pipelined: a batch's many small writes go out together
-      // and never queue behind (or ahead of) the classify and verify paths' commands.
-      redis: runtime.redis({ autoPipelining: true }),
-      internalSecret: config.internalSecret,
-      allowPrivateWebhooks: config.allowPrivateWebhooks,
-      webhookQueue,
-      modelPath: config.modelPath,
-    });
-    // A deployment from before the workspace directory (1.5) is reindexed once, in pages, by
-    // whichever gateway starts first (Keystore.upgradeDirectory); serving does not wait for it.
-    management.keystore.upgradeDirectory().then(
-      (done) => deps.logger.info(done, "workspace directory checked"),
-      (err: unknown) =>
-        logFailure(deps.logger, err, {}, "workspace directory not upgraded; the next start retries"),
-    );
-    const webhookWorker = startWebhookWorker({
-      ...deps,
-      connection: jobsRedis,
-      prefix: BULL_PREFIX,
-      store: management.webhooks,
-      allowPrivate: config.allowPrivateWebhooks,
-    });
     const app = createGatewayService({
       ...deps,
       config,
       redis,
       keyCache,
-      management,
       signer: new IdentitySigner(config.internalSecret),
       readiness: {
         redis: async () => void (await redis.ping()),
@@ -70,8 +40,6 @@ const exitCode = await runService({
         ["http", http.stop],
         ["metrics", metricsHttp.stop],
         ["key cache", async () => keyCache?.stop()],
-        ["webhook deliveries", webhookWorker.stop],
-        ["webhook queue", () => webhookQueue.close()],
       ],
     };
   },

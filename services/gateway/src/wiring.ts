@@ -1,21 +1,6 @@
-import { createHmac } from "node:crypto";
-import type { Queue } from "bullmq";
 import { browserBundlePath } from "@sift/browser/paths";
-import { SPAM_STANDARD } from "@sift/contracts";
-import {
-  AuditTrail,
-  Keystore,
-  RedisRateLimiter,
-  RedisUsageMeter,
-  RefusalCounter,
-  TokenStore,
-  VerifiedCounter,
-} from "@sift/keystore";
-import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
-import { WebhookStore, type ManagementDeps } from "@sift/management";
-import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
+import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import type { Clock, IdentitySigner, Logger, ProcessDeps, RedisClient } from "@sift/runtime";
-import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildGatewayApp, type GatewayDeps } from "./app.ts";
 import { CachedKeyResolver } from "./clients/key-cache.ts";
 
@@ -28,8 +13,6 @@ export const createGatewayService = (
     readiness: GatewayDeps["readiness"];
     keyCache?: GatewayDeps["keyCache"];
     endpoints?: GatewayDeps["endpoints"];
-    /** The management API's parts (managementParts); none: no /v1. */
-    management?: GatewayDeps["management"];
   },
 ) =>
   buildGatewayApp({
@@ -51,51 +34,3 @@ export const createKeyCache = (deps: { redis: RedisClient; clock: Clock; logger:
     keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
     subscriber: deps.redis.duplicate(),
   });
-
-/**
- * What the management API (@sift/management, mounted at /v1) runs on: its stores on the
- * gateway's Redis, and webhooks signed under a key derived from the internal secret, their
- * deliveries handed to `webhookQueue` (startWebhookDelivery's).
- */
-export const managementParts = (deps: {
-  redis: RedisClient;
-  clock: Clock;
-  logger: Logger;
-  internalSecret: string;
-  allowPrivateWebhooks: boolean;
-  webhookQueue?: Pick<Queue, "add"> | undefined;
-  tokenRate?: { rate: number; burst: number };
-  /** The shipped model's file (SIFT_MODEL_PATH, as the workers load it; default the committed one). */
-  modelPath?: string | undefined;
-}): ManagementDeps & { redis: RedisClient } => ({
-  redis: deps.redis,
-  clock: deps.clock,
-  logger: deps.logger,
-  keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
-  tokens: new TokenStore({ redis: deps.redis, clock: deps.clock }),
-  audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
-  usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
-  refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
-  verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
-  // Only the day counts are read, which need no content key.
-  verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
-  webhooks: new WebhookStore({
-    redis: deps.redis,
-    clock: deps.clock,
-    signingKey: webhookSigningKey(deps.internalSecret),
-    queue: deps.webhookQueue,
-  }),
-  allowPrivateWebhooks: deps.allowPrivateWebhooks,
-  ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
-  // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
-  models: {
-    examples: new ReviewExamples({ redis: deps.redis }),
-    versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
-    requests: new TrainingRequests({ redis: deps.redis }),
-    shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
-  },
-});
-
-/** The webhook signing key: the internal secret's HMAC under a fixed label, so it is never the secret itself. */
-export const webhookSigningKey = (internalSecret: string): Buffer =>
-  createHmac("sha256", internalSecret).update("sift-webhook-signing").digest();

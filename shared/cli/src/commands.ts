@@ -1,19 +1,9 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
 import type { FeedbackStore } from "@sift/feedback";
+import type { OperationDeps } from "@sift/operations";
 import type { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
-import { CHALLENGE_TTL_MS, Hostnames, PrivacyMode, STRICTNESS_MODES, WorkspaceLog } from "@sift/contracts";
-import {
-  Difficulty,
-  KeyKind,
-  Keystore,
-  NoticeStore,
-  Plan,
-  RedisUsageMeter,
-  type AuditTrail,
-  type TokenStore,
-  type WorkspaceChanges,
-} from "@sift/keystore";
+import { Keystore, NoticeStore, RedisUsageMeter, type AuditTrail, type TokenStore } from "@sift/keystore";
 
 /** A mistake of the caller: printed on stderr with exit code 2. */
 export class UsageError extends Error {}
@@ -22,6 +12,8 @@ export class NotFound extends Error {}
 
 export interface CliDeps {
   keystore: Keystore;
+  /** The changes /v1 and the console make too (operation-commands.ts): the same code, audit and webhooks. */
+  operations: OperationDeps;
   /** Management tokens (`sift token …`). */
   tokens?: TokenStore;
   /** The audit trail every change the CLI makes is recorded in, as `{type: "cli", id}`. */
@@ -34,8 +26,6 @@ export interface CliDeps {
   console?: ConsoleCliDeps;
   /** The verdict log (`sift workspace forget-log`). */
   verdicts?: { forget(workspaceId: string): Promise<void> };
-  /** The deployment's kept reviews (issue 53): forgotten when a workspace stops sharing. */
-  examples?: { forget(workspaceId: string): Promise<number> };
   /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
   models?: ModelCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
@@ -68,6 +58,8 @@ export interface Command {
   booleans?: string[];
   /** The name one positional argument is read as, when the command takes one. */
   positional?: string;
+  /** It records its own audit entry (an operation of @sift/operations): run.ts adds none. */
+  audited?: boolean;
   run(flags: Flags, deps: CliDeps): Promise<unknown>;
 }
 
@@ -84,92 +76,14 @@ export const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: 
   return result.data;
 };
 
-const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const HostnameList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(",")
-      .map((h) => h.trim())
-      .filter((h) => h.length > 0),
-  )
-  .pipe(Hostnames);
-const positive = z.coerce.number().positive().max(1e9);
 export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
 
 /** Exactly the commands other tools are written against (issue 3), plus usage and notices. */
 export const COMMANDS: Record<string, Command> = {
-  "workspace create": {
-    flags: ["name", "plan", "allowance"],
-    run: async (flags, { keystore }) => {
-      const workspace = await keystore.createWorkspace({
-        name: required(flags, "name"),
-        plan: parse(Plan, required(flags, "plan"), "plan")!,
-        ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
-      });
-      return { workspaceId: workspace.id };
-    },
-  },
   "workspace reindex": {
     flags: [],
     // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
     run: async (_flags, { keystore }) => ({ reindexed: await keystore.reindexWorkspaces() }),
-  },
-  "workspace set": {
-    flags: [
-      "workspace",
-      "classify",
-      "plan",
-      "allowance",
-      "rate-limit",
-      "burst",
-      "share-reports",
-      "network",
-      "strictness",
-      "log-privacy",
-      "log-retention-days",
-      "log-max-entries",
-    ],
-    run: async (flags, deps) => {
-      const { keystore, feedback } = deps;
-      const workspaceId = required(flags, "workspace");
-      const shareReports = parse(onOff, flags["share-reports"], "share-reports");
-      const strictness = parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness");
-      const changes: WorkspaceChanges = definedOnly({
-        classify: parse(onOff, flags["classify"], "classify"),
-        // Kept in the workspace and copied into its key records, so the gateway's one read
-        // carries it to classify (docs/network.md).
-        network: parse(onOff, flags["network"], "network"),
-        plan: parse(Plan, flags["plan"], "plan"),
-        allowance: parse(count, flags["allowance"], "allowance"),
-        rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
-        burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
-        logPrivacy: parse(PrivacyMode, flags["log-privacy"], "log-privacy"),
-        logRetentionDays: parse(
-          z.coerce.number().pipe(WorkspaceLog.shape.retentionDays),
-          flags["log-retention-days"],
-          "log-retention-days",
-        ),
-        logMaxEntries: parse(
-          z.coerce.number().pipe(WorkspaceLog.shape.maxEntries),
-          flags["log-max-entries"],
-          "log-max-entries",
-        ),
-      });
-      if (Object.keys(changes).length === 0 && shareReports === undefined && strictness === undefined)
-        throw new UsageError("nothing to set");
-      const workspace =
-        Object.keys(changes).length > 0
-          ? await keystore.updateWorkspace(workspaceId, changes)
-          : await keystore.getWorkspace(workspaceId);
-      if (!workspace) throw new NotFound(`no workspace ${workspaceId}`);
-      if (shareReports !== undefined) await feedback.setSharing(workspaceId, shareReports);
-      // A workspace that stops sharing leaves the next model (issue 53).
-      if (shareReports === false) await deps.examples?.forget(workspaceId);
-      // Kept with the learned state the workers already load, not in the key record (store.ts).
-      if (strictness !== undefined) await feedback.setStrictness(workspaceId, strictness);
-      return { workspaceId: workspace.id, ...changes, ...definedOnly({ shareReports, strictness }) };
-    },
   },
   "workspace forget-log": {
     flags: ["workspace"],
@@ -179,60 +93,6 @@ export const COMMANDS: Record<string, Command> = {
       if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       await verdicts.forget(workspaceId);
       return { workspaceId, forgotten: true };
-    },
-  },
-  "config create": {
-    flags: ["workspace", "kind"],
-    run: async (flags, { keystore }) => {
-      const workspaceId = required(flags, "workspace");
-      const created = await keystore.createConfig(
-        workspaceId,
-        parse(KeyKind, required(flags, "kind"), "kind")!,
-      );
-      if (!created) throw new NotFound(`no workspace ${workspaceId}`);
-      const { config, secretKey } = created;
-      return config.siteKey
-        ? { configId: config.id, siteKey: config.siteKey, secretKey }
-        : { configId: config.id, secretKey };
-    },
-  },
-  "config set": {
-    flags: ["config", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
-    run: async (flags, { keystore }) => {
-      const configId = required(flags, "config");
-      // The configuration schema's bounds (the keystore's), the life given in seconds here.
-      const ttlSeconds = parse(
-        z.coerce
-          .number()
-          .int()
-          .min(CHALLENGE_TTL_MS.min / 1000)
-          .max(CHALLENGE_TTL_MS.max / 1000),
-        flags["challenge-ttl"],
-        "challenge-ttl",
-      );
-      const changes = definedOnly({
-        difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
-        challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
-        adaptive: parse(onOff, flags["adaptive"], "adaptive"),
-        // Comma-separated; an empty value clears the list (any host).
-        hostnames: parse(HostnameList, flags["hostnames"], "hostnames"),
-      });
-      if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
-      const current = await keystore.getConfig(configId);
-      if (current && changes.hostnames !== undefined && current.kind !== "challenge")
-        throw new UsageError("--hostnames: only a challenge configuration has hostnames");
-      const config = await keystore.updateConfig(configId, changes);
-      if (!config) throw new NotFound(`no configuration ${configId}`);
-      return { configId: config.id, ...changes };
-    },
-  },
-  "key reroll": {
-    flags: ["config"],
-    run: async (flags, { keystore }) => {
-      const configId = required(flags, "config");
-      const secretKey = await keystore.reroll(configId);
-      if (!secretKey) throw new NotFound(`no configuration ${configId}`);
-      return { secretKey };
     },
   },
   "notices list": {
@@ -257,7 +117,7 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
-const definedOnly = <T extends Record<string, unknown>>(
+export const definedOnly = <T extends Record<string, unknown>>(
   record: T,
 ): { [K in keyof T]?: Exclude<T[K], undefined> } =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {

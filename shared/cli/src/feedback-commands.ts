@@ -72,11 +72,11 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    run: async (flags, { keystore, feedback, examples }) => {
+    run: async (flags, { keystore, feedback, operations }) => {
       const workspaceId = required(flags, "workspace");
       if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       // Its reviews kept for the deployment's model go too (issue 53).
-      await examples?.forget(workspaceId);
+      await operations.examples.forget(workspaceId);
       return { workspaceId, forgotten: true, version: await feedback.forget(workspaceId) };
     },
   },

@@ -4,23 +4,37 @@ import { AccountStore } from "@sift/console/accounts";
 import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter, TokenStore } from "@sift/keystore";
 import { userInfo } from "node:os";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
-import { createRedis, redisReady, systemClock } from "@sift/runtime";
+import { pino } from "pino";
+import { createJobsRedis, createRedis, redisReady, systemClock } from "@sift/runtime";
+import { operationDeps } from "@sift/operations";
+import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
 import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
-import { SPAM_STANDARD } from "@sift/contracts";
+import { BULL_PREFIX, SPAM_STANDARD } from "@sift/contracts";
 
 const target = {
   url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379",
   clusterNodes: process.env["REDIS_CLUSTER_NODES"],
 };
 const redis = createRedis(target, "sift-cli");
+// The webhooks a change raises (secret.rotated, usage events) are queued for the gateway's
+// delivery worker, on the same Redis the services' BullMQ jobs use.
+const jobsRedis = createJobsRedis(target, "sift-cli-jobs");
+const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
 let code = 1;
 try {
   await redisReady(redis, 3_000);
   const result = await runCli(process.argv.slice(2), {
     keystore: new Keystore({ redis, clock: systemClock }),
+    operations: operationDeps({
+      redis,
+      clock: systemClock,
+      // Warnings (a usage webhook not queued) on stderr: stdout is the command's JSON answer.
+      logger: pino({ name: "sift-cli", level: "warn" }, pino.destination(2)),
+      webhooks: new WebhookStore({ redis, clock: systemClock, queue: webhookQueue }),
+    }),
     tokens: new TokenStore({ redis, clock: systemClock }),
     // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.
     audit: {
@@ -30,7 +44,6 @@ try {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
-    examples: new ReviewExamples({ redis }),
     models: {
       examples: new ReviewExamples({ redis }),
       versions: new ModelVersions({ redis, model: SPAM_STANDARD }),
@@ -58,6 +71,8 @@ try {
     `sift: cannot reach Redis at ${target.clusterNodes || target.url}: ${(err as Error).message}\n`,
   );
 } finally {
+  await webhookQueue.close().catch(() => undefined);
+  jobsRedis.disconnect();
   redis.disconnect();
 }
 process.exit(code);

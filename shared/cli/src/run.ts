@@ -2,11 +2,12 @@ import { parseArgs } from "node:util";
 import { COMMANDS, NotFound, UsageError, type CliDeps, type Command } from "./commands.ts";
 import { CONSOLE_COMMANDS } from "./console-commands.ts";
 import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
+import { MODEL_COMMANDS } from "./model-commands.ts";
+import { OPERATION_COMMANDS } from "./operation-commands.ts";
 import { TOKEN_COMMANDS } from "./token-commands.ts";
 
 /** Commands that change nothing: the others land in the audit trail. */
 const READS = /( show| list| stats| status)$|^challenge solve$/;
-import { MODEL_COMMANDS } from "./model-commands.ts";
 
 export interface CliResult {
   code: number;
@@ -31,6 +32,7 @@ const usageText = (commands: Record<string, Command>): string =>
 export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> => {
   const commands = {
     ...COMMANDS,
+    ...OPERATION_COMMANDS,
     ...FEEDBACK_COMMANDS,
     ...CONSOLE_COMMANDS,
     ...TOKEN_COMMANDS,
@@ -71,7 +73,7 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
     );
     if (command.positional && positionals[0] !== undefined) flags[command.positional] = positionals[0];
     const output = await command.run(flags, deps);
-    if (deps.audit && !READS.test(name)) {
+    if (deps.audit && !READS.test(name) && !command.audited) {
       // The flags as given (a password is never one: it is read from stdin), secrets dropped by scrub.
       await deps.audit.trail.record({
         actor: { type: "cli", id: deps.audit.actorId },

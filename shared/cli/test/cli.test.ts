@@ -6,6 +6,7 @@ import { hashSecret, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keysto
 import { FeedbackStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 let redis: Redis;
 let keystore: Keystore;
@@ -16,6 +17,7 @@ beforeAll(() => {
   keystore = new Keystore({ redis, clock: systemClock });
   const deps = {
     keystore,
+    operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
@@ -81,6 +83,35 @@ describe("sift admin CLI", () => {
       rateLimit: 5,
       burst: 9,
     });
+  });
+
+  it("rotates a key with a grace: the old one resolves until previousValidUntil, and a bad grace changes nothing", async () => {
+    const { workspaceId } = await ok("workspace", "create", "--name", "R", "--plan", "free");
+    const { configId, secretKey } = await ok(
+      "config",
+      "create",
+      "--workspace",
+      workspaceId!,
+      "--kind",
+      "classify",
+    );
+    for (const grace of ["86401", "-1", "soon"]) {
+      const refused = await cli("config", "rotate", "--config", configId!, "--grace-seconds", grace);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^sift config rotate: .*grace/i);
+    }
+    expect(await keystore.resolve(secretKey!)).not.toBeNull();
+    const before = Date.now();
+    const rotated = await ok("config", "rotate", "--config", configId!, "--grace-seconds", "600");
+    expect(rotated.secretKey).not.toBe(secretKey);
+    const until = Date.parse(rotated.previousValidUntil!);
+    expect(until).toBeGreaterThanOrEqual(before + 600_000);
+    expect(until).toBeLessThan(Date.now() + 600_000 + 1_000);
+    // Both work during the grace.
+    expect(await keystore.resolve(secretKey!)).not.toBeNull();
+    expect(await keystore.resolve(rotated.secretKey!)).not.toBeNull();
+    const missing = await cli("config", "rotate", "--config", "cfg_nope");
+    expect([missing.code, missing.stderr]).toEqual([1, "sift config rotate: no configuration cfg_nope\n"]);
   });
 
   it("rerolls a key: the old one stops resolving at once", async () => {

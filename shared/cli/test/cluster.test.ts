@@ -21,6 +21,7 @@ import {
   type TestServer,
 } from "@sift/testkit";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 /**
  * Sift on a real three-master Redis Cluster: the services and the admin CLI switched to it by
@@ -65,6 +66,7 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const sift = async (...argv: string[]): Promise<Record<string, string>> => {
   const result = await runCli(argv, {
     keystore: stack.keystore,
+    operations: cliOperations(stack.redis),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
     feedback: new FeedbackStore({ redis: stack.redis }),

@@ -8,6 +8,7 @@ import { FeedbackStore } from "@sift/feedback";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 let redis: Redis;
 let keys: Keystore;
@@ -21,6 +22,7 @@ beforeAll(() => {
   accounts = new AccountStore({ redis, clock: systemClock });
   const deps = {
     keystore: keys,
+    operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),

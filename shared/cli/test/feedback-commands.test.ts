@@ -4,6 +4,7 @@ import { FeedbackStore } from "@sift/feedback";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 let redis: Redis;
 let keystore: Keystore;
@@ -16,6 +17,7 @@ beforeAll(() => {
   feedback = new FeedbackStore({ redis });
   const deps = {
     keystore,
+    operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback,
@@ -176,5 +178,34 @@ describe("sift feedback and sharing", () => {
     const refused = await cli("workspace", "set", "--workspace", ws, "--strictness", "paranoid");
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/strictness/);
+  });
+
+  it("sets a workspace's languages with workspace set, clears them with an empty value, and refuses a code ISO 639-1 lacks", async () => {
+    const ws = await newWorkspace();
+    expect(await ok("workspace", "set", "--workspace", ws, "--languages", "es, EN")).toEqual({
+      workspaceId: ws,
+      languages: ["es", "en"],
+    });
+    expect(await feedback.expectedLanguages(ws)).toEqual(["es", "en"]);
+    const refused = await cli(
+      "workspace",
+      "set",
+      "--workspace",
+      ws,
+      "--languages",
+      "es,xx",
+      "--strictness",
+      "strict",
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/languages\.1: "xx" is not an ISO 639-1 language code/);
+    // Refused as a whole: the strictness beside it was not set either.
+    expect(await feedback.settings(ws)).toEqual({
+      strictness: "balanced",
+      shareReports: false,
+      languages: ["es", "en"],
+    });
+    await ok("workspace", "set", "--workspace", ws, "--languages", "");
+    expect(await feedback.expectedLanguages(ws)).toEqual([]);
   });
 });

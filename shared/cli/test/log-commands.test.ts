@@ -5,6 +5,7 @@ import { FeedbackStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { DEFAULT_LOG_SETTINGS, LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 let redis: Redis;
 let keystore: Keystore;
@@ -17,6 +18,7 @@ beforeAll(() => {
   verdicts = new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) });
   const deps = {
     keystore,
+    operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),

@@ -18,6 +18,7 @@ import {
   type Stack,
   type TestServer,
 } from "@sift/testkit";
+import { cliOperations } from "./operations.ts";
 
 /**
  * Issue 53 on the real stack (gateway → classify → NATS → worker, the learner on BullMQ, a Redis
@@ -41,10 +42,10 @@ beforeAll(async () => {
   const examples = new ReviewExamples({ redis: stack.redis });
   cli = {
     keystore: stack.keystore,
+    operations: cliOperations(stack.redis),
     usage: new RedisUsageMeter({ redis: stack.redis, clock: systemClock }),
     notices: new NoticeStore({ redis: stack.redis }),
     feedback: new FeedbackStore({ redis: stack.redis }),
-    examples,
     models: {
       examples,
       versions: new ModelVersions({ redis: stack.redis, model: SPAM_STANDARD }),

@@ -4,6 +4,7 @@ import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter, TokenStore } from "
 import { FeedbackStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
+import { cliOperations } from "./operations.ts";
 
 /** `sift token …` and the CLI's audit entries (DESIGN, "management tokens", "audit"). */
 let redis: Redis;
@@ -17,6 +18,7 @@ beforeAll(() => {
   trail = new AuditTrail({ redis, clock: systemClock });
   const deps = {
     keystore: new Keystore({ redis, clock: systemClock }),
+    operations: cliOperations(redis),
     tokens,
     audit: { trail, actorId: "ann@ops-1" },
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
@@ -113,7 +115,12 @@ describe("sift token", () => {
     await ok("config", "set", "--config", created.configId, "--hostnames", "a.example,*.b.example");
     await ok("usage", "show", "--workspace", workspaceId);
     const { data } = await trail.page({ workspaceId, limit: 10 });
-    expect(data.map((e) => e.action)).toEqual(["cli.workspace.create", "cli.config.create"]);
+    // The action names /v1 records for the same changes (one operation per change, issue 58).
+    expect(data.map((e) => e.action)).toEqual([
+      "workspace.create",
+      "configuration.create",
+      "configuration.update",
+    ]);
     expect(data.every((e) => e.actor.type === "cli" && e.actor.id === "ann@ops-1")).toBe(true);
     expect(JSON.stringify(data)).not.toContain(created.secretKey);
   });

@@ -11,6 +11,7 @@ export * from "./jobs.ts";
 export * from "./openapi.ts";
 export * from "./openapi-parts.ts";
 export * from "./drop-in.ts";
+export * from "./languages.ts";
 export * from "./management.ts";
 export * from "./management-doc.ts";
 export * from "./model-api.ts";

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CHALLENGE_DIFFICULTY, CHALLENGE_TTL_MS } from "./challenge-limits.ts";
 import { KeyKind, LOG_MAX_ENTRIES, LOG_RETENTION_DAYS, Plan, PrivacyMode } from "./identity.ts";
+import { Languages } from "./languages.ts";
+import { STRICTNESS_MODES } from "./messages.ts";
 
 /**
  * The management API's boundary (DESIGN, "Operating many sites"; docs/hosts.md): the error
@@ -112,6 +114,20 @@ export const WorkspaceCreate = z.strictObject({
 });
 export type WorkspaceCreate = z.infer<typeof WorkspaceCreate>;
 
+/**
+ * The settings a site's owner chooses for its traffic (DESIGN, "workspace settings through every
+ * door"), each door's to change and every workspace view's to answer: where 0.8 sits, whether
+ * its reviews teach the deployment's model, whether it takes part in the network, and the
+ * languages its visitors write (`[]` = learned from its clean reviews).
+ */
+export const WorkspaceSettings = z.strictObject({
+  strictness: z.enum(STRICTNESS_MODES),
+  shareReports: z.boolean(),
+  network: z.boolean(),
+  languages: Languages,
+});
+export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
+
 /** The fields of `sift workspace set` a workspace keeps itself, and the host's own. */
 export const WorkspacePatch = z.strictObject({
   name: Name.optional(),
@@ -120,12 +136,12 @@ export const WorkspacePatch = z.strictObject({
   classify: z.boolean().optional(),
   rateLimit: z.number().positive().max(1e9).optional(),
   burst: z.number().int().positive().max(1e6).optional(),
-  network: z.boolean().optional(),
   logPrivacy: PrivacyMode.optional(),
   logRetentionDays: z.number().int().min(LOG_RETENTION_DAYS.min).max(LOG_RETENTION_DAYS.max).optional(),
   logMaxEntries: z.number().int().min(LOG_MAX_ENTRIES.min).max(LOG_MAX_ENTRIES.max).optional(),
   externalId: ExternalId.optional(),
   labels: Labels.optional(),
+  ...WorkspaceSettings.partial().shape,
 });
 export type WorkspacePatch = z.infer<typeof WorkspacePatch>;
 
@@ -137,6 +153,7 @@ export const WorkspaceView = z.object({
   classify: z.boolean(),
   externalId: z.string().nullable(),
   labels: z.record(z.string(), z.string()),
+  ...WorkspaceSettings.shape,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -328,3 +345,9 @@ export const IdempotencyKey = z.string().regex(/^[\x20-\x7e]{1,255}$/);
 /** A page of any list. */
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+
+/**
+ * The route name the gateway signs a /v1 call's identity for, and the management service
+ * (services/management) checks: one name for every /v1 path, whose own routing is the service's.
+ */
+export const MANAGEMENT_IDENTITY_ROUTE = "management";

@@ -344,6 +344,42 @@ export class FeedbackStore extends ListStore {
     else await this.redis.del(this.key(workspaceId, "share"));
   }
 
+  /**
+   * The languages the workspace says its visitors write (ISO 639-1, DESIGN's "expected
+   * languages"), beside the learned profile in `languages`: [] = none stated, learn them. Kept as
+   * "es,en" under `{fb:<id>}:expected-languages`, in the workspace's slot, for the model worker to
+   * read with the rest of its state once the `unexpected_language` signal uses it.
+   */
+  async expectedLanguages(workspaceId: string): Promise<string[]> {
+    const value = await this.redis.get(this.key(workspaceId, "expected-languages"));
+    return value ? value.split(",") : [];
+  }
+
+  async setExpectedLanguages(workspaceId: string, codes: readonly string[]): Promise<void> {
+    if (codes.length === 0) await this.redis.del(this.key(workspaceId, "expected-languages"));
+    else await this.redis.set(this.key(workspaceId, "expected-languages"), codes.join(","));
+  }
+
+  /** The settings kept here (strictness, sharing, expected languages), in one round trip of one slot. */
+  async settings(
+    workspaceId: string,
+  ): Promise<{ strictness: Strictness; shareReports: boolean; languages: string[] }> {
+    const results = await this.redis
+      .multi()
+      .get(this.key(workspaceId, "strictness"))
+      .get(this.key(workspaceId, "share"))
+      .get(this.key(workspaceId, "expected-languages"))
+      .exec();
+    if (!results) throw new Error("settings transaction aborted");
+    for (const [err] of results) if (err) throw err;
+    const [strictness, share, languages] = results.map(([, value]) => value) as Array<string | null>;
+    return {
+      strictness: strictnessOf(strictness ?? null),
+      shareReports: share === "1",
+      languages: languages ? languages.split(",") : [],
+    };
+  }
+
   async strictness(workspaceId: string): Promise<Strictness> {
     return strictnessOf(await this.redis.get(this.key(workspaceId, "strictness")));
   }

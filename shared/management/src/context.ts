@@ -17,9 +17,10 @@ import type {
   TokenStore,
 } from "@sift/keystore";
 import type { ModelDeps } from "@sift/learning";
+import type { Actor, Outcome, OperationDeps } from "@sift/operations";
 import type { Clock, Logger } from "@sift/runtime";
 import type { RedisVerdictLog } from "@sift/verdicts";
-import type { WebhookStore } from "./webhooks/store.ts";
+import type { WebhookStore } from "@sift/webhooks";
 
 /** What every resource's handlers are given (narrow: no request, no response). */
 export interface ManagementDeps {
@@ -39,6 +40,8 @@ export interface ManagementDeps {
   tokenRate?: { rate: number; burst: number };
   /** The deployment's model versions, kept reviews and training requests (routes/model.ts). */
   models?: ModelDeps;
+  /** The changes every door shares (@sift/operations): a route only translates to and from them. */
+  operations: OperationDeps;
 }
 
 /** Who is calling: the token, and its secret only to key the idempotency store's encryption. */
@@ -48,6 +51,13 @@ export interface Caller {
 }
 
 export const actorOf = (caller: Caller): AuditActor => ({ type: "token", id: caller.token.tokenId });
+
+/** The caller as an operation sees it: an operator token reaches every workspace, another its own. */
+export const operationActor = (caller: Caller): Actor => ({
+  audit: actorOf(caller),
+  operator: caller.token.scope === "operator",
+  workspaceId: caller.token.workspaceId,
+});
 
 /** One call as a handler sees it, from HTTP or from a batch operation alike. */
 export interface Call {
@@ -69,6 +79,12 @@ export const fail = (code: ManagementErrorCode, message: string, extra: object =
   status: MANAGEMENT_ERRORS[code],
   body: { ok: false, message, code, ...extra },
 });
+
+/** An operation's outcome as an answer: `status` on success, its code's status otherwise. */
+export const answerOf = <T>(outcome: Outcome<T>, status = 200): Answer =>
+  outcome.ok
+    ? ok(outcome.value, status)
+    : fail(outcome.code, outcome.message, outcome.id === undefined ? {} : { id: outcome.id });
 
 export const NOT_FOUND = fail("not_found", ManagementMessage.notFound);
 export const OPERATOR_ONLY = fail("forbidden", ManagementMessage.operatorOnly);

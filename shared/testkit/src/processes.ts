@@ -18,6 +18,7 @@ export const SERVICE_ENTRIES = {
   classify: "services/classify/src/main.ts",
   worker: "services/model-worker/src/main.ts",
   console: "services/console/src/main.ts",
+  management: "services/management/src/main.ts",
 } as const;
 export type ServiceName = keyof typeof SERVICE_ENTRIES;
 
@@ -31,6 +32,7 @@ export const SERVICE_FOLDERS: Record<ServiceName, string> = {
   classify: "services/classify",
   worker: "services/model-worker",
   console: "services/console",
+  management: "services/management",
 };
 
 export interface SpawnOptions {
@@ -104,6 +106,7 @@ export interface StackPorts {
   classify: number;
   worker: number;
   console: number;
+  management: number;
 }
 
 /** Free loopback ports for the services, but those given. */
@@ -117,6 +120,7 @@ export const freeStackPorts = async (given: Partial<StackPorts> = {}): Promise<S
     classify: await pick("classify"),
     worker: await pick("worker"),
     console: await pick("console"),
+    management: await pick("management"),
   };
 };
 
@@ -154,6 +158,7 @@ export const stackEnv = (
   verify: { ...nodeOptions("verify"), ...common, VERIFY_PORT: String(ports.verify) },
   classify: { ...nodeOptions("classify"), ...common, CLASSIFY_PORT: String(ports.classify) },
   console: { ...nodeOptions("console"), ...common, CONSOLE_PORT: String(ports.console) },
+  management: { ...nodeOptions("management"), ...common, MANAGEMENT_PORT: String(ports.management) },
   gateway: {
     ...nodeOptions("gateway"),
     ...common,
@@ -162,11 +167,12 @@ export const stackEnv = (
     VERIFY_URL: `http://127.0.0.1:${ports.verify}`,
     CLASSIFY_URL: `http://127.0.0.1:${ports.classify}`,
     CONSOLE_URL: `http://127.0.0.1:${ports.console}`,
+    SIFT_MANAGEMENT_URL: `http://127.0.0.1:${ports.management}`,
   },
 });
 
 /**
- * All four services as processes, quiet (or their output to `output`), resolved once the gateway
+ * The services as processes (the console aside), quiet (or their output to `output`), resolved once the gateway
  * and the worker are ready. `env` is each one's environment, to start it again on its port;
  * `built` runs the bundles (`pnpm build` first), `without` leaves services out (a bench puts its
  * own worker in the model worker's place).
@@ -188,7 +194,7 @@ export const spawnStack = async (
     (Object.keys(base) as ServiceName[]).map((name) => [name, { ...base[name], ...options.extra?.[name] }]),
   ) as Record<ServiceName, Record<string, string>>;
   const output = options.output ? { output: options.output } : {};
-  const names = (["worker", "verify", "classify", "gateway"] as const).filter(
+  const names = (["worker", "verify", "classify", "management", "gateway"] as const).filter(
     (name) => !options.without?.includes(name),
   );
   const children = new Map<ServiceName, ChildProcess>(

@@ -4,8 +4,9 @@ import type { Express } from "express";
 import type { NatsConnection } from "nats";
 import { createClassifyService } from "@sift/classify/wiring";
 import { createConsoleService, type ConsoleSettings } from "@sift/console/wiring";
-import { createGatewayService, createKeyCache, managementParts } from "@sift/gateway/wiring";
-import { createWebhookQueue, startWebhookWorker } from "@sift/management";
+import { createGatewayService, createKeyCache } from "@sift/gateway/wiring";
+import { createManagementService, managementParts } from "@sift/management-service/wiring";
+import { createWebhookQueue, startWebhookWorker } from "@sift/webhooks";
 import { BULL_PREFIX, type KeyKind, type ModelName } from "@sift/contracts";
 import {
   AuditTrail,
@@ -114,6 +115,8 @@ export interface Stack {
   verifyUrl: string;
   classifyUrl: string;
   consoleUrl: string;
+  /** The management service (services/management), which the gateway forwards /v1 to. */
+  managementUrl: string;
   redis: RedisClient;
   nats: NatsConnection;
   keystore: Keystore;
@@ -132,13 +135,13 @@ export interface Stack {
   /** Exports every finished span now (no-op without `otlpEndpoint`). */
   flushTraces(): Promise<void>;
   /** Stops and starts one service's HTTP server (same port), for outage tests. */
-  stopService(name: "gateway" | "verify" | "classify" | "console"): Promise<void>;
-  startService(name: "gateway" | "verify" | "classify" | "console"): Promise<void>;
+  stopService(name: "gateway" | "verify" | "classify" | "console" | "management"): Promise<void>;
+  startService(name: "gateway" | "verify" | "classify" | "console" | "management"): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * The gateway, verify, classify and console services in-process, each on its own loopback port and
+ * The gateway, verify, classify, console and management services in-process, each on its own loopback port and
  * talking real HTTP, Redis and NATS, built by the same wiring as their main.ts. The model
  * worker is not included: tests that need verdicts start one.
  */
@@ -276,6 +279,16 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         allowPrivate: allowPrivateWebhooks,
       })
     : undefined;
+  // The management API as a service of its own (DESIGN), behind the gateway's /v1.
+  const managementService = await serve(
+    createManagementService({
+      management,
+      signer,
+      clock,
+      logger,
+      readiness: { redis: async () => void (await managementRedis.ping()) },
+    }),
+  );
   const keyCacheMs = options.keyCacheMs ?? 5_000;
   const keyCache = keyCacheMs > 0 ? createKeyCache({ redis, clock, logger, ttlMs: keyCacheMs }) : undefined;
   keyCache?.start();
@@ -286,6 +299,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         verifyUrl: options.hopTo ? await options.hopTo("verify", verify.url) : verify.url,
         classifyUrl: options.hopTo ? await options.hopTo("classify", classify.url) : classify.url,
         consoleUrl: consoleApp.url,
+        managementUrl: managementService.url,
         challengeRate: options.challengeRate ?? 1_000,
         challengeBurst: options.challengeBurst ?? 1_000,
         // Property tests send hundreds of test-key calls from one address.
@@ -299,19 +313,19 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       logger,
       signer,
       readiness: { redis: async () => void (await redis.ping()) },
-      management,
       metrics: metrics.gateway,
       tracing: tracing.gateway,
     }),
     options.gatewayLimits,
   );
-  const services = { gateway, verify, classify, console: consoleApp };
+  const services = { gateway, verify, classify, console: consoleApp, management: managementService };
 
   return {
     gatewayUrl: gateway.url,
     verifyUrl: verify.url,
     classifyUrl: classify.url,
     consoleUrl: consoleApp.url,
+    managementUrl: managementService.url,
     redis,
     nats,
     keystore: new Keystore({ redis, clock }),

@@ -9,6 +9,7 @@ import { TARGETS } from "../../../infra/build/build.ts";
 import { loadConfig as classifyConfig } from "@sift/classify/config";
 import { loadConfig as consoleConfig } from "@sift/console/config";
 import { loadConfig as gatewayConfig } from "@sift/gateway/config";
+import { loadConfig as managementConfig } from "@sift/management-service/config";
 import { loadConfig as workerConfig } from "@sift/model-worker/config";
 import { loadConfig as verifyConfig } from "@sift/verify/config";
 
@@ -25,6 +26,7 @@ const SERVICES = {
   classify: { load: (env: Env) => classifyConfig(env), port: "port" },
   "model-worker": { load: (env: Env) => workerConfig(env), port: "port" },
   console: { load: (env: Env) => consoleConfig(env), port: "port" },
+  management: { load: (env: Env) => managementConfig(env), port: "port" },
 } as const;
 type Service = keyof typeof SERVICES;
 const NAMES = Object.keys(SERVICES) as Service[];

@@ -49,7 +49,7 @@ export interface ClassifyRouteDeps {
   /** The network (docs/network.md); none: off. */
   network?: NetworkLookup | undefined;
   /**
-   * Takes the usage meter's webhook events of a call (@sift/management usageEventsSender): it
+   * Takes the usage meter's webhook events of a call (@sift/webhooks usageEventsSender): it
    * must return at once and never throw, so the call neither waits for it nor fails by it.
    */
   usageEvents?: ((workspaceId: string, status: UsageStatus, events: UsageEvents) => void) | undefined;

@@ -5,7 +5,7 @@ export interface AuditEntry {
   at: number;
   /** Who: the user's e-mail as it was then. */
   actor: string;
-  /** What, e.g. `config.create`, `config.reroll`, `list.add`. */
+  /** What, e.g. `configuration.create`, `configuration.rotate` (the trail's names for an operation), `list.add`. */
   action: string;
   /** On what: a configuration id, a list entry. */
   target: string;
@@ -31,6 +31,15 @@ export class AuditLog extends ConsoleStore {
       target: entry.target,
       workspaceId,
     });
+    await this.note(workspaceId, entry);
+  }
+
+  /**
+   * The page's own line for a change an operation (@sift/operations) recorded in the trail
+   * already, under the trail's action name: this list is what the audit page reads until it
+   * reads the trail's per-workspace index (issue 58, part 5).
+   */
+  async note(workspaceId: string, entry: Omit<AuditEntry, "at">): Promise<void> {
     const key = this.keys.audit(workspaceId);
     await this.redis
       .multi()

@@ -5,6 +5,8 @@ import { ConsoleStore } from "./store.ts";
 export interface SecretNote {
   secret: string;
   what: "created" | "rerolled";
+  /** A rotation with a grace: when the previous secret stops working (ISO time). */
+  previousValidUntil?: string;
 }
 
 /**

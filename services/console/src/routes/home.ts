@@ -9,6 +9,7 @@ import type { User } from "../clients/accounts.ts";
 import { messagePage, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { field, formFields, sendPage } from "./context.ts";
 import { workspacesFor, type WorkspaceDeps } from "./workspace.ts";
+import { createWorkspace, type OperationDeps } from "@sift/operations";
 
 /** The workspaces table of the start page: by name, plan or age; searched by name or id. */
 const workspacesTable = (req: Request, workspaces: Workspace[]) => {
@@ -52,7 +53,7 @@ const listFor = async (deps: WorkspaceDeps, req: Request, user: User) => {
 };
 
 /** The console's start page (the workspaces one can open; an operator searches them and creates them here) and the switcher. */
-export const homeRoutes = (router: Router, deps: WorkspaceDeps): void => {
+export const homeRoutes = (router: Router, deps: WorkspaceDeps & { operations: OperationDeps }): void => {
   router.get(["/console", "/console/"], async (req, res) => {
     const visitor = res.locals.visitor;
     if (!visitor) return res.redirect(303, "/console/sign-in");
@@ -82,12 +83,18 @@ export const homeRoutes = (router: Router, deps: WorkspaceDeps): void => {
         ),
       );
     }
-    const workspace = await deps.keystore.createWorkspace({ name, plan: "free" });
-    await deps.audit.record(workspace.id, {
+    // workspace.create, as POST /v1/workspaces and `sift workspace create` run it.
+    const created = await createWorkspace(
+      deps.operations,
+      { audit: { type: "user", id: visitor.user.email }, operator: true },
+      { name, plan: "free" },
+    );
+    if (!created.ok) throw new Error(`workspace.create refused a checked form: ${created.message}`);
+    await deps.audit.note(created.value.id, {
       actor: visitor.user.email,
       action: "workspace.create",
       target: name,
     });
-    res.redirect(303, `/console/w/${workspace.id}/sites`);
+    res.redirect(303, `/console/w/${created.value.id}/sites`);
   });
 };

@@ -9,7 +9,6 @@ import {
   type ListKind,
   type ListType,
 } from "@sift/feedback";
-import { STRICTNESS_MODES, type Strictness } from "@sift/contracts";
 import { queryFields } from "@sift/runtime";
 import { listsCsv, readListCsv } from "../domain/list-csv.ts";
 import { LISTS_TABLE, type ListsSort } from "../domain/table-specs.ts";
@@ -86,11 +85,7 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
     place: Place,
     error?: { message: string; csv?: string; typed?: { kind: string; type: string; value: string } },
   ) => {
-    const [table, strictness] = await Promise.all([
-      listsTable(deps, req, place.workspace.id),
-      deps.lists.strictness(place.workspace.id),
-    ]);
-    return listsPage(place, table, strictness, error);
+    return listsPage(place, await listsTable(deps, req, place.workspace.id), error);
   };
 
   router.get("/console/w/:workspace/lists", async (req, res) => {
@@ -127,36 +122,6 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
     }
     const added = await deps.lists.addListEntries(place.workspace.id, read.entries, place.visitor.user.email);
     await place.record("list.import", `${read.entries.length} entries, ${added} new`);
-    res.redirect(303, `/console/w/${place.workspace.id}/lists`);
-  });
-
-  // Strictness: where 0.8 sits for this workspace alone (docs/feedback.md), as
-  // `sift workspace set --strictness` sets it.
-  router.post("/console/w/:workspace/strictness", async (req, res) => {
-    const place = await enter(deps, req, res, "lists", "edit");
-    if (!place) return;
-    const mode = oneOf<Strictness>(STRICTNESS_MODES, field(formFields(req), "strictness"));
-    if (!mode)
-      return sendPage(res, 400, await page(req, place, { message: "Choose relaxed, balanced or strict." }));
-    const before = await deps.lists.strictness(place.workspace.id);
-    if (mode !== before) {
-      await deps.lists.setStrictness(place.workspace.id, mode);
-      await place.record("workspace.strictness", `${before} → ${mode}`);
-    }
-    res.redirect(303, `/console/w/${place.workspace.id}/lists`);
-  });
-
-  // The network (docs/network.md), as `sift workspace set --network` sets it.
-  router.post("/console/w/:workspace/network", async (req, res) => {
-    const place = await enter(deps, req, res, "lists", "edit");
-    if (!place) return;
-    const choice = oneOf(["on", "off"] as const, field(formFields(req), "network"));
-    if (!choice) return sendPage(res, 400, await page(req, place, { message: "Choose on or off." }));
-    const before = place.workspace.network === false ? "off" : "on";
-    if (choice !== before) {
-      await deps.keystore.updateWorkspace(place.workspace.id, { network: choice === "on" });
-      await place.record("workspace.network", `${before} → ${choice}`);
-    }
     res.redirect(303, `/console/w/${place.workspace.id}/lists`);
   });
 

@@ -13,14 +13,23 @@ import { queryFields, type RedisClient } from "@sift/runtime";
 import type { SecretFlash } from "../clients/flash.ts";
 import { parseTableQuery, tablePage } from "../domain/table.ts";
 import { SITES_TABLE, type SitesSort } from "../domain/table-specs.ts";
-import { alreadyShownPage, configPage, secretPage, sitesPage } from "../views/sites.ts";
+import { alreadyShownPage, configPage, ROTATE_GRACES, secretPage, sitesPage } from "../views/sites.ts";
 import { layout, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { confirmForm } from "../views/parts.ts";
 import { field, formFields, parseCookies, SESSION_COOKIE, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+import {
+  createConfiguration,
+  rotateSecret,
+  updateConfiguration,
+  type OperationDeps,
+  type Outcome,
+} from "@sift/operations";
 
 export interface SitesDeps extends WorkspaceDeps {
   keystore: Keystore;
+  /** The changes /v1 and the CLI make too: the same checks, audit entries and webhooks. */
+  operations: OperationDeps;
   redis: RedisClient;
   flash: SecretFlash;
 }
@@ -76,6 +85,20 @@ const publicOrigin = (req: Request): string => {
 
 const SECONDS = /^\d{1,7}$/;
 
+/** configuration.update, as PATCH /v1/configurations/{id}; false when the configuration is gone. */
+const changed = async (
+  deps: SitesDeps,
+  place: Place,
+  config: Configuration,
+  patch: Record<string, unknown>,
+): Promise<boolean> => {
+  const outcome: Outcome<unknown> = await updateConfiguration(deps.operations, place.actor, config.id, patch);
+  if (outcome.ok) return true;
+  if (outcome.code === "not_found") return false;
+  // The form parsed the same bounds already: a refusal here is a bug, not the visitor's mistake.
+  throw new Error(`configuration.update refused a checked form: ${outcome.message}`);
+};
+
 /**
  * Sites and keys: the workspace's configurations (a table: sort, filter, pages), create one (its
  * secret shown once), rename one, reroll a secret (the new one shown once, the old one refused at
@@ -103,14 +126,15 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
         : `A name is 1 to ${CONFIG_NAME_MAX} characters.`;
       return sendPage(res, 400, sitesPage(place, await sitesTable(deps, req, place), problem));
     }
-    const created = await deps.keystore.createConfig(place.workspace.id, kind.data, name ? { name } : {});
-    if (!created) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.record("config.create", `${created.config.id} (${kind.data})${name ? ` "${name}"` : ""}`);
-    await deps.flash.put(sessionOf(req, place), created.config.id, {
-      secret: created.secretKey,
-      what: "created",
+    const outcome = await createConfiguration(deps.operations, place.actor, place.workspace.id, {
+      kind: kind.data,
+      ...(name ? { name } : {}),
     });
-    res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.config.id}/secret`);
+    if (!outcome.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const created = outcome.value;
+    await place.note("configuration.create", `${created.id} (${kind.data})${name ? ` "${name}"` : ""}`);
+    await deps.flash.put(sessionOf(req, place), created.id, { secret: created.secretKey, what: "created" });
+    res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.id}/secret`);
   });
 
   // Where a new or rerolled secret is shown, once: the POST left it in the session's flash.
@@ -121,7 +145,7 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
     const note = await deps.flash.take(sessionOf(req, place), config.id);
     if (!note) return sendPage(res, 200, alreadyShownPage(place, config));
-    sendPage(res, 200, secretPage(place, config, note.secret, note.what));
+    sendPage(res, 200, secretPage(place, config, note.secret, note.what, note.previousValidUntil));
   });
 
   router.post("/console/w/:workspace/sites/:config/rename", async (req, res) => {
@@ -134,8 +158,8 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
       const problem = `A name is 1 to ${CONFIG_NAME_MAX} characters.`;
       return sendPage(res, 400, configPage(place, config, publicOrigin(req), problem));
     }
-    await deps.keystore.updateConfig(config.id, { name });
-    await place.record("config.rename", `${config.id}: "${config.name ?? ""}" → "${name}"`);
+    if (!(await changed(deps, place, config, { name }))) return sendPage(res, 404, NOT_FOUND_PAGE);
+    await place.note("configuration.update", `${config.id}: name "${config.name ?? ""}" → "${name}"`);
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
@@ -152,9 +176,22 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     if (!place) return;
     const config = await configIn(deps, req, place.workspace.id);
     if (!config) return sendPage(res, 404, NOT_FOUND_PAGE);
-    // The current secret stops working at once: ask first (a page, so without JavaScript too).
-    if (field(formFields(req), "confirm") !== "yes") {
+    const fields = formFields(req);
+    const graceText = field(fields, "grace") || "0";
+    const grace = ROTATE_GRACES.find(([seconds]) => String(seconds) === graceText);
+    if (!grace)
+      return sendPage(
+        res,
+        400,
+        configPage(place, config, publicOrigin(req), "Choose how long the old secret works."),
+      );
+    // A secret refused at once breaks every server using it: ask first (a page, so without JavaScript too).
+    if (field(fields, "confirm") !== "yes") {
       const name = config.name ? `${config.name} (${config.id})` : config.id;
+      const consequence =
+        grace[0] === 0
+          ? "The current secret is refused from that moment: every server using it fails until it has the new one."
+          : `The current secret keeps working for ${grace[1]}, then is refused: every server needs the new one by then.`;
       return sendPage(
         res,
         200,
@@ -164,18 +201,27 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
           confirmForm({
             action: `/console/w/${place.workspace.id}/sites/${config.id}/reroll`,
             csrf: place.frame.csrf,
-            question: `Reroll the secret of ${name}? The current secret is refused from that moment: every server using it fails until it has the new one.`,
-            fields: [],
+            question: `Reroll the secret of ${name}? ${consequence}`,
+            fields: [["grace", graceText]],
             button: "Reroll now",
             cancel: `/console/w/${place.workspace.id}/sites/${config.id}`,
           }),
         ),
       );
     }
-    const secret = await deps.keystore.reroll(config.id);
-    if (!config || !secret) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.record("config.reroll", config.id);
-    await deps.flash.put(sessionOf(req, place), config.id, { secret, what: "rerolled" });
+    // configuration.rotate, as POST /v1/configurations/{id}/rotate-secret: secret.rotated raised.
+    const rotated = await rotateSecret(deps.operations, place.actor, config.id, { graceSeconds: grace[0] });
+    if (!rotated.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const { secretKey, previousValidUntil } = rotated.value;
+    await place.note(
+      "configuration.rotate",
+      grace[0] === 0 ? config.id : `${config.id}: the previous secret works until ${previousValidUntil}`,
+    );
+    await deps.flash.put(sessionOf(req, place), config.id, {
+      secret: secretKey,
+      what: "rerolled",
+      ...(grace[0] === 0 ? {} : { previousValidUntil }),
+    });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}/secret`);
   });
 
@@ -202,9 +248,10 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
         : `At most ${HOSTNAMES_MAX} hostnames.`;
       return sendPage(res, 400, configPage(place, config, origin, problem));
     }
-    await deps.keystore.updateConfig(config.id, { hostnames: hostnames.data });
-    await place.record(
-      "config.hostnames",
+    if (!(await changed(deps, place, config, { hostnames: hostnames.data })))
+      return sendPage(res, 404, NOT_FOUND_PAGE);
+    await place.note(
+      "configuration.update",
       `${config.id}: ${hostnames.data.length === 0 ? "any host" : hostnames.data.join(", ")}`,
     );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
@@ -232,13 +279,10 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
       return sendPage(res, 400, configPage(place, config, publicOrigin(req), problem));
     }
     const adaptive = field(fields, "adaptive") === "on";
-    await deps.keystore.updateConfig(config.id, {
-      difficulty: difficulty.data,
-      challengeTtlMs: life.data,
-      adaptive,
-    });
-    await place.record(
-      "config.settings",
+    const settings = { difficulty: difficulty.data, challengeTtlSeconds: life.data / 1000, adaptive };
+    if (!(await changed(deps, place, config, settings))) return sendPage(res, 404, NOT_FOUND_PAGE);
+    await place.note(
+      "configuration.update",
       `${config.id}: difficulty ${difficulty.data}, life ${life.data / 1000} s, adaptive ${adaptive ? "on" : "off"}`,
     );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);

@@ -12,10 +12,11 @@ import type { ConfigOption } from "../views/verdict-filter.ts";
 import { allows } from "../domain/roles.ts";
 import type { LogSettingsView } from "../views/log-settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
-import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+import { enter, type Place } from "./workspace.ts";
+import { changeWorkspace, type SettingsDeps } from "./settings.ts";
 import { afterAction, rowsPlace } from "./after-action.ts";
 
-export interface SubmissionsDeps extends WorkspaceDeps {
+export interface SubmissionsDeps extends SettingsDeps {
   keystore: Keystore;
   redis: RedisClient;
   verdicts: VerdictLog;
@@ -150,12 +151,18 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     }
     const changed = (Object.keys(next) as Array<keyof WorkspaceLog>).filter((k) => next[k] !== before[k]);
     if (changed.length > 0) {
-      await deps.keystore.updateWorkspace(place.workspace.id, {
-        logPrivacy: next.privacy,
-        logRetentionDays: next.retentionDays,
-        logMaxEntries: next.maxEntries,
-      });
-      await place.record("workspace.log", changed.map((k) => `${k} ${before[k]} → ${next[k]}`).join(", "));
+      // workspace.update, as PATCH /v1/workspaces/{id} with the same three fields.
+      const result = await changeWorkspace(
+        deps,
+        place,
+        { logPrivacy: next.privacy, logRetentionDays: next.retentionDays, logMaxEntries: next.maxEntries },
+        {
+          logPrivacy: before.privacy,
+          logRetentionDays: before.retentionDays,
+          logMaxEntries: before.maxEntries,
+        },
+      );
+      if (!result.ok) return refuse(req, res, place, result.message);
     }
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
   });

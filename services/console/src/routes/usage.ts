@@ -11,13 +11,14 @@ import { auditPage } from "../views/usage.ts";
 import { usagePage, type UsageView } from "../views/usage-page.ts";
 import { messagePage } from "../views/layout.ts";
 import { field, formFields, sendPage } from "./context.ts";
-import { enter, type WorkspaceDeps } from "./workspace.ts";
+import { changeWorkspace, type SettingsDeps } from "./settings.ts";
+import { enter } from "./workspace.ts";
 import { queryFields } from "@sift/runtime";
 import { AUDIT_KEEP, type AuditEntry, type AuditLog } from "../clients/audit.ts";
 import { AUDIT_TABLE, type AuditSort } from "../domain/table-specs.ts";
 import { pageWindow, parseTableQuery, tablePage, type Paged } from "../domain/table.ts";
 
-export interface UsageDeps extends WorkspaceDeps {
+export interface UsageDeps extends SettingsDeps {
   usage: RedisUsageMeter;
   refusals: RefusalCounter;
 }
@@ -90,13 +91,11 @@ export const usageRoutes = (router: Router, deps: UsageDeps): void => {
     }
     const changes = changed(place.workspace, parsed.data);
     if (Object.keys(changes).length > 0) {
-      await deps.keystore.updateWorkspace(place.workspace.id, changes);
-      for (const name of LIMIT_FIELDS) {
-        if (!(name in changes)) continue;
-        await place.record(
-          `workspace.${name}`,
-          `${String(place.workspace[name])} → ${String(changes[name])}`,
-        );
+      // workspace.update, as PATCH /v1/workspaces/{id}: usage re-checked, its webhooks raised.
+      const result = await changeWorkspace(deps, place, changes);
+      if (!result.ok) {
+        const view = await usageView(deps, place.workspace);
+        return sendPage(res, result.code === "forbidden" ? 403 : 400, usagePage(place, view, result.message));
       }
     }
     res.redirect(303, `/console/w/${place.workspace.id}/usage`);

@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import type { Keystore, Workspace } from "@sift/keystore";
+import type { Actor } from "@sift/operations";
 import type { AccountStore, User } from "../clients/accounts.ts";
 import type { AuditLog } from "../clients/audit.ts";
 import { allows, type Action, type Role } from "../domain/roles.ts";
@@ -44,6 +45,10 @@ export interface Place {
   frame: Frame;
   /** Records an action in the workspace's audit log under the visitor's e-mail. */
   record(action: string, target: string): Promise<void>;
+  /** The visitor as an operation (@sift/operations) sees them: an operator, or this workspace's member. */
+  actor: Actor;
+  /** The audit page's line for a change an operation recorded in the trail already. */
+  note(action: string, target: string): Promise<void>;
 }
 
 /**
@@ -112,5 +117,12 @@ export const enter = async (
     },
     record: (what, target) =>
       deps.audit.record(workspace.id, { actor: visitor.user.email, action: what, target }),
+    actor: {
+      audit: { type: "user", id: visitor.user.email },
+      operator: visitor.user.operator,
+      workspaceId: workspace.id,
+    },
+    note: (what, target) =>
+      deps.audit.note(workspace.id, { actor: visitor.user.email, action: what, target }),
   };
 };

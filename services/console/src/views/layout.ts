@@ -39,6 +39,7 @@ export const SCREENS = {
   review: "Review queue",
   sites: "Sites and keys",
   lists: "Lists",
+  settings: "Settings",
   usage: "Usage",
   audit: "Audit log",
   members: "Members",

@@ -1,4 +1,3 @@
-import { STRICTNESS_MODES, type Strictness } from "@sift/contracts";
 import { LIST_KINDS, LIST_TYPES, type ListAdded, type ListEntry } from "@sift/feedback";
 import { html } from "../domain/html.ts";
 import { allows } from "../domain/roles.ts";
@@ -12,70 +11,19 @@ import { dataTable, type TableColumn } from "./table.ts";
 /** An entry and who added it when (null: added before that was recorded). */
 export type ListRow = ListEntry & { added: ListAdded | null };
 
-/** What each strictness means to a site owner: its target share of clean messages flagged. */
-const STRICTNESS_HELP: Record<Strictness, string> = {
-  relaxed: "relaxed: about 0.3 % of clean messages flagged, more spam let through",
-  balanced: "balanced (default): about 1 % of clean messages flagged",
-  strict: "strict: catches more spam, about 3 % of clean messages flagged",
-};
-
-const strictnessSection = (place: Place, base: string, mode: Strictness, canEdit: boolean) =>
-  html`<h2>Strictness</h2>
-    <p class="muted" id="strictness-help">
-      Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[mode]}. A score of 0.8 or more is
-      spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not spam", your
-      reviews place the line for this workspace, never flagging more than the mode's share of them.
+/** Strictness and the network moved to Settings (issue 58), with sharing and languages. */
+const settingsPointer = (place: Place) =>
+  html`<p class="muted">
+      Strictness, the network, report sharing and the site's languages are on
+      <a href="/console/w/${place.workspace.id}/settings">Settings</a>.
     </p>
-    ${
-      canEdit
-        ? postForm(
-            { action: `/console/w/${place.workspace.id}/strictness`, csrf: place.frame.csrf, inline: true },
-            html`${field(
-                "strictness",
-                "Strictness",
-                html`<select id="strictness" name="strictness" aria-describedby="strictness-help">
-                  ${STRICTNESS_MODES.map(
-                    (m) => html`<option value="${m}" ${m === mode ? html`selected` : null}>${m}</option>`,
-                  )}
-                </select>`,
-              )} <button type="submit">Save strictness</button>`,
-          )
-        : html`<p>Strictness: <strong>${mode}</strong></p>`
-    }
-    ${networkSection(place, canEdit)}
     <h2>Block and allow</h2>`;
-
-/** The network switch (docs/network.md): leaving stops both giving and receiving. */
-const networkSection = (place: Place, canEdit: boolean) => {
-  const on = place.workspace.network !== false;
-  return html`<h2>The network</h2>
-    <p class="muted" id="network-help">
-      When on, a message that other sites of this Sift also received counts toward its score, and this site's
-      messages count for them: only keyed hashes and counts are shared, never text, addresses or which sites.
-    </p>
-    ${
-      canEdit
-        ? postForm(
-            { action: `/console/w/${place.workspace.id}/network`, csrf: place.frame.csrf, inline: true },
-            html`${field(
-                "network",
-                "Network",
-                html`<select id="network" name="network" aria-describedby="network-help">
-                  <option value="on" ${on ? html`selected` : null}>on</option>
-                  <option value="off" ${on ? null : html`selected`}>off</option>
-                </select>`,
-              )} <button type="submit">Save network</button>`,
-          )
-        : html`<p>Network: <strong>${on ? "on" : "off"}</strong></p>`
-    }`;
-};
 
 const when = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
 export const listsPage = (
   place: Place,
   table: { query: TableQuery<ListsSort>; paged: Paged<ListRow> },
-  strictness: Strictness,
   error?: { message: string; csv?: string; typed?: { kind: string; type: string; value: string } },
 ) => {
   const typed = error?.typed;
@@ -105,7 +53,7 @@ export const listsPage = (
   return layout(
     place.frame,
     "Lists",
-    html`${errorNotice(error?.message)} ${strictnessSection(place, base, strictness, canEdit)}
+    html`${errorNotice(error?.message)} ${settingsPointer(place)}
       <p class="muted">
         A block entry makes a matching submission spam, an allow entry makes it clean, before the model is
         asked. Classify sees a change within a second.

@@ -78,12 +78,26 @@ export const alreadyShownPage = (place: Place, config: Configuration) =>
       </p>`,
   );
 
+/** The graces the console offers (POST /v1/configurations/{id}/rotate-secret takes any 0-86,400 s). */
+export const ROTATE_GRACES = [
+  [0, "no time: refuse it at once"],
+  [3600, "1 hour"],
+  [86_400, "24 hours"],
+] as const;
+
+/** What became of the secret a rotation replaced: refused at once, or kept until its grace ends (set only with one). */
+const previousNote = (until: string | undefined): string =>
+  until
+    ? ` The previous secret keeps working until ${until.slice(0, 16).replace("T", " ")} UTC, then is refused.`
+    : " The previous secret is already refused.";
+
 /** The page that shows a secret, the only time it is ever shown. */
 export const secretPage = (
   place: Place,
   config: Configuration,
   secret: string,
   what: "created" | "rerolled",
+  previousValidUntil?: string,
 ) =>
   layout(
     place.frame,
@@ -92,7 +106,7 @@ export const secretPage = (
         <p>
           The secret key of <strong>${config.name ? `${config.name} (${config.id})` : config.id}</strong> is
           shown here once and never again: copy it now into your server's
-          configuration.${what === "rerolled" ? " The previous secret is already refused." : ""}
+          configuration.${what === "rerolled" ? previousNote(previousValidUntil) : ""}
         </p>
         <p><code class="secret" id="secret">${secret}</code></p>
         <p><button type="button" class="secondary" data-copy="secret">Copy</button></p>
@@ -204,7 +218,16 @@ ${(config.hostnames ?? []).join("\n")}</textarea>
           ? html`<h2>Secret key</h2>
               ${postForm(
                 { action: `${base}/reroll`, csrf: place.frame.csrf },
-                html`<p>A new secret replaces the current one, which is refused from that moment.</p>
+                html`<p>
+                    A new secret replaces the current one, which is refused from that moment unless you give
+                    your servers time to switch.
+                  </p>
+                  <div>
+                    <label for="grace">Keep the current secret working for</label>
+                    <select id="grace" name="grace">
+                      ${ROTATE_GRACES.map(([seconds, label]) => html`<option value="${String(seconds)}">${label}</option>`)}
+                    </select>
+                  </div>
                   <button type="submit" class="danger">Reroll the secret</button>`,
               )}`
           : null

@@ -64,6 +64,8 @@ export const forwardTo = (
     unreachable: ErrorKind;
     cookies: boolean;
     resend: boolean;
+    /** The caller's Authorization header goes on (the management service checks its own tokens). */
+    authorization?: boolean;
     /** Called for each request sent a second time (a metric). */
     onResend?: () => void;
     tracing?: Tracing | undefined;
@@ -88,7 +90,7 @@ export const forwardTo = (
       proxyReq: (proxyReq, req, res) => {
         if (deps.resend) proxyReq.once("timeout", () => timedOut.add(req));
         const { forward, traceContext, attempt } = requestContext(res);
-        proxyReq.removeHeader("authorization");
+        if (!deps.authorization) proxyReq.removeHeader("authorization");
         proxyReq.removeHeader("x-api-key");
         proxyReq.removeHeader("traceparent");
         proxyReq.removeHeader("tracestate");

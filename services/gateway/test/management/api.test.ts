@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, ManagementMessage, VerifyMessage } from "@sift/contracts";
+import { FeedbackStore } from "@sift/feedback";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
 import { operatorToken, runLabel, v1, verifyAnswer } from "./helpers.ts";
 
@@ -67,6 +68,58 @@ describe("workspaces", () => {
     // Deleted, its external id is free again.
     const again = await site("Shop again", { externalId: `ext-${label}` });
     expect(again.externalId).toBe(`ext-${label}`);
+  });
+
+  it("changes strictness, sharing, the network and languages with PATCH, and every view answers them", async () => {
+    const { id } = await site("Settings");
+    const fresh = await v1(stack, "GET", `/v1/workspaces/${id}`, { token: operator });
+    expect(fresh.body).toMatchObject({
+      strictness: "balanced",
+      shareReports: false,
+      network: true,
+      languages: [],
+    });
+    const patched = await v1(stack, "PATCH", `/v1/workspaces/${id}`, {
+      token: operator,
+      body: { strictness: "strict", shareReports: true, network: false, languages: ["es", "en"] },
+    });
+    expect(patched.status).toBe(200);
+    const settings = { strictness: "strict", shareReports: true, network: false, languages: ["es", "en"] };
+    expect(patched.body).toMatchObject(settings);
+    expect((await v1(stack, "GET", `/v1/workspaces/${id}`, { token: operator })).body).toMatchObject(
+      settings,
+    );
+    const listed = await v1(stack, "GET", `/v1/workspaces?label=run:${label}&limit=1000`, {
+      token: operator,
+    });
+    expect((listed.body["data"] as Array<{ id: string }>).find((w) => w.id === id)).toMatchObject(settings);
+    // Where the workers read them: strictness and sharing beside the learned state, the network in the key record.
+    expect(await new FeedbackStore({ redis: stack.redis }).settings(id)).toEqual({
+      strictness: "strict",
+      shareReports: true,
+      languages: ["es", "en"],
+    });
+    expect((await stack.keystore.getWorkspace(id))?.network).toBe(false);
+  });
+
+  it.each([
+    [{ strictness: "paranoid" }, /^strictness: /],
+    [{ shareReports: "yes" }, /^shareReports: /],
+    [{ network: 1 }, /^network: /],
+    [{ languages: "es" }, /^languages: /],
+    [{ languages: ["xx"] }, /^languages\.0: "xx" is not an ISO 639-1 language code/],
+    [{ languages: ["ES"] }, /^languages\.0: "ES" is not an ISO 639-1 language code/],
+    [{ languages: ["es", "es"] }, /^languages: each language at most once/],
+    [{ languages: Array.from({ length: 21 }, () => "es") }, /^languages: at most 20 languages/],
+    [{ strictness: "strict", languages: ["zz"] }, /^languages\.0: /],
+  ])("refuses the settings %j with a 400 naming the field, changing nothing", async (body, message) => {
+    const { id } = await site("Bad settings");
+    const before = (await v1(stack, "GET", `/v1/workspaces/${id}`, { token: operator })).body;
+    const res = await v1(stack, "PATCH", `/v1/workspaces/${id}`, { token: operator, body });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ ok: false, code: "invalid" });
+    expect(res.body["message"]).toMatch(message);
+    expect((await v1(stack, "GET", `/v1/workspaces/${id}`, { token: operator })).body).toEqual(before);
   });
 
   it("answers a second create with a taken externalId with a 409 naming the existing id", async () => {
@@ -250,6 +303,23 @@ describe("scoped, read-only, expired and revoked tokens", () => {
     const limits = await v1(stack, "PATCH", `/v1/workspaces/${mine.id}`, { token, body: { plan: "paid" } });
     expect(limits.status).toBe(403);
     expect((await stack.keystore.getWorkspace(mine.id))?.plan).toBe("free");
+    // Its own traffic's settings are its own; mixed with a limit, nothing changes.
+    const mixed = await v1(stack, "PATCH", `/v1/workspaces/${mine.id}`, {
+      token,
+      body: { strictness: "strict", allowance: 9 },
+    });
+    expect(mixed.status).toBe(403);
+    const own = await v1(stack, "PATCH", `/v1/workspaces/${mine.id}`, {
+      token,
+      body: { strictness: "strict", languages: ["de"] },
+    });
+    expect([own.status, own.body["strictness"], own.body["languages"]]).toEqual([200, "strict", ["de"]]);
+    const elsewhere = await v1(stack, "PATCH", `/v1/workspaces/${theirs.id}`, {
+      token,
+      body: { strictness: "strict" },
+    });
+    expect(elsewhere.status).toBe(404);
+    expect((await new FeedbackStore({ redis: stack.redis }).settings(theirs.id)).strictness).toBe("balanced");
   });
 
   it("lets a read-only token read and refuses its writes", async () => {
@@ -398,7 +468,7 @@ describe("the audit trail", () => {
     expect(entries.map((e) => e.action)).toEqual([
       "workspace.create",
       "configuration.create",
-      "configuration.rotate-secret",
+      "configuration.rotate",
     ]);
     const { ok: authenticated, ...rest } = await stack.tokens.authenticate(operator);
     expect(authenticated).toBe(true);

@@ -1,7 +1,7 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { MANAGEMENT_OPERATIONS, ManagementMessage } from "@sift/contracts";
-import { managementParts } from "@sift/gateway/wiring";
+import { managementParts } from "@sift/management-service/wiring";
 import { managementApi } from "@sift/management";
 import { systemClock, silentLogger, listen, closeServer, createHttpServer } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";

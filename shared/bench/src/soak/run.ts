@@ -17,7 +17,7 @@ import {
 } from "@sift/testkit";
 
 /** The services a soak run measures (the console is not under its load). */
-type SoakedService = Exclude<ServiceName, "console">;
+type SoakedService = Exclude<ServiceName, "console" | "management">;
 
 /**
  * Mixed traffic for a long while at half of the measured peak, every service its own process on
@@ -81,6 +81,8 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
       LOG_LEVEL: "warn",
     },
     {
+      // The soak sends no /v1 call: the management service is not one of its processes.
+      without: ["management"],
       // One client address sends everything here, so the per-address budgets are lifted.
       extra: {
         gateway: {

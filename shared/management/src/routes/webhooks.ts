@@ -11,8 +11,7 @@ import {
   type ManagementDeps,
 } from "../context.ts";
 import { operation, type ApiRoute } from "../route.ts";
-import { webhookTargetProblem } from "../webhooks/addresses.ts";
-import type { WebhookRecord } from "../webhooks/store.ts";
+import { webhookTargetProblem, type WebhookRecord } from "@sift/webhooks";
 
 const view = (w: WebhookRecord) => ({
   id: w.id,

@@ -1,20 +1,17 @@
-import { ManagementMessage, WorkspaceCreate, WorkspaceListQuery, WorkspacePatch } from "@sift/contracts";
+import { WorkspaceListQuery } from "@sift/contracts";
 import type { Workspace } from "@sift/keystore";
-import { logFailure } from "@sift/runtime";
+import { createWorkspace, deleteWorkspace, readWorkspaceView, updateWorkspace } from "@sift/operations";
 import {
   NOT_FOUND,
-  OPERATOR_ONLY,
-  audited,
-  fail,
+  answerOf,
   ok,
+  operationActor,
   parseWith,
   sees,
   type Call,
   type ManagementDeps,
 } from "../context.ts";
 import { operation, type ApiRoute } from "../route.ts";
-import { workspaceView } from "../views.ts";
-import { emitUsageEvents } from "../webhooks/usage-events.ts";
 
 /** A page holds up to 100 workspaces unless `limit` says otherwise (1-1,000, as Turnstile's widget list). */
 const DEFAULT_LIMIT = 100;
@@ -29,25 +26,15 @@ export const visibleWorkspace = async (
   return deps.keystore.getWorkspace(id);
 };
 
-const taken = (existingId: string) => fail("conflict", ManagementMessage.externalIdTaken, { id: existingId });
+/** Rows with the settings kept beside each one's learned state (one round trip per row, in flight together). */
+const views = (deps: ManagementDeps, found: readonly Workspace[]) =>
+  Promise.all(found.map((w) => readWorkspaceView(deps.operations, w)));
 
 export const WORKSPACE_ROUTES: ApiRoute[] = [
   {
     ...operation("POST /v1/workspaces"),
-    handle: async (call, deps) => {
-      const input = parseWith(WorkspaceCreate, call.body);
-      if (!input.ok) return input.answer;
-      const created = await deps.keystore.createWorkspaceUnique(input.value);
-      if (!created.ok) return taken(created.existingId);
-      const view = workspaceView(created.workspace);
-      await audited(deps, call.caller, {
-        action: "workspace.create",
-        target: view.id,
-        workspaceId: view.id,
-        after: view,
-      });
-      return ok(view, 201);
-    },
+    handle: async (call, deps) =>
+      answerOf(await createWorkspace(deps.operations, operationActor(call.caller), call.body), 201),
   },
   {
     ...operation("GET /v1/workspaces"),
@@ -60,7 +47,7 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
       if (only !== undefined || externalId !== undefined) {
         const id = only ?? (await deps.keystore.workspaceIdByExternalId(externalId!));
         const found = id && !cursor ? await deps.keystore.getWorkspace(id) : null;
-        const data = found && matches(found, query.value) ? [workspaceView(found)] : [];
+        const data = found && matches(found, query.value) ? await views(deps, [found]) : [];
         return ok({ data, nextCursor: null });
       }
       const colon = label?.indexOf(":") ?? -1;
@@ -71,9 +58,10 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
         cursor ?? null,
       );
       const found = await Promise.all(pageIds.ids.map((id) => deps.keystore.getWorkspace(id)));
-      const data = found
-        .filter((w): w is Workspace => w !== null && matches(w, query.value))
-        .map(workspaceView);
+      const data = await views(
+        deps,
+        found.filter((w): w is Workspace => w !== null && matches(w, query.value)),
+      );
       return ok({ data, nextCursor: pageIds.next });
     },
   },
@@ -81,59 +69,20 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
     ...operation("GET /v1/workspaces/{id}"),
     handle: async (call, deps) => {
       const workspace = await visibleWorkspace(deps, call, call.params["id"]!);
-      return workspace ? ok(workspaceView(workspace)) : NOT_FOUND;
+      return workspace ? ok(await readWorkspaceView(deps.operations, workspace)) : NOT_FOUND;
     },
   },
   {
     ...operation("PATCH /v1/workspaces/{id}"),
-    handle: async (call, deps) => {
-      const input = parseWith(WorkspacePatch, call.body);
-      if (!input.ok) return input.answer;
-      const before = await visibleWorkspace(deps, call, call.params["id"]!);
-      if (!before) return NOT_FOUND;
-      // A site's own token may rename and relabel it; its plan and limits are the operator's.
-      const limits = Object.keys(input.value).some((k) => k !== "name" && k !== "labels");
-      if (call.caller.token.scope !== "operator" && limits) return OPERATOR_ONLY;
-      const updated = await deps.keystore.updateWorkspaceUnique(before.id, input.value);
-      if (!updated) return NOT_FOUND;
-      if (!updated.ok) return taken(updated.existingId);
-      const after = workspaceView(updated.workspace);
-      await audited(deps, call.caller, {
-        action: "workspace.update",
-        target: before.id,
-        workspaceId: before.id,
-        before: workspaceView(before),
-        after,
-      });
-      // A new plan or allowance can resume a paused site (or start a grace) now: the usage script
-      // records it and raises its webhook, once, as a classify call would have.
-      if (updated.workspace.plan !== before.plan || updated.workspace.allowance !== before.allowance) {
-        await deps.usage
-          .observe(updated.workspace)
-          .then(({ status, events }) =>
-            events ? emitUsageEvents(deps.webhooks, before.id, status, events) : undefined,
-          )
-          .catch((err: unknown) =>
-            logFailure(deps.logger, err, { workspaceId: before.id }, "usage webhook events not queued"),
-          );
-      }
-      return ok(after);
-    },
+    handle: async (call, deps) =>
+      answerOf(
+        await updateWorkspace(deps.operations, operationActor(call.caller), call.params["id"]!, call.body),
+      ),
   },
   {
     ...operation("DELETE /v1/workspaces/{id}"),
-    handle: async (call, deps) => {
-      const gone = await deps.keystore.deleteWorkspace(call.params["id"]!);
-      if (!gone) return NOT_FOUND;
-      const before = workspaceView(gone);
-      await audited(deps, call.caller, {
-        action: "workspace.delete",
-        target: gone.id,
-        workspaceId: gone.id,
-        before,
-      });
-      return ok(before);
-    },
+    handle: async (call, deps) =>
+      answerOf(await deleteWorkspace(deps.operations, operationActor(call.caller), call.params["id"]!)),
   },
 ];
 

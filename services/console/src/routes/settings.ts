@@ -1,0 +1,103 @@
+import type { Router } from "express";
+import { languageList, type WorkspaceView } from "@sift/contracts";
+import { readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
+import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import { settingsPage, type SettingsForm } from "../views/settings.ts";
+import { field, formFields, sendPage } from "./context.ts";
+import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
+
+export interface SettingsDeps extends WorkspaceDeps {
+  operations: OperationDeps;
+}
+
+/** The fields a change touched, as the audit page shows it: `strictness balanced → strict`. */
+export const changeLine = (before: Record<string, unknown>, patch: Record<string, unknown>): string => {
+  const shown = (value: unknown) =>
+    Array.isArray(value)
+      ? value.join(",") || "learned"
+      : typeof value === "boolean"
+        ? value
+          ? "on"
+          : "off"
+        : String(value);
+  return Object.entries(patch)
+    .filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v))
+    .map(([k, v]) => `${k} ${shown(before[k])} → ${shown(v)}`)
+    .join("; ");
+};
+
+/**
+ * Runs `workspace.update` for the visitor (the operation validates, authorises, writes, audits
+ * and raises webhooks, as for /v1 and the CLI) and adds the audit page's line; the view before
+ * and after, or the operation's refusal.
+ */
+export const changeWorkspace = async (
+  deps: SettingsDeps,
+  place: Place,
+  patch: Record<string, unknown>,
+  /** The current values as the door shows them where the record leaves defaults out (the log settings). */
+  defaults: Record<string, unknown> = {},
+): Promise<
+  { ok: true; before: WorkspaceView; after: WorkspaceView } | { ok: false; message: string; code: string }
+> => {
+  const before = await readWorkspaceView(deps.operations, place.workspace);
+  const outcome = await updateWorkspace(deps.operations, place.actor, place.workspace.id, patch);
+  if (!outcome.ok) return { ok: false, message: outcome.message, code: outcome.code };
+  // The record holds the limits the view leaves out (rate, burst); the view, the settings.
+  const line = changeLine({ ...place.workspace, ...before, ...defaults }, patch);
+  if (line !== "") await place.note("workspace.update", line);
+  return { ok: true, before, after: outcome.value };
+};
+
+/** A refusal's sentence for a person: the operation names the field, the form its label. */
+const FIELD_LABELS: Record<string, string> = {
+  strictness: "Strictness",
+  shareReports: "Share reports",
+  network: "Network",
+  languages: "Languages",
+};
+const sentence = (message: string): string => {
+  const match = /^(\w+)(?:\.\d+)?: (.*)$/.exec(message);
+  return match ? `${FIELD_LABELS[match[1]!] ?? match[1]}: ${match[2]}.` : message;
+};
+
+/** `on`/`off` as a boolean; anything else is left for the operation to refuse by name. */
+const switchOf = (value: string): boolean | string =>
+  value === "on" ? true : value === "off" ? false : value;
+
+/**
+ * Settings: strictness, report sharing, the network and expected languages, the four settings
+ * PATCH /v1/workspaces/{id} and `sift workspace set` change, in one form (a POST that redirects;
+ * a refusal shows the form again with what was typed and changes nothing).
+ */
+export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
+  router.get("/console/w/:workspace/settings", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "read");
+    if (!place) return;
+    sendPage(res, 200, settingsPage(place, await readWorkspaceView(deps.operations, place.workspace)));
+  });
+
+  router.post("/console/w/:workspace/settings", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "edit");
+    if (!place) return;
+    const fields = formFields(req);
+    const form: SettingsForm = {
+      strictness: field(fields, "strictness"),
+      shareReports: field(fields, "shareReports") === "on",
+      network: field(fields, "network") === "on",
+      languages: field(fields, "languages"),
+    };
+    const changed = await changeWorkspace(deps, place, {
+      strictness: form.strictness,
+      shareReports: switchOf(field(fields, "shareReports")),
+      network: switchOf(field(fields, "network")),
+      languages: languageList(form.languages),
+    });
+    if (!changed.ok) {
+      if (changed.code === "not_found") return sendPage(res, 404, NOT_FOUND_PAGE);
+      const view = await readWorkspaceView(deps.operations, place.workspace);
+      return sendPage(res, 400, settingsPage(place, view, { error: sentence(changed.message), form }));
+    }
+    res.redirect(303, `/console/w/${place.workspace.id}/settings`);
+  });
+};

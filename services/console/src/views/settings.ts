@@ -1,0 +1,115 @@
+import { LANGUAGES_MAX, STRICTNESS_MODES, type Strictness, type WorkspaceView } from "@sift/contracts";
+import { html } from "../domain/html.ts";
+import { allows } from "../domain/roles.ts";
+import type { Place } from "../routes/workspace.ts";
+import { layout } from "./layout.ts";
+import { errorNotice, field, postForm } from "./parts.ts";
+
+/** What each strictness means to a site owner: its target share of clean messages flagged. */
+export const STRICTNESS_HELP: Record<Strictness, string> = {
+  relaxed: "relaxed: about 0.3 % of clean messages flagged, more spam let through",
+  balanced: "balanced (default): about 1 % of clean messages flagged",
+  strict: "strict: catches more spam, about 3 % of clean messages flagged",
+};
+
+/** The settings as a form shows them (what was typed, when a save was refused). */
+export interface SettingsForm {
+  strictness: string;
+  shareReports: boolean;
+  network: boolean;
+  languages: string;
+}
+
+export const settingsForm = (view: WorkspaceView): SettingsForm => ({
+  strictness: view.strictness,
+  shareReports: view.shareReports,
+  network: view.network,
+  languages: view.languages.join(", "),
+});
+
+const onOff = (id: string, name: string, on: boolean, describedBy: string) =>
+  html`<select id="${id}" name="${name}" aria-describedby="${describedBy}">
+    <option value="on" ${on ? html`selected` : null}>on</option>
+    <option value="off" ${on ? null : html`selected`}>off</option>
+  </select>`;
+
+const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
+  postForm(
+    { action: `/console/w/${place.workspace.id}/settings`, csrf: place.frame.csrf },
+    html`${field(
+        "strictness",
+        "Strictness",
+        html`<select id="strictness" name="strictness" aria-describedby="strictness-help">
+          ${STRICTNESS_MODES.map(
+            (m) => html`<option value="${m}" ${m === form.strictness ? html`selected` : null}>${m}</option>`,
+          )}
+        </select>`,
+      )}
+      <p class="muted" id="strictness-help">
+        Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8
+        or more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not
+        spam", your reviews place the line for this workspace, never flagging more than the mode's share of
+        them.
+      </p>
+      ${field("shareReports", "Share reports", onOff("shareReports", "shareReports", form.shareReports, "share-help"))}
+      <p class="muted" id="share-help">${SHARING_SENTENCE}</p>
+      ${field("network", "Network", onOff("network", "network", form.network, "network-help"))}
+      <p class="muted" id="network-help">${NETWORK_SENTENCE}</p>
+      ${field(
+        "languages",
+        "Languages",
+        html`<input
+          id="languages"
+          name="languages"
+          type="text"
+          maxlength="200"
+          value="${form.languages}"
+          aria-describedby="languages-help"
+        />`,
+      )}
+      <p class="muted" id="languages-help">${LANGUAGES_SENTENCE}</p>
+      <button type="submit">Save settings</button>`,
+  );
+
+/** What sharing gives and what it never gives (DESIGN: the deployment's model learns only from sharing sites). */
+const SHARING_SENTENCE =
+  "When on, the submissions you review (here, through POST /feedback or Akismet's submit-spam and " +
+  "submit-ham) also teach this Sift's own model and what its sharing sites learn together: only their " +
+  "hashed features and your label are kept, never their text or the sender. Turning it off forgets " +
+  "the reviews already kept for training.";
+const NETWORK_SENTENCE =
+  "When on, a message that other sites of this Sift also received counts toward its score, and this " +
+  "site's messages count for them: only keyed hashes and counts are shared, never text, addresses or " +
+  "which sites.";
+const LANGUAGES_SENTENCE =
+  `The languages your visitors write, as two-letter codes (e.g. "es, en"; at most ${LANGUAGES_MAX}). ` +
+  "Leave it empty to have them learned from the submissions you mark not spam.";
+
+const readOnly = (view: WorkspaceView) =>
+  html`<dl>
+      <dt>Strictness</dt>
+      <dd>${view.strictness}</dd>
+      <dt>Share reports</dt>
+      <dd>${view.shareReports ? "on" : "off"}</dd>
+      <dt>Network</dt>
+      <dd>${view.network ? "on" : "off"}</dd>
+      <dt>Languages</dt>
+      <dd>${view.languages.length > 0 ? view.languages.join(", ") : "learned from your reviews"}</dd>
+    </dl>
+    <p class="muted">${SHARING_SENTENCE}</p>`;
+
+/**
+ * The workspace's settings (DESIGN, "workspace settings through every door"): the same four
+ * fields as PATCH /v1/workspaces/{id} and `sift workspace set`, one form, one save.
+ */
+export const settingsPage = (
+  place: Place,
+  view: WorkspaceView,
+  options: { error?: string; form?: SettingsForm } = {},
+) =>
+  layout(
+    place.frame,
+    "Settings",
+    html`${errorNotice(options.error)}
+    ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}`,
+  );

@@ -1,0 +1,195 @@
+import { z } from "zod";
+import {
+  CHALLENGE_TTL_MS,
+  Hostnames,
+  languageList,
+  PrivacyMode,
+  STRICTNESS_MODES,
+  WorkspaceLog,
+} from "@sift/contracts";
+import { Difficulty, KeyKind, Plan } from "@sift/keystore";
+import {
+  createConfiguration,
+  createWorkspace,
+  rotateSecret,
+  updateConfiguration,
+  updateWorkspace,
+  type Actor,
+  type Outcome,
+} from "@sift/operations";
+import {
+  NotFound,
+  UsageError,
+  definedOnly,
+  onOff,
+  parse,
+  required,
+  type CliDeps,
+  type Command,
+} from "./commands.ts";
+
+/**
+ * The commands that change a workspace or a configuration: each reads its flags, runs the one
+ * operation /v1 and the console run (@sift/operations: the same checks, audit entry and
+ * webhooks) and prints its answer. They record their own audit entry, so `audited` keeps run.ts
+ * from adding its generic `cli.…` one.
+ */
+
+/** The CLI acts as the deployment's operator (it holds the Redis), under the account that ran it. */
+const actorOf = (deps: CliDeps): Actor => ({
+  audit: { type: "cli", id: deps.audit?.actorId ?? "cli" },
+  operator: true,
+});
+
+/** An operation's outcome as the CLI answers: a caller's mistake exits 2, a missing thing 1. */
+const unwrap = <T>(outcome: Outcome<T>, missing: string): T => {
+  if (outcome.ok) return outcome.value;
+  if (outcome.code === "not_found") throw new NotFound(missing);
+  if (outcome.code === "invalid") throw new UsageError(outcome.message);
+  throw new Error(outcome.message);
+};
+
+const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const positive = z.coerce.number().positive().max(1e9);
+const HostnameList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h.length > 0),
+  )
+  .pipe(Hostnames);
+const LanguageList = z.string().transform(languageList);
+
+/** `--config C [--grace-seconds N]`: DESIGN's twin of POST /v1/configurations/{id}/rotate-secret. */
+const rotate: Command = {
+  flags: ["config", "grace-seconds"],
+  audited: true,
+  run: async (flags, deps) => {
+    const configId = required(flags, "config");
+    const graceSeconds = parse(z.coerce.number().int(), flags["grace-seconds"], "grace-seconds");
+    return unwrap(
+      await rotateSecret(deps.operations, actorOf(deps), configId, definedOnly({ graceSeconds })),
+      `no configuration ${configId}`,
+    );
+  },
+};
+
+export const OPERATION_COMMANDS: Record<string, Command> = {
+  "workspace create": {
+    flags: ["name", "plan", "allowance"],
+    audited: true,
+    run: async (flags, deps) => {
+      const input = {
+        name: required(flags, "name"),
+        plan: parse(Plan, required(flags, "plan"), "plan")!,
+        ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
+      };
+      const view = unwrap(await createWorkspace(deps.operations, actorOf(deps), input), "");
+      return { workspaceId: view.id };
+    },
+  },
+  "workspace set": {
+    flags: [
+      "workspace",
+      "classify",
+      "plan",
+      "allowance",
+      "rate-limit",
+      "burst",
+      "share-reports",
+      "network",
+      "strictness",
+      "languages",
+      "log-privacy",
+      "log-retention-days",
+      "log-max-entries",
+    ],
+    audited: true,
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      const patch = definedOnly({
+        classify: parse(onOff, flags["classify"], "classify"),
+        network: parse(onOff, flags["network"], "network"),
+        plan: parse(Plan, flags["plan"], "plan"),
+        allowance: parse(count, flags["allowance"], "allowance"),
+        rateLimit: parse(positive, flags["rate-limit"], "rate-limit"),
+        burst: parse(z.coerce.number().int().positive().max(1e6), flags["burst"], "burst"),
+        logPrivacy: parse(PrivacyMode, flags["log-privacy"], "log-privacy"),
+        logRetentionDays: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.retentionDays),
+          flags["log-retention-days"],
+          "log-retention-days",
+        ),
+        logMaxEntries: parse(
+          z.coerce.number().pipe(WorkspaceLog.shape.maxEntries),
+          flags["log-max-entries"],
+          "log-max-entries",
+        ),
+        shareReports: parse(onOff, flags["share-reports"], "share-reports"),
+        strictness: parse(z.enum(STRICTNESS_MODES), flags["strictness"], "strictness"),
+        // Comma-separated ISO 639-1 codes; an empty value clears them (learned again).
+        languages: parse(LanguageList, flags["languages"], "languages"),
+      });
+      if (Object.keys(patch).length === 0) throw new UsageError("nothing to set");
+      unwrap(
+        await updateWorkspace(deps.operations, actorOf(deps), workspaceId, patch),
+        `no workspace ${workspaceId}`,
+      );
+      return { workspaceId, ...patch };
+    },
+  },
+  "config create": {
+    flags: ["workspace", "kind"],
+    audited: true,
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      const kind = parse(KeyKind, required(flags, "kind"), "kind")!;
+      const created = unwrap(
+        await createConfiguration(deps.operations, actorOf(deps), workspaceId, { kind }),
+        `no workspace ${workspaceId}`,
+      );
+      return created.siteKey
+        ? { configId: created.id, siteKey: created.siteKey, secretKey: created.secretKey }
+        : { configId: created.id, secretKey: created.secretKey };
+    },
+  },
+  "config set": {
+    flags: ["config", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
+    audited: true,
+    run: async (flags, deps) => {
+      const configId = required(flags, "config");
+      // The configuration schema's bounds (the keystore's), the life given in seconds here.
+      const ttlSeconds = parse(
+        z.coerce
+          .number()
+          .int()
+          .min(CHALLENGE_TTL_MS.min / 1000)
+          .max(CHALLENGE_TTL_MS.max / 1000),
+        flags["challenge-ttl"],
+        "challenge-ttl",
+      );
+      const changes = definedOnly({
+        difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
+        challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+        adaptive: parse(onOff, flags["adaptive"], "adaptive"),
+        // Comma-separated; an empty value clears the list (any host).
+        hostnames: parse(HostnameList, flags["hostnames"], "hostnames"),
+      });
+      if (Object.keys(changes).length === 0) throw new UsageError("nothing to set");
+      const { challengeTtlMs: _ms, ...same } = changes;
+      unwrap(
+        await updateConfiguration(deps.operations, actorOf(deps), configId, {
+          ...same,
+          ...definedOnly({ challengeTtlSeconds: ttlSeconds }),
+        }),
+        `no configuration ${configId}`,
+      );
+      return { configId, ...changes };
+    },
+  },
+  "config rotate": rotate,
+  // The name before DESIGN's `rotate` (issue 58): the same operation, the same answer.
+  "key reroll": rotate,
+};

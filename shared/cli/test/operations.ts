@@ -1,0 +1,11 @@
+import { operationDeps, type OperationDeps } from "@sift/operations";
+import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
+import { WebhookStore } from "@sift/webhooks";
+
+/**
+ * The operations as main.ts builds them, on a test's Redis: events are handed to a webhook store
+ * with no delivery queue (so dropped), as these files test the CLI's effects, not deliveries
+ * (shared/operations/test/doors.test.ts delivers them).
+ */
+export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): OperationDeps =>
+  operationDeps({ redis, clock, logger: silentLogger(), webhooks: new WebhookStore({ redis, clock }) });

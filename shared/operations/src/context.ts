@@ -1,0 +1,71 @@
+import type { z } from "zod";
+import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
+import type { FeedbackStore } from "@sift/feedback";
+import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter } from "@sift/keystore";
+import type { Clock, Logger } from "@sift/runtime";
+import type { WebhookStore } from "@sift/webhooks";
+
+/**
+ * What every operation writes to: the stores, the audit trail and the webhooks. Each door (/v1,
+ * the console, the CLI) builds one of these on its own Redis and hands it to the same functions.
+ */
+export interface OperationDeps {
+  keystore: Keystore;
+  /** Strictness, sharing and expected languages live with the learned state the workers load. */
+  feedback: Pick<FeedbackStore, "settings" | "setStrictness" | "setSharing" | "setExpectedLanguages">;
+  /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
+  examples: { forget(workspaceId: string): Promise<number> };
+  audit: AuditTrail;
+  usage: RedisUsageMeter;
+  /** Where events go; a door without a delivery queue still hands them over (the store drops them). */
+  webhooks: Pick<WebhookStore, "emit">;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Who asks, and what they may touch: an operator (an operator token, an operator's console
+ * account, the CLI on the deployment's Redis) reaches every workspace; anyone else one workspace,
+ * and only its own settings (WORKSPACE_OWN), never its plan or limits.
+ */
+export interface Actor {
+  audit: AuditActor;
+  operator: boolean;
+  /** The workspace a non-operator acts in (a workspace token's, the console page's). */
+  workspaceId?: string | undefined;
+}
+
+export type Failure = { ok: false; code: ManagementErrorCode; message: string; id?: string };
+export type Outcome<T> = { ok: true; value: T } | Failure;
+
+export const done = <T>(value: T): Outcome<T> => ({ ok: true, value });
+export const failure = (code: ManagementErrorCode, message: string, id?: string): Failure => ({
+  ok: false,
+  code,
+  message,
+  ...(id === undefined ? {} : { id }),
+});
+
+/** One answer for "no such thing" and "not yours" (DESIGN: another workspace's is a 404). */
+export const NOT_FOUND = failure("not_found", ManagementMessage.notFound);
+export const OPERATOR_ONLY = failure("forbidden", ManagementMessage.operatorOnly);
+
+/** Parses with `schema`; a failure names the first problem and its field (`languages.0: …`). */
+export const validate = <T>(schema: z.ZodType<T>, value: unknown): Outcome<T> => {
+  const result = schema.safeParse(value);
+  if (result.success) return done(result.data);
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return failure("invalid", `${where}${issue?.message ?? "invalid request"}`);
+};
+
+/** Whether the actor may reach `workspaceId` at all. */
+export const reaches = (actor: Actor, workspaceId: string): boolean =>
+  actor.operator || actor.workspaceId === workspaceId;
+
+/** Records a change under its actor. */
+export const audit = (deps: OperationDeps, actor: Actor, event: Omit<AuditEvent, "actor">) =>
+  deps.audit.record({ actor: actor.audit, ...event });
+
+export const iso = (ms: number | undefined | null): string | null =>
+  ms === undefined || ms === null ? null : new Date(ms).toISOString();

@@ -1,0 +1,45 @@
+import type { ConfigurationView, WorkspaceSettings, WorkspaceView } from "@sift/contracts";
+import type { Configuration, Workspace } from "@sift/keystore";
+import { iso, type OperationDeps } from "./context.ts";
+
+/** How every door shows a workspace: ISO times, nulls rather than absent fields, its four settings. */
+export const workspaceView = (w: Workspace, settings: Omit<WorkspaceSettings, "network">): WorkspaceView => ({
+  id: w.id,
+  name: w.name,
+  plan: w.plan,
+  allowance: w.allowance,
+  classify: w.classify,
+  externalId: w.externalId ?? null,
+  labels: w.labels ?? {},
+  strictness: settings.strictness,
+  shareReports: settings.shareReports,
+  // Absent on records older than the field: such a workspace takes part (docs/network.md).
+  network: w.network !== false,
+  languages: settings.languages,
+  createdAt: iso(w.createdAt)!,
+  updatedAt: iso(w.updatedAt ?? w.createdAt)!,
+});
+
+/** A workspace's view with the settings kept beside its learned state (one round trip of its slot). */
+export const readWorkspaceView = async (
+  deps: Pick<OperationDeps, "feedback">,
+  w: Workspace,
+): Promise<WorkspaceView> => workspaceView(w, await deps.feedback.settings(w.id));
+
+export const configurationView = (c: Configuration): ConfigurationView => ({
+  id: c.id,
+  workspaceId: c.workspaceId,
+  kind: c.kind,
+  name: c.name ?? null,
+  ...(c.kind === "challenge"
+    ? {
+        ...(c.siteKey ? { siteKey: c.siteKey } : {}),
+        hostnames: c.hostnames ?? [],
+        ...(c.difficulty === undefined ? {} : { difficulty: c.difficulty }),
+        ...(c.challengeTtlMs === undefined ? {} : { challengeTtlSeconds: c.challengeTtlMs / 1000 }),
+        adaptive: c.adaptive ?? false,
+      }
+    : {}),
+  createdAt: iso(c.createdAt)!,
+  updatedAt: iso(c.updatedAt ?? c.createdAt)!,
+});

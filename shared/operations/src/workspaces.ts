@@ -1,0 +1,121 @@
+import { ManagementMessage, WorkspaceCreate, WorkspacePatch, type WorkspaceView } from "@sift/contracts";
+import type { WorkspaceChanges } from "@sift/keystore";
+import { logFailure } from "@sift/runtime";
+import { emitUsageEvents } from "@sift/webhooks";
+import {
+  NOT_FOUND,
+  OPERATOR_ONLY,
+  audit,
+  done,
+  failure,
+  reaches,
+  validate,
+  type Actor,
+  type OperationDeps,
+  type Outcome,
+} from "./context.ts";
+import { readWorkspaceView, workspaceView } from "./views.ts";
+
+/**
+ * What a site's own people may change themselves (a workspace token, a console owner): its name
+ * and labels, the settings of its traffic and what its verdict log keeps (the console's owners
+ * set it too). Its plan, allowance, rate, classify switch and externalId are the
+ * operator's, whoever asks.
+ */
+const WORKSPACE_OWN = new Set([
+  "name",
+  "labels",
+  "strictness",
+  "shareReports",
+  "network",
+  "languages",
+  "logPrivacy",
+  "logRetentionDays",
+  "logMaxEntries",
+]);
+
+const taken = (existingId: string) => failure("conflict", ManagementMessage.externalIdTaken, existingId);
+
+/** `workspace.create`: an operator's; an externalId another workspace holds is a conflict naming it. */
+export const createWorkspace = async (
+  deps: OperationDeps,
+  actor: Actor,
+  input: unknown,
+): Promise<Outcome<WorkspaceView>> => {
+  const parsed = validate(WorkspaceCreate, input);
+  if (!parsed.ok) return parsed;
+  if (!actor.operator) return OPERATOR_ONLY;
+  const created = await deps.keystore.createWorkspaceUnique(parsed.value);
+  if (!created.ok) return taken(created.existingId);
+  const view = await readWorkspaceView(deps, created.workspace);
+  await audit(deps, actor, {
+    action: "workspace.create",
+    target: view.id,
+    workspaceId: view.id,
+    after: view,
+  });
+  return done(view);
+};
+
+/**
+ * `workspace.update`: the key record's fields, then the settings kept with the learned state
+ * (strictness, sharing, expected languages), one audit entry with the whole view before and
+ * after, and the usage webhooks a new plan or allowance causes. Turning sharing off forgets the
+ * workspace's kept reviews (issue 53), whichever door asked.
+ */
+export const updateWorkspace = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+  input: unknown,
+): Promise<Outcome<WorkspaceView>> => {
+  const parsed = validate(WorkspacePatch, input);
+  if (!parsed.ok) return parsed;
+  if (!reaches(actor, workspaceId)) return NOT_FOUND;
+  const { strictness, shareReports, languages, ...fields } = parsed.value;
+  if (!actor.operator && Object.keys(parsed.value).some((k) => !WORKSPACE_OWN.has(k))) return OPERATOR_ONLY;
+  const current = await deps.keystore.getWorkspace(workspaceId);
+  if (!current) return NOT_FOUND;
+  const before = await readWorkspaceView(deps, current);
+  // The key record first: an externalId taken changes nothing else.
+  const updated = await deps.keystore.updateWorkspaceUnique(workspaceId, fields satisfies WorkspaceChanges);
+  if (!updated) return NOT_FOUND;
+  if (!updated.ok) return taken(updated.existingId);
+  if (strictness !== undefined && strictness !== before.strictness)
+    await deps.feedback.setStrictness(workspaceId, strictness);
+  if (shareReports !== undefined) await deps.feedback.setSharing(workspaceId, shareReports);
+  // Even when it was off already: a review kept by a job that raced the last switch goes too.
+  if (shareReports === false) await deps.examples.forget(workspaceId);
+  if (languages !== undefined) await deps.feedback.setExpectedLanguages(workspaceId, languages);
+  const after = await readWorkspaceView(deps, updated.workspace);
+  await audit(deps, actor, { action: "workspace.update", target: workspaceId, workspaceId, before, after });
+  // A new plan or allowance can resume a paused site (or start a grace) now: the usage script
+  // records it and raises its webhooks, once, as a classify call would have.
+  if (updated.workspace.plan !== current.plan || updated.workspace.allowance !== current.allowance) {
+    await deps.usage
+      .observe(updated.workspace)
+      .then(({ status, events }) =>
+        events ? emitUsageEvents(deps.webhooks, workspaceId, status, events) : undefined,
+      )
+      .catch((err: unknown) =>
+        logFailure(deps.logger, err, { workspaceId }, "usage webhook events not queued"),
+      );
+  }
+  return done(after);
+};
+
+/** `workspace.delete`: an operator's; its keys stop at once. */
+export const deleteWorkspace = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+): Promise<Outcome<WorkspaceView>> => {
+  if (!reaches(actor, workspaceId)) return NOT_FOUND;
+  if (!actor.operator) return OPERATOR_ONLY;
+  const settings = await deps.feedback.settings(workspaceId);
+  const gone = await deps.keystore.deleteWorkspace(workspaceId);
+  if (!gone) return NOT_FOUND;
+  const before = workspaceView(gone, settings);
+  await audit(deps, actor, { action: "workspace.delete", target: gone.id, workspaceId: gone.id, before });
+  return done(before);
+};
