@@ -8,11 +8,12 @@ import { NearDuplicateIndex, type ReportLabel } from "./near-duplicates.ts";
  * newest reviews (issue 57). The reviews a worker holds for the site (its correction records:
  * label, the base model's log-odds under the version in service, the folded buckets) are split
  * by time: the newest quarter of each label is held out, the parts are built again from the
- * older ones alone,
- * and each part's weight is the one, from WEIGHTS, under which the held-out reviews are best
- * predicted (log-loss of the verdict's log-odds, the site's placement included). A part that
- * does not beat leaving it out by MARGIN on them gets weight 0: it moves nothing. The weights
- * found are then applied to the parts built from every review.
+ * older ones alone, and each part's weight is the one, from WEIGHTS, under which the held-out
+ * reviews are best predicted (log-loss of the base log-odds plus the parts; the site's
+ * placement, one shift of every score, is left out). A part that does not beat leaving it out
+ * by MARGIN on them gets weight 0: it moves nothing. The weights found are then applied to the
+ * parts built from every review, with a guard that keeps them from flagging more of the newest
+ * clean reviews than the model alone did.
  *
  * Near-duplicates earn theirs the same way: the newest quarter of the site's fingerprints is
  * looked up among the older ones; a label whose near-copies (below EXACT) disagree with their
@@ -65,15 +66,6 @@ export interface EarnedWeights {
   loss?: { without: number; with: number };
 }
 
-export const DEFAULT_EARNED: EarnedWeights = {
-  layer: 1,
-  correction: 0,
-  guard: 0,
-  shared: 0,
-  near: { spam: true, clean: true },
-  heldOut: 0,
-};
-
 /** A report layer built from correction records alone (their first 256 buckets), as the store counts. */
 export const layerFromRecords = (records: readonly CorrectionExample[]): ReportLayer => {
   const counts = Buffer.alloc(8 * LAYER_BUCKETS);
@@ -95,19 +87,15 @@ const logLoss = (z: number, label: 0 | 1): number =>
 
 /**
  * The weights each part earned on the site's newest reviews. `records` oldest first (the
- * correction log's order); `offset` the site's placement or strictness offset (log-odds), so
- * the held-out loss is the verdicts' own.
+ * correction log's order).
  */
-export const earnWeights = (
-  records: readonly CorrectionExample[],
-  offset = 0,
-): Omit<EarnedWeights, "near"> => {
+export const earnWeights = (records: readonly CorrectionExample[]): Omit<EarnedWeights, "near"> => {
   const { fit, test } = splitByTime(records);
   if (test.length < MIN_HELD) return { layer: 1, correction: 0, guard: 0, shared: 0, heldOut: 0 };
   const layer = layerFromRecords(fit);
   const correction = SiteCorrection.fit(fit);
   const parts = test.map((r) => ({
-    z: r.logOdds + offset,
+    z: r.logOdds,
     label: r.label,
     layer: layer.adjustment(r.buckets),
     correction: correction?.adjustment(r.buckets) ?? 0,
