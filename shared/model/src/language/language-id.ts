@@ -3,7 +3,7 @@ import type { Identified, LanguageIdentifier } from "./language.ts";
 /**
  * Language identification with eld (Efficient Language Detector, Apache-2.0, 60 languages),
  * its "small" database: the same answers as "large" on the project's test sentences at about
- * 60 µs a message rather than 100 (docs/model/languages.md), and ~170 MB of memory rather than
+ * 60 µs a message rather than 100 (docs/model/form-spam.md), and ~170 MB of memory rather than
  * ~420. Loaded on first use, not at import: the featuriser never needs it, and only a worker
  * that scores sites' expected languages pays for it.
  */
