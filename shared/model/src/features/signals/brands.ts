@@ -10,12 +10,12 @@
  */
 
 /** Brand names as written in text → the registrable labels of their own domains. */
-const TEXT_BRANDS: ReadonlyArray<readonly [pattern: string, labels: readonly string[]]> = [
+const TEXT_BRANDS: ReadonlyArray<readonly [names: string, labels: readonly string[]]> = [
   ["paypal", ["paypal", "paypalobjects"]],
   ["amazon", ["amazon", "amazonaws", "amzn"]],
   ["netflix", ["netflix"]],
   [
-    "microsoft|office ?365|outlook",
+    "microsoft|office 365|office365|outlook",
     ["microsoft", "office", "office365", "live", "outlook", "microsoftonline"],
   ],
   ["google|gmail|youtube", ["google", "gmail", "youtube", "youtu", "googleusercontent", "googlemail"]],
@@ -44,7 +44,7 @@ const TEXT_BRANDS: ReadonlyArray<readonly [pattern: string, labels: readonly str
   ["binance", ["binance"]],
   ["coinbase", ["coinbase"]],
   ["metamask", ["metamask"]],
-  ["trust ?wallet", ["trustwallet"]],
+  ["trust wallet|trustwallet", ["trustwallet"]],
   ["docusign", ["docusign"]],
   ["dropbox", ["dropbox"]],
   ["wells fargo", ["wellsfargo"]],
@@ -54,7 +54,10 @@ const TEXT_BRANDS: ReadonlyArray<readonly [pattern: string, labels: readonly str
   ["natwest", ["natwest"]],
   ["bradesco", ["bradesco"]],
   ["nubank", ["nubank"]],
-  ["mercado ?(?:libre|livre|pago)", ["mercadolibre", "mercadolivre", "mercadopago"]],
+  [
+    "mercado libre|mercadolibre|mercado livre|mercadolivre|mercado pago|mercadopago",
+    ["mercadolibre", "mercadolivre", "mercadopago"],
+  ],
   ["airbnb", ["airbnb"]],
   ["aliexpress", ["aliexpress"]],
   ["ebay", ["ebay"]],
@@ -70,15 +73,33 @@ const TEXT_BRANDS: ReadonlyArray<readonly [pattern: string, labels: readonly str
   ["abn amro|rabobank", ["abnamro", "rabobank"]],
 ];
 
-const TEXT_BRAND = new RegExp(`\\b(?:${TEXT_BRANDS.map(([p]) => `(${p})`).join("|")})\\b`, "g");
+/**
+ * Each brand name's first word → the names (as words) starting with it and their brand's labels:
+ * a text costs one lookup per word (a regular expression of every name cost 3 µs on a short name).
+ */
+const BY_FIRST_WORD = (() => {
+  const table = new Map<string, Array<readonly [words: readonly string[], labels: readonly string[]]>>();
+  for (const [names, labels] of TEXT_BRANDS)
+    for (const name of names.split("|")) {
+      const words = name.split(" ");
+      const list = table.get(words[0]!) ?? [];
+      list.push([words, labels]);
+      table.set(words[0]!, list);
+    }
+  return table;
+})();
+
+const NON_WORD = /[^\p{L}\p{N}_]+/u;
 
 /** The brands named in a folded text (lower-cased, accents off), as the labels of their own domains. */
 export const brandsIn = (folded: string): Array<readonly string[]> => {
   const found: Array<readonly string[]> = [];
-  for (const match of folded.matchAll(TEXT_BRAND)) {
-    const group = match.findIndex((g, i) => i > 0 && g !== undefined);
-    const labels = TEXT_BRANDS[group - 1]![1];
-    if (!found.includes(labels)) found.push(labels);
+  const words = folded.split(NON_WORD);
+  for (let i = 0; i < words.length; i++) {
+    const candidates = BY_FIRST_WORD.get(words[i]!);
+    if (candidates === undefined) continue;
+    for (const [name, labels] of candidates)
+      if (name.every((w, k) => words[i + k] === w) && !found.includes(labels)) found.push(labels);
   }
   return found;
 };
@@ -142,8 +163,9 @@ export const brandInHost = (host: string): string | undefined => {
   const label = registrableLabel(lower);
   for (const brand of HOST_SUBSTRING) if (label.includes(brand)) return brand;
   for (const piece of label.split("-")) if (HOST_PIECE.has(piece)) return piece;
-  const embedded = EMBEDDED_DOMAIN.exec(lower.slice(0, lower.length - registrableDomain(lower).length));
-  return embedded ? embedded[1] : undefined;
+  const subdomains = lower.slice(0, lower.length - registrableDomain(lower).length);
+  if (subdomains === "") return undefined;
+  return EMBEDDED_DOMAIN.exec(subdomains)?.[1];
 };
 
 /** A brand's domain written into subdomains: `paypal.com.` or `amazon.co.uk.` before the real one. */

@@ -59,7 +59,10 @@ const domainOf = (address: string): string =>
 export const formSignals = (form: FormPart, out: string[]): void => {
   const senderDomains = form.senders.map(domainOf);
   const text = form.texts.join("\n");
-  const nameText = form.names.join(" ").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  const names = form.names.join(" ");
+  const nameText = /[\u0080-\uffff]/.test(names)
+    ? names.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+    : names.toLowerCase();
   const senderText = [nameText, ...form.senders.map((a) => a.slice(0, a.lastIndexOf("@")).toLowerCase())]
     .join(" ")
     .replace(/[._+-]/g, " ");
@@ -78,7 +81,10 @@ export const formSignals = (form: FormPart, out: string[]): void => {
       }
     }
   }
-  const lookalikes = new Set([...form.hosts, ...senderDomains].map(lookalikeKind));
+  // A free-mail provider's own domain is never a look-alike: most senders skip the check.
+  const lookalikes = new Set(
+    [...form.hosts, ...senderDomains.filter((d) => !isFreeMail(d))].map(lookalikeKind),
+  );
   if (lookalikes.has("brand")) out.push("lookalike:brand");
   if (lookalikes.has("security-words")) out.push("lookalike:security-words");
   const own = senderDomains.filter((d) => !isFreeMail(d)).map(registrableDomain);
