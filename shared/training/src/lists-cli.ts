@@ -114,3 +114,6 @@ out(
     .filter((l) => !l.startsWith("#")),
 );
 copyFileSync(join(lists, "url_shorteners", "LICENSE"), join(LISTS_DIR, "url-shorteners.LICENSE"));
+// Issue 59: the contact-form campaigns' fragments, copied as is (MIT); the featuriser compiles
+// them at load (shared/model/src/features/signals/campaigns.ts).
+copyFileSync(join(lists, "contact_form_spam", "messages.json"), join(LISTS_DIR, "contact-form-spam.json"));

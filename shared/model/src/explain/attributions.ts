@@ -2,6 +2,7 @@ import type { NormalizedField } from "@sift/contracts";
 import { BUCKETS, featurize, type FieldTrace } from "../features/featurize.ts";
 import { fnv1a } from "../features/hash.ts";
 import { hostParts } from "../features/links.ts";
+import { firstCampaignMatch } from "../features/signals/campaigns.ts";
 import { LISTS, type PhraseList } from "../features/lists.ts";
 import { canonicalText, wordSpans } from "../features/text.ts";
 import { PHRASE_WORDS } from "../lists/format.ts";
@@ -81,7 +82,9 @@ export const attributions = (
         ? firstListed(LISTS.wpPhrases, tokens)
         : signal.startsWith("se-")
           ? firstListed(LISTS.seKeywords, tokens)
-          : undefined;
+          : signal.startsWith("campaign:")
+            ? firstCampaignMatch(tokens.length > 0 ? tokens : (read.words ?? []))
+            : undefined;
       const { code, label } = describeSignal(signal, phrase);
       out.add(code, label, name, `x:${signal}`);
     }

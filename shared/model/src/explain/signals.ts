@@ -48,6 +48,18 @@ const FIXED: Record<string, readonly [code: string, label: string]> = {
   "probe:path": ["injection_probe", "a path traversal payload"],
   "probe:command": ["injection_probe", "a shell command payload"],
   mash: ["keyboard_mash", "keyboard mash, not words"],
+  "brand:sender": ["brand_impersonation", "a brand named as the sender, writing from another domain"],
+  "brand:links-elsewhere": [
+    "brand_link_elsewhere",
+    "a brand named beside the reader's account, its links on other domains",
+  ],
+  "lookalike:brand": ["lookalike_domain", "a look-alike of a brand's domain"],
+  "lookalike:security-words": ["lookalike_domain", "a domain of account or security words strung together"],
+  "sender:links-elsewhere": ["sender_links_elsewhere", "links to sites other than the sender's own domain"],
+  "freemail:company": ["freemail_company", "a company's name with a free e-mail address"],
+  "offer:your-site": ["offer_to_your_site", "an offer for your site or business, with a call to action"],
+  "phish:account-threat": ["account_threat", "your account, card or parcel said to be blocked or waiting"],
+  "money:back": ["money_back", "pays more than the price and asks the rest sent on (overpayment)"],
   "random-string": ["random_string", "random letters and digits"],
 };
 
@@ -71,6 +83,22 @@ export const describeSignal = (signal: string, listed?: string): { code: string;
     return {
       code: "listed_phrase",
       label: listed ? `listed phrase: ${listed}` : "listed comment-spam phrase",
+    };
+  }
+  if (kind === "campaign") {
+    if (level === "phrase")
+      return {
+        code: "known_campaign",
+        label: listed
+          ? `a known form-spam campaign's words: ${listed}`
+          : "a known form-spam campaign's words",
+      };
+    const terms = signal.endsWith(":2") ? "2 or more" : "1";
+    return {
+      code: "campaign_terms",
+      label: listed
+        ? `a known form-spam campaign's term: ${listed}`
+        : `known form-spam campaign terms (${terms})`,
     };
   }
   if (kind === "se-keywords") {

@@ -12,7 +12,7 @@ const LONG = Array.from({ length: 3_000 }, (_, i) => `${WORDS[(i * 7) % 10]}${i 
 /**
  * Submissions whose features are pinned by a digest in this file: plain ASCII, tabs and
  * line breaks, fancy fonts, Latin marks, other scripts, emoji (surrogate pairs), links, addresses,
- * numbers, and a text long enough to be capped.
+ * numbers, a text long enough to be capped, and two forms the form signals read (issue 59).
  */
 const PINNED: NormalizedField[][] = [
   [["message", "Hello, is the room still free for the weekend of 14 June? We are two adults."]],
@@ -44,12 +44,25 @@ const PINNED: NormalizedField[][] = [
     ["message", "We can rank your website on Google's first page."],
   ],
   [["message", LONG]],
+  [
+    ["name", "PayPal Service"],
+    ["email", "service.paypal@gmail.com"],
+    ["message", "Your PayPal account has been limited. Restore it: https://paypal-verify.top/login"],
+  ],
+  [
+    ["name", "Mike from Monkey Digital"],
+    ["email", "mike@growthmail.example"],
+    [
+      "message",
+      "Hi, I wanted to know your price. We can rank your website on Google, reply YES. https://www.monkey-seo.com/x",
+    ],
+  ],
 ];
 
 const norm = (vals: Float32Array) => Math.sqrt(vals.reduce((s, v) => s + v * v, 0));
 
 describe("featurize", () => {
-  it("gives exactly featuriser 5's features (if this changes, bump FEATURIZER_VERSION and retrain)", () => {
+  it("gives exactly featuriser 6's features (if this changes, bump FEATURIZER_VERSION and retrain)", () => {
     // The committed model was trained on these features: a faster featuriser must hash the same
     // ids with the same values, bit for bit, or the worker scores with the wrong weights.
     const digest = createHash("sha256");
@@ -58,8 +71,8 @@ describe("featurize", () => {
       digest.update(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
       digest.update(new Uint8Array(vals.buffer, vals.byteOffset, vals.byteLength));
     }
-    expect(FEATURIZER_VERSION).toBe(5);
-    expect(digest.digest("hex")).toBe("2764f145b76c415b383d7132c9c024853a22ada631e0e7828e6df1b150914c4a");
+    expect(FEATURIZER_VERSION).toBe(6);
+    expect(digest.digest("hex")).toBe("08a40a6e204e9fae9ace7a91eb4932fa723454f8e1c89def9f855c54950cce74");
   });
 
   it("is deterministic, L2-normalised and inside the bucket range", () => {

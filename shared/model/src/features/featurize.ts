@@ -1,14 +1,22 @@
 import type { NormalizedField } from "@sift/contracts";
 import { fnv1a } from "./hash.ts";
 import { extractLinks, hostParts, isEmailAddress, isSingleLink, type Extracted } from "./links.ts";
-import { emailSignals, nameSignals, textSignals } from "./signals/index.ts";
+import {
+  campaignSignals,
+  emailSignals,
+  foldText,
+  formSignals,
+  nameSignals,
+  textSignals,
+  type FormPart,
+} from "./signals/index.ts";
 import { canonicalText, words } from "./text.ts";
 
 /**
  * Bump when anything below changes what a submission hashes to: the model metadata records it
  * and the worker refuses a model built for another featuriser.
  */
-export const FEATURIZER_VERSION = 5;
+export const FEATURIZER_VERSION = 6;
 
 /** 2^18 buckets: few collisions for ~35k training texts and a 1 MB weight table. */
 export const HASH_BITS = 18;
@@ -159,6 +167,15 @@ export const featurize = (fields: readonly NormalizedField[], trace?: FieldTrace
   const signals: string[] = [];
   const names = fields.filter(([name, value]) => roleOf(name, value) === "name").map(([, value]) => value);
   bag.add(`nf:${Math.min(fields.length, 6)}`);
+  const form: FormPart & { senders: string[]; hosts: string[]; texts: string[]; raw: string[] } = {
+    names,
+    senders: [],
+    hosts: [],
+    texts: [],
+    raw: [],
+  };
+  /** The trace the form signals are told in: the first text field's, else the first field's. */
+  let formTrace: FieldTrace | undefined;
   for (const [name, value] of fields) {
     const role = roleOf(name, value);
     const nameWords = words(canonicalText(name));
@@ -169,15 +186,30 @@ export const featurize = (fields: readonly NormalizedField[], trace?: FieldTrace
     if (role === "email") {
       addEmail(bag, value);
       emailSignals(value, names, signals);
+      form.senders.push(value.trim());
     } else if (role === "link") {
       const links = extractLinks(value);
       addHosts(bag, links.hosts);
       if (isNameField(name)) signals.push("name:link");
+      form.hosts.push(...links.hosts);
       read = { links };
     } else if (role === "name") read = addName(bag, value, signals);
-    else read = addText(bag, value, signals);
-    trace?.push({ role, nameWords, signals: signals.slice(fired), ...read });
+    else {
+      const text = addText(bag, value, signals);
+      form.hosts.push(...text.links.hosts);
+      form.texts.push(text.folded);
+      form.raw.push(value);
+      read = { text: text.text, words: text.words, links: text.links };
+    }
+    if (trace) {
+      const entry: FieldTrace = { role, nameWords, signals: signals.slice(fired), ...read };
+      trace.push(entry);
+      if (formTrace === undefined || (role === "text" && formTrace.role !== "text")) formTrace = entry;
+    }
   }
+  const fromForm = signals.length;
+  formSignals(form, signals);
+  formTrace?.signals.push(...signals.slice(fromForm));
   return finish(bag, new Set(signals));
 };
 
@@ -208,6 +240,7 @@ const addName = (bag: Bag, value: string, signals: string[]): { text: string; wo
   const tokens = words(text);
   for (const token of tokens) bag.add(`aw:${token}`);
   nameSignals(value, tokens, signals);
+  campaignSignals(tokens, signals);
   addNgrams(bag, "a", text, 3, 4);
   return { text, words: tokens };
 };
@@ -216,7 +249,7 @@ const addText = (
   bag: Bag,
   value: string,
   signals: string[],
-): { text: string; words: string[]; links: Extracted } => {
+): { text: string; words: string[]; links: Extracted; folded: string } => {
   const links = extractLinks(value);
   const { text: stripped, hosts, emailDomains, linkChars } = links;
   if (hosts.length > 0) addHosts(bag, hosts);
@@ -230,8 +263,9 @@ const addText = (
   for (const token of tokens) bag.add(`w:${token}`);
   addNgrams(bag, "c", text, 2, 4);
   addShape(bag, text, hosts.length);
-  textSignals({ raw: value, stripped, hosts, linkChars, tokens }, signals);
-  return { text, words: tokens, links };
+  const folded = foldText(stripped);
+  textSignals({ raw: value, stripped, folded, hosts, linkChars, tokens }, signals);
+  return { text, words: tokens, links, folded };
 };
 
 const LETTER_RUN = /[\p{L}\p{M}]+/gu;

@@ -27,6 +27,19 @@ export const WEIGHED_SIGNALS = [
   "lures:1",
   "lures:2",
   "lures:3",
+  // Issue 59's pitch, phish and campaign signals (docs/model/form-spam.md).
+  "brand:sender",
+  "brand:links-elsewhere",
+  "lookalike:brand",
+  "lookalike:security-words",
+  "sender:links-elsewhere",
+  "freemail:company",
+  "offer:your-site",
+  "phish:account-threat",
+  "money:back",
+  "campaign:phrase",
+  "campaign:terms:1",
+  "campaign:terms:2",
 ] as const;
 
 export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {

@@ -8,6 +8,8 @@ import { tldClass } from "./links.ts";
 const FREE_MAIL =
   /^(?:g(?:oogle)?mail\.com|yahoo\.[a-z.]+|ymail\.com|hotmail\.[a-z.]+|outlook\.[a-z.]+|live\.[a-z.]+|msn\.com|aol\.com|icloud\.com|me\.com|mail\.ru|yandex\.[a-z]+|gmx\.[a-z.]+|web\.de|proton(?:mail)?\.(?:me|com)|zoho\.com|qq\.com|163\.com|126\.com|rambler\.ru)$/;
 
+export const isFreeMail = (domain: string): boolean => FREE_MAIL.test(domain);
+
 /** Letters of a name or local part, for comparing the two. */
 const letters = (text: string): string =>
   text

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { extractLinks } from "../links.ts";
 import { linkSignals, tldClass } from "./links.ts";
+import { foldText } from "./phrasing.ts";
 
 const signals = (raw: string): string[] => {
   const { text, hosts, linkChars } = extractLinks(raw);
   const out: string[] = [];
-  linkSignals({ raw, stripped: text, hosts, linkChars, tokens: [] }, out);
+  linkSignals({ raw, stripped: text, folded: foldText(text), hosts, linkChars, tokens: [] }, out);
   return out;
 };
 

@@ -1,5 +1,6 @@
 import { hostListed, LISTS } from "../lists.ts";
 import { hostParts } from "../links.ts";
+import { CAMPAIGNS } from "./campaigns.ts";
 import type { TextPart } from "./part.ts";
 
 /** Links written the ways comment spam writes them, beyond a plain URL. */
@@ -49,6 +50,11 @@ export const linkSignals = ({ raw, hosts, linkChars }: TextPart, out: string[]):
   for (const host of all) {
     out.push(`link:tld:${tldClass(host)}`);
     if (hostListed(LISTS.shorteners, host)) out.push("link:shortener");
-    if (hostListed(LISTS.seWebsites, host) || hostListed(LISTS.wpDomains, host)) out.push("link:listed");
+    if (
+      hostListed(LISTS.seWebsites, host) ||
+      hostListed(LISTS.wpDomains, host) ||
+      hostListed(CAMPAIGNS.hosts, host)
+    )
+      out.push("link:listed");
   }
 };

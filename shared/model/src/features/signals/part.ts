@@ -5,6 +5,8 @@ export interface TextPart {
   stripped: string;
   hosts: readonly string[];
   linkChars: number;
+  /** The stripped text lower-cased with accents and fancy-font letters off ("página" → "pagina"). */
+  folded: string;
   /** Canonical words of the stripped text. */
   tokens: readonly string[];
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { extractLinks } from "../links.ts";
 import { canonicalText, words } from "../text.ts";
-import { phrasingSignals } from "./phrasing.ts";
+import { foldText, phrasingSignals } from "./phrasing.ts";
 
 const signals = (raw: string): string[] => {
   const { text, hosts, linkChars } = extractLinks(raw);
   const out: string[] = [];
-  phrasingSignals({ raw, stripped: text, hosts, linkChars, tokens: words(canonicalText(text)) }, out);
+  phrasingSignals(
+    { raw, stripped: text, folded: foldText(text), hosts, linkChars, tokens: words(canonicalText(text)) },
+    out,
+  );
   return out;
 };
 

@@ -52,18 +52,22 @@ const PRAISE =
   /\b(?:great|nice|awesome|amazing|excellent|wonderful|informative|useful|helpful|fantastic|good|superb|brilliant) (?:post|article|blog|content|site|website|read|information|info|job|share|writing|work)\b|\bthanks? (?:you )?for (?:sharing|this (?:post|article)|the (?:post|article|info))|\bkeep (?:it up|up the good work)/;
 
 /**
+ * A text lower-cased with accents and fancy-font letters off (ASCII text, most of it, is already
+ * so): "página", "pagina" and "𝐩𝐚𝐠𝐢𝐧𝐚" are one word.
+ */
+export const foldText = (text: string): string => {
+  const lower = text.toLowerCase();
+  return /[\u0080-\uffff]/.test(lower) ? text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase() : lower;
+};
+
+/**
  * Wording signals over a text field's stripped text (lower-cased) and its canonical words: money,
  * prices and discounts, outreach pitch elements, praise (alone, or followed by a link: the
  * blog-comment template), and how many phrases of the comment-spam and Stack Exchange keyword
  * lists it contains.
  */
-export const phrasingSignals = ({ stripped, tokens, hosts }: TextPart, out: string[]): void => {
+export const phrasingSignals = ({ stripped, folded, tokens, hosts }: TextPart, out: string[]): void => {
   const lower = stripped.toLowerCase();
-  // Accents and fancy-font letters off (ASCII text, most of it, is already so): "página",
-  // "pagina" and "𝐩𝐚𝐠𝐢𝐧𝐚" are one word.
-  const folded = /[\u0080-\uffff]/.test(lower)
-    ? stripped.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
-    : lower;
   if (MONEY.test(folded)) out.push("money");
   if (DISCOUNT.test(folded)) out.push("discount");
   if (PRICE_WORDS.test(folded)) out.push("price-words");
