@@ -92,7 +92,13 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   expect(results.solutionsSpent).toBeGreaterThanOrEqual(verifies.reduce((a, s) => a + s.count, 0));
   expect(results.reports.applied).toBeGreaterThanOrEqual(results.reports.count);
   for (const hop of results.hops) expect(hop.count, hop.hop).toBeGreaterThan(0);
-  expect(Object.keys(results.memory).sort()).toEqual(["classify", "gateway", "verify", "worker"]);
+  expect(Object.keys(results.memory).sort()).toEqual([
+    "classify",
+    "gateway",
+    "management",
+    "verify",
+    "worker",
+  ]);
   // The stage breakdown read every call's whole trace, and its stages come in order.
   expect(results.stages.complete).toBe(results.stages.calls);
   expect(results.stages.stages.map((s) => s.stage)).toContain("worker in");
