@@ -15,17 +15,17 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Keystore } from "@sift/keystore";
-import { prepareContent } from "@sift/content";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { createKey, createPoster, startSift } from "@sift/testkit";
-import { authorPool, formContent, loadSource, wholeMessages, type SourceName } from "@sift/training";
+import { authorPool } from "@sift/training";
 import {
   f3,
   quantile,
   reportLag,
   runLiveReplay,
   siteClient,
+  standInItems,
   type SiteFigures,
   type StandIn,
 } from "./replay/live.ts";
@@ -60,36 +60,12 @@ const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).
 const dataDir = resolve(values.data!);
 const maxRows = Number(values["max-rows"]);
 
-/** mulberry32: a fixed shuffle, so every run lives the same traffic in the same order. */
-const shuffled = <T>(xs: readonly T[], seed: number): T[] => {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-};
-
 const authors = authorPool(dataDir);
-/** A source's rows in a form's fields, or (`whole:<source>`) joined into whole submissions. */
-const itemsOf = (name: string) => {
-  const [whole, source] = name.startsWith("whole:") ? [true, name.slice(6)] : [false, name];
-  const rows = loadSource(dataDir, source as SourceName);
-  return whole
-    ? wholeMessages(rows, authors, () => 0).map((m) => ({ content: m.content as unknown, label: m.label }))
-    : rows.map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }));
-};
-const standIns: StandIn[] = values.sites!.split(",").map((source) => {
-  const items = itemsOf(source).filter((r) => prepareContent(r.content).ok);
-  return { source, kind: STAND_INS[source] ?? "other", items: shuffled(items, 20_261_206).slice(0, maxRows) };
-});
+const standIns: StandIn[] = values.sites!.split(",").map((source) => ({
+  source,
+  kind: STAND_INS[source] ?? "other",
+  items: standInItems(dataDir, source, authors, maxRows),
+}));
 
 // --- the stack ------------------------------------------------------------------------------
 let baseUrl = values["base-url"];

@@ -15,11 +15,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { prepareContent } from "@sift/content";
 import { Keystore } from "@sift/keystore";
 import { createRedis, redisReady, systemClock } from "@sift/runtime";
 import { createKey, createPoster, ROOT, startSift } from "@sift/testkit";
-import { authorPool, formContent, loadSource, wholeMessages, type SourceName } from "@sift/training";
+import { authorPool } from "@sift/training";
 import {
   backgroundLoad,
   f3,
@@ -27,7 +26,7 @@ import {
   scoresOf,
   settled,
   siteClient,
-  type LiveItem,
+  standInItems,
   type Scores,
 } from "./replay/live.ts";
 
@@ -50,33 +49,10 @@ const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).
 const dataDir = resolve(values.data!);
 const authors = authorPool(dataDir);
 
-const shuffled = <T>(xs: readonly T[], seed: number): T[] => {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-};
-const itemsOf = (name: string): LiveItem[] => {
-  const [whole, source] = name.startsWith("whole:") ? [true, name.slice(6)] : [false, name];
-  const rows = loadSource(dataDir, source as SourceName);
-  const items = whole
-    ? wholeMessages(rows, authors, () => 0).map((m) => ({ content: m.content as unknown, label: m.label }))
-    : rows.map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }));
-  return shuffled(
-    items.filter((r) => prepareContent(r.content).ok),
-    20_261_206,
-  ).slice(0, Number(values["max-rows"]));
-};
-const standIns = values.sites!.split(",").map((source) => ({ source, items: itemsOf(source) }));
+const standIns = values.sites!.split(",").map((source) => ({
+  source,
+  items: standInItems(dataDir, source, authors, Number(values["max-rows"])),
+}));
 
 /** `sift …` as an operator runs it, against the stack's Redis; its JSON answer. */
 const sift = (redisUrl: string, args: string[]): unknown => {

@@ -1,12 +1,18 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareContent } from "@sift/content";
 import { Keystore } from "@sift/keystore";
 import { createRedis, redisReady, systemClock, type RedisClient } from "@sift/runtime";
 import { createKey, createPoster, startSift, type SiftUnderTest } from "@sift/testkit";
-import { authorPool, formContent, loadSource, type SourceName } from "@sift/training";
-import { backgroundLoad, liveSite, siteClient, type SiteKey, type StandIn } from "../src/replay/live.ts";
+import { authorPool } from "@sift/training";
+import {
+  backgroundLoad,
+  liveSite,
+  siteClient,
+  standInItems,
+  type SiteKey,
+  type StandIn,
+} from "../src/replay/live.ts";
 
 /**
  * The live replay in a CI-sized form (issue 57): two sites of two kinds live through the stack
@@ -21,32 +27,15 @@ const available = existsSync(DATA);
 if (!available && CI) throw new Error(`the live replay's data is not at ${DATA}`);
 
 const ROWS = 360;
-/** A fixed shuffle, so every run lives the same traffic. */
-const shuffled = <T>(xs: readonly T[]): T[] => {
-  let s = 20_261_206;
-  const random = () => {
-    s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0;
-    return s / 2 ** 32;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-};
-
 describe.skipIf(!available)("the live replay, CI-sized", () => {
   let sift: SiftUnderTest;
   let redis: RedisClient;
   let newSite: () => Promise<SiteKey>;
-  const standIn = (source: SourceName, kind: string): StandIn => {
-    const authors = authorPool(DATA);
-    const items = loadSource(DATA, source)
-      .map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }))
-      .filter((r) => prepareContent(r.content).ok);
-    return { source, kind, items: shuffled(items).slice(0, ROWS) };
-  };
+  const standIn = (source: string, kind: string): StandIn => ({
+    source,
+    kind,
+    items: standInItems(DATA, source, authorPool(DATA), ROWS),
+  });
 
   beforeAll(async () => {
     sift = await startSift();

@@ -9,6 +9,7 @@ export { formContent, formFields } from "./data/forms.ts";
 export { SOURCES, type SourceName } from "./data/catalog.ts";
 export { loadSource } from "./data/sources.ts";
 export { wholeMessages } from "./data/whole.ts";
+export { seededRandom, shuffled } from "./train/random.ts";
 export { EXAMPLE_SUBMISSIONS } from "./eval/submissions.ts";
 export { trainableSources } from "./eval/protocol.ts";
 export { buildArtifact } from "./train/build.ts";

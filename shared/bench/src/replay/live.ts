@@ -7,7 +7,16 @@
  * at a steady rate, as the rest of a deployment does. What is printed is what the stack answered:
  * nothing here scores in process.
  */
+import { prepareContent } from "@sift/content";
 import { createPoster, type Poster } from "@sift/testkit";
+import {
+  formContent,
+  loadSource,
+  seededRandom,
+  shuffled,
+  wholeMessages,
+  type SourceName,
+} from "@sift/training";
 import { rocAuc } from "@sift/learning";
 import { SPAM_STANDARD } from "@sift/contracts";
 
@@ -66,6 +75,31 @@ export interface LiveOptions {
 }
 
 const THRESHOLD = 0.8;
+
+/** The fixed shuffle every live replay lives its stand-ins' traffic in. */
+export const STAND_IN_SEED = 20_261_206;
+
+/**
+ * A stand-in's traffic: a source's rows in a form's fields (`formContent`), or with
+ * `whole:<source>` joined into whole submissions; those classify accepts, shuffled with the fixed
+ * seed (a site's traffic is not sorted by label), at most `maxRows`.
+ */
+export const standInItems = (
+  dataDir: string,
+  name: string,
+  authors: readonly string[],
+  maxRows: number,
+): LiveItem[] => {
+  const [whole, source] = name.startsWith("whole:") ? [true, name.slice(6)] : [false, name];
+  const rows = loadSource(dataDir, source as SourceName);
+  const items = whole
+    ? wholeMessages(rows, authors, () => 0).map((m) => ({ content: m.content as unknown, label: m.label }))
+    : rows.map((row, i) => ({ content: formContent(row, i, authors).content, label: row.label }));
+  return shuffled(
+    items.filter((r) => prepareContent(r.content).ok),
+    seededRandom(STAND_IN_SEED),
+  ).slice(0, maxRows);
+};
 
 export const scoresOf = (scores: readonly number[], labels: readonly (0 | 1)[]): Scores => {
   const z = scores.map((score, i) => ({ z: score, label: labels[i]! }));
