@@ -332,6 +332,13 @@ describe("what the log keeps, set from the Submissions screen", () => {
       const newest = rows((await w.c.get(`${path}/submissions`)).text)[0]!;
       return (await stack.verdicts.get(w.workspaceId, newest))?.content.mode === "none";
     });
+    // The log is written after classify answers: the loop's last call may still be on its way.
+    // Forget once no entry has come for a moment (a late one would land after the forget: CI saw it).
+    await within(5_000, async () => {
+      const count = rows((await w.c.get(`${path}/submissions`)).text).length;
+      await new Promise((r) => setTimeout(r, 300));
+      return rows((await w.c.get(`${path}/submissions`)).text).length === count;
+    });
 
     // Forgetting needs the box ticked; then every entry is gone.
     const unticked = await w.c.post(`${path}/log/forget`, {});
