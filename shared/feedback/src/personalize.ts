@@ -103,8 +103,8 @@ export const personalize = (input: {
   // The guard holds the parts to the site's newest clean reviews (earned.ts); it moves nothing
   // where the parts move nothing.
   const ownAdjustment = taught === 0 ? 0 : taught + (earned?.guard ?? 0);
-  // The shared layer moves a site only as much as it earned on the site's own newest reviews:
-  // none for a site without reviews, whose floor is the model in service (earned.ts).
+  // The shared layer moves a site as much as the site's own count layer earned on its newest
+  // reviews: none for a site without reviews, whose floor is the model in service (earned.ts).
   const sharedWeight = SHARED_WEIGHT * (earned?.shared ?? 0);
   const sharedAdjustment = sharedWeight === 0 ? 0 : (shared?.adjustment(input.ids) ?? 0) * sharedWeight;
   // The weak language signal is worth reading (franc's cost) only where it could move the label.
