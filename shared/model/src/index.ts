@@ -7,5 +7,6 @@ export { phraseList, phraseMatches } from "./features/lists.ts";
 export * from "./explain/attributions.ts";
 export * from "./linear.ts";
 export { RULE_SIGNALS } from "./features/signals/probes.ts";
+export { FORM_SPAM_SIGNALS } from "./features/signals/pitch.ts";
 export { CANARY_PATH } from "./canary.ts";
 export { exportOnnx, type ExportMeta, type GraphWeights } from "./onnx/export.ts";

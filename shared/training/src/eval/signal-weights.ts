@@ -1,4 +1,4 @@
-import { BUCKETS, fnv1a, loadLinearScorer } from "@sift/model";
+import { BUCKETS, fnv1a, FORM_SPAM_SIGNALS, loadLinearScorer } from "@sift/model";
 
 /**
  * The dense form signals issue 44 asked to earn their weight on whole honest messages: money,
@@ -28,18 +28,7 @@ export const WEIGHED_SIGNALS = [
   "lures:2",
   "lures:3",
   // Issue 59's pitch, phish and campaign signals (docs/model/form-spam.md).
-  "brand:sender",
-  "brand:links-elsewhere",
-  "lookalike:brand",
-  "lookalike:security-words",
-  "sender:links-elsewhere",
-  "freemail:company",
-  "offer:your-site",
-  "phish:account-threat",
-  "money:back",
-  "campaign:phrase",
-  "campaign:terms:1",
-  "campaign:terms:2",
+  ...FORM_SPAM_SIGNALS,
 ] as const;
 
 export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {

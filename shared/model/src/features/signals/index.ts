@@ -23,4 +23,5 @@ export { campaignSignals, emailSignals, nameSignals };
 export { formSignals, type FormPart } from "./form.ts";
 export { foldText } from "./phrasing.ts";
 export { RULE_SIGNALS } from "./probes.ts";
+export { FORM_SPAM_SIGNALS } from "./pitch.ts";
 export type { TextPart };

@@ -68,3 +68,19 @@ export const pitchSignals = (folded: string, out: string[]): void => {
   if (accountThreat(folded)) out.push("phish:account-threat");
   if (moneyBack(folded)) out.push("money:back");
 };
+
+/** Issue 59's pitch, phish and campaign signals (docs/model/form-spam.md): what its tests and weights read. */
+export const FORM_SPAM_SIGNALS = [
+  "brand:sender",
+  "brand:links-elsewhere",
+  "lookalike:brand",
+  "lookalike:security-words",
+  "sender:links-elsewhere",
+  "freemail:company",
+  "offer:your-site",
+  "phish:account-threat",
+  "money:back",
+  "campaign:phrase",
+  "campaign:terms:1",
+  "campaign:terms:2",
+] as const;

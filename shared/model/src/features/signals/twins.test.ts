@@ -3,22 +3,9 @@ import { describe, expect, it } from "vitest";
 import { loadLinearScorer } from "../../linear.ts";
 import { BUCKETS, featurize, type FieldTrace } from "../featurize.ts";
 import { fnv1a } from "../hash.ts";
+import { FORM_SPAM_SIGNALS } from "./pitch.ts";
 
-/** Issue 59's signals (docs/model/form-spam.md). */
-const NEW_SIGNALS = [
-  "brand:sender",
-  "brand:links-elsewhere",
-  "lookalike:brand",
-  "lookalike:security-words",
-  "sender:links-elsewhere",
-  "freemail:company",
-  "offer:your-site",
-  "phish:account-threat",
-  "money:back",
-  "campaign:phrase",
-  "campaign:terms:1",
-  "campaign:terms:2",
-];
+const NEW_SIGNALS: readonly string[] = FORM_SPAM_SIGNALS;
 
 const LOGIT = (p: number) => Math.log(p / (1 - p));
 
