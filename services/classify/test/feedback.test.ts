@@ -187,6 +187,26 @@ describe("POST /feedback", () => {
     expect([await reports("queued"), await reports("test")]).toEqual([queued, tested + 2]);
   });
 
+  it("counts each report's language for the site (clean by script and language, spam by language), never its text", async () => {
+    const site = await workspace();
+    const clean = {
+      message: "Hola, ¿la mesa de roble sigue disponible? Podría recogerla el sábado por la mañana.",
+    };
+    const spam = {
+      message: "Здравствуйте, предлагаем продвижение вашего сайта в поиске и рекламу по низкой цене",
+    };
+    expect((await report(site.secretKey, clean, "clean")).status).toBe(200);
+    expect((await report(site.secretKey, spam, "spam")).status).toBe(200);
+    await within5s(
+      async () =>
+        (await store.stats(site.workspaceId)).clean + (await store.stats(site.workspaceId)).spam === 2,
+    );
+    const { languages } = await store.snapshot(site.workspaceId);
+    expect([...languages!.scripts]).toEqual([["Latn", 1]]);
+    expect([...languages!.languages]).toEqual([["es", 1]]);
+    expect([...languages!.spamLanguages]).toEqual([["ru", 1]]);
+  });
+
   it("forgets a workspace's reports on request: its scores return to the base model's", async () => {
     const site = await workspace();
     const base = (await classify(site.secretKey, RESEND)).score;

@@ -13,6 +13,7 @@ import type { Scorer } from "./clients/scorer.ts";
 import type { WorkspaceStates } from "./clients/workspace-states.ts";
 import { MicroBatcher } from "./domain/batcher.ts";
 import { createRowIndex, handleInference } from "./handlers/inference.ts";
+import type { LanguageIdentifier } from "@sift/model/language";
 import { tracedProcess, tracedRun, type ProcessMessage, type RunBatch } from "./tracing.ts";
 
 export interface WorkerDeps {
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   config: { batchWindowMs: number; batchMaxItems: number };
   /** Workspaces' learned state; absent, every request gets the base model's score. */
   states?: WorkspaceStates;
+  /** Identifies a message's language against its site's (`unexpected_language`); absent: off. */
+  languageIdentifier?: LanguageIdentifier;
   /** Batch sizes, model time and requests by outcome go here when given (served on the probe port). */
   metrics?: Registry | undefined;
   /** When given, each request continues the classify service's trace, and each batch is a span. */
@@ -141,6 +144,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       population: scorer.population,
       logger,
       ...(deps.states ? { states: deps.states } : {}),
+      ...(deps.languageIdentifier ? { languageIdentifier: deps.languageIdentifier } : {}),
       rescorer: scorer.weights ? exampleRescorer(scorer.version, scorer.weights) : null,
     };
     const process: ProcessMessage = async (msg, trace) => {

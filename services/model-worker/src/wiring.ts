@@ -1,6 +1,7 @@
 import type { NatsConnection } from "nats";
 import { FeedbackStore } from "@sift/feedback";
 import { Histogram, serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
+import { loadLanguageIdentifier } from "@sift/model/language";
 import { createInferenceWorker } from "./app.ts";
 import { loadOnnxScorer, loadOnnxScorerFromBytes } from "./clients/scorer.ts";
 import { ServingModel } from "./clients/serving-model.ts";
@@ -55,12 +56,15 @@ export const createModelWorker = async (
         observeLag: (seconds) => lag.observe(seconds),
       })
     : undefined;
+  // The sites' languages need an identifier only where there are sites' states to read them against.
+  const languageIdentifier = states ? await loadLanguageIdentifier() : undefined;
   const worker = createInferenceWorker({
     nats: deps.nats,
     scorers,
     logger,
     config,
     ...(states ? { states } : {}),
+    ...(languageIdentifier ? { languageIdentifier } : {}),
     metrics: deps.metrics,
     tracing: deps.tracing,
   });

@@ -113,7 +113,7 @@ const classifyExplained = async (
   const reply = await classifyOnce(key, content, "?explain=1");
   const json = reply.json as { score: number; reasons?: Array<{ signal: string; weight: number }> };
   const language = (json.reasons ?? [])
-    .filter((r) => r.signal === "new_script" || r.signal === "rare_language")
+    .filter((r) => r.signal === "new_script" || r.signal === "unexpected_language")
     .reduce((a, r) => a + r.weight, 0);
   return { score: json.score, language };
 };

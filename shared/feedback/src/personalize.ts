@@ -8,6 +8,7 @@ import {
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
 import { languageSignal, type LanguageProfile } from "./language.ts";
+import type { LanguageIdentifier } from "@sift/model/language";
 import { matchLists, type ListEntry } from "./lists.ts";
 import type { PopulationCurve } from "./placement.ts";
 import type { ReviewedScores } from "./reviewed.ts";
@@ -23,8 +24,10 @@ export interface WorkspaceState {
   strictness?: Strictness;
   /** Its reviewed reports' base scores (per-site placement); absent: the model's placement. */
   reviewed?: ReviewedScores | null;
-  /** Scripts and languages of its reviewed clean messages; absent: no language signal. */
+  /** Scripts and languages of its reviewed messages; absent: no history to read them against. */
   languages?: LanguageProfile | null;
+  /** Its `languages` setting (ISO 639-1); absent or []: learned from its clean reviews. */
+  expectedLanguages?: readonly string[];
   /** The residual its own reviews fitted on the base model (correction.ts); absent: none. */
   correction?: SiteCorrection | null;
   /** What each part earned on its newest reviews (earned.ts); absent: every part in full. */
@@ -75,6 +78,8 @@ export const personalize = (input: {
    * what per-site placement places on. Absent: the strictness offset alone.
    */
   model?: { version: string; population?: PopulationCurve | undefined };
+  /** Identifies a message's language for `unexpected_language`; absent: that signal is off. */
+  languageIdentifier?: LanguageIdentifier | undefined;
 }): Verdict => {
   const { state, shared } = input;
   /** What the workspace adds (placement, language, learned layers, near-duplicates, lists). */
@@ -107,13 +112,14 @@ export const personalize = (input: {
   // reviews: none for a site without reviews, whose floor is the model in service (earned.ts).
   const sharedWeight = SHARED_WEIGHT * (earned?.shared ?? 0);
   const sharedAdjustment = sharedWeight === 0 ? 0 : (shared?.adjustment(input.ids) ?? 0) * sharedWeight;
-  // The weak language signal is worth reading (franc's cost) only where it could move the label.
+  // A language is worth identifying (eld's tenth of a millisecond) only where it could move the label.
   const before = z + ownAdjustment + sharedAdjustment;
-  const writing = languageSignal(
-    input.fields,
-    state?.languages,
-    (weight) => before < LOGIT_THRESHOLD && before + weight >= LOGIT_THRESHOLD,
-  );
+  const writing = languageSignal(input.fields, {
+    profile: state?.languages,
+    stated: state?.expectedLanguages ?? [],
+    identifier: input.languageIdentifier,
+    matters: (weight) => before < LOGIT_THRESHOLD && before + weight >= LOGIT_THRESHOLD,
+  });
   if (writing) {
     z += writing.weight;
     reasons.push({ signal: writing.signal, label: writing.label, weight: writing.weight });

@@ -28,8 +28,8 @@ const APPLIED_MEMORY_MS = 24 * 3_600_000;
  * report id → when applied), corrections (the site correction's log, correction.ts), examples
  * (list: the newest reports' examples, rescore.ts). ARGV: label
  * (spam|clean), reportedAt, fingerprint record (binary), reviewed record (binary, or empty when
- * the report has no base score), script, language (empty when unknown; counted for clean reports
- * only), report id (empty: none), now, applied memory (ms), correction record (binary, or empty
+ * the report has no base score), script, language (empty when unknown; a clean report counts its
+ * script and language, a spam report its language, `x:<language>`), report id (empty: none), now, applied memory (ms), correction record (binary, or empty
  * when the report has no base score), example entry (binary, or empty: a report without an
  * example; with one, the correction record is not appended, the entry holds it), buckets...
  * A reviewed record appended bumps meta's `scored`; the example entry is prefixed with that
@@ -86,6 +86,8 @@ end
 if ARGV[1] == 'clean' and #ARGV[5] > 0 then
   redis.call('HINCRBY', KEYS[6], 's:' .. ARGV[5], 1)
   if #ARGV[6] > 0 then redis.call('HINCRBY', KEYS[6], 'l:' .. ARGV[6], 1) end
+elseif ARGV[1] == 'spam' and #ARGV[6] > 0 then
+  redis.call('HINCRBY', KEYS[6], 'x:' .. ARGV[6], 1)
 end
 redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 redis.call('HSET', KEYS[3], 'updatedAt', ARGV[2])
@@ -151,8 +153,10 @@ export interface StateSnapshot extends LayerSnapshot {
   strictness: Strictness;
   /** The reviewed log (reviewed.ts): each report's label, base log-odds and model. */
   reviewed: Buffer | null;
-  /** Scripts and languages of its reviewed clean messages (language.ts). */
+  /** Scripts and languages of its reviewed messages (language.ts). */
   languages: LanguageProfile | null;
+  /** Its `languages` setting (ISO 639-1; [] = learned from its clean reviews). */
+  expectedLanguages: string[];
   /** The site correction's log (correction.ts): each report's label, base log-odds and buckets. */
   corrections: Buffer | null;
   /** The newest reports' examples (rescore.ts), and the reviewed log's sequence number. */
@@ -263,6 +267,7 @@ export class FeedbackStore extends ListStore {
       .hgetall(this.key(layer, "languages"))
       .getBuffer(this.key(layer, "corrections"))
       .lrangeBuffer(this.key(layer, "examples"), 0, -1)
+      .get(this.key(layer, "expected-languages"))
       .exec();
     if (!results) throw new Error("snapshot transaction aborted");
     for (const [err] of results) if (err) throw err;
@@ -277,6 +282,7 @@ export class FeedbackStore extends ListStore {
       languages,
       corrections,
       examples,
+      expected,
     ] = results.map(([, value]) => value) as [
       string | null,
       Buffer | null,
@@ -288,6 +294,7 @@ export class FeedbackStore extends ListStore {
       Record<string, string> | null,
       Buffer | null,
       Buffer[],
+      string | null,
     ];
     return {
       version: Number(version ?? 0),
@@ -299,6 +306,7 @@ export class FeedbackStore extends ListStore {
       strictness: strictnessOf(strictness),
       reviewed,
       languages: profileOf(languages),
+      expectedLanguages: expected ? expected.split(",") : [],
       corrections,
       examples: { scored: Number(meta[2] ?? 0), entries: examples ?? [] },
       updatedAt: meta[3] ? Number(meta[3]) : null,
@@ -347,17 +355,23 @@ export class FeedbackStore extends ListStore {
   /**
    * The languages the workspace says its visitors write (ISO 639-1, DESIGN's "expected
    * languages"), beside the learned profile in `languages`: [] = none stated, learn them. Kept as
-   * "es,en" under `{fb:<id>}:expected-languages`, in the workspace's slot, for the model worker to
-   * read with the rest of its state once the `unexpected_language` signal uses it.
+   * "es,en" under `{fb:<id>}:expected-languages`, in the workspace's slot, which the model worker
+   * reads with the rest of its state (`snapshot`) for the `unexpected_language` signal.
    */
   async expectedLanguages(workspaceId: string): Promise<string[]> {
     const value = await this.redis.get(this.key(workspaceId, "expected-languages"));
     return value ? value.split(",") : [];
   }
 
-  async setExpectedLanguages(workspaceId: string, codes: readonly string[]): Promise<void> {
-    if (codes.length === 0) await this.redis.del(this.key(workspaceId, "expected-languages"));
-    else await this.redis.set(this.key(workspaceId, "expected-languages"), codes.join(","));
+  /** Sets them; like strictness, the version bump makes workers reload within a second. */
+  async setExpectedLanguages(workspaceId: string, codes: readonly string[]): Promise<number> {
+    const [, version] = await Promise.all([
+      codes.length === 0
+        ? this.redis.del(this.key(workspaceId, "expected-languages"))
+        : this.redis.set(this.key(workspaceId, "expected-languages"), codes.join(",")),
+      this.redis.incr(this.key(workspaceId, "version")),
+    ]);
+    return version;
   }
 
   /** The settings kept here (strictness, sharing, expected languages), in one round trip of one slot. */

@@ -97,26 +97,43 @@ describe("per-site placement through the feedback store (real Redis)", () => {
     expect(scoreFor(await stateOf(workspace()), 0.79)).toBeCloseTo(0.79, 9);
   });
 
-  it("learns the site's scripts and languages from its clean reports only, and forgets them with the rest", async () => {
+  it("learns the site's scripts and languages from its clean reports, its spam's languages apart, and forgets them with the rest", async () => {
     const site = workspace();
     for (let i = 0; i < 3; i++)
-      await store.record(site, job(site, "clean", -5, { script: "Latn", language: "eng" }));
-    await store.record(site, job(site, "spam", 2, { script: "Cyrl", language: "rus" }));
+      await store.record(site, job(site, "clean", -5, { script: "Latn", language: "en" }));
+    // Counted before 1.7 as franc-min's ISO 639-3: read as the same language.
+    await store.record(site, job(site, "clean", -5, { script: "Latn", language: "eng" }));
+    await store.record(site, job(site, "spam", 2, { script: "Cyrl", language: "ru" }));
     const { languages } = await store.snapshot(site);
-    expect(languages?.total).toBe(3);
-    expect([...languages!.scripts]).toEqual([["Latn", 3]]);
-    expect([...languages!.languages]).toEqual([["eng", 3]]);
+    expect(languages?.total).toBe(4);
+    expect([...languages!.scripts]).toEqual([["Latn", 4]]);
+    expect([...languages!.languages]).toEqual([["en", 4]]);
+    expect([...languages!.spamLanguages]).toEqual([["ru", 1]]);
     await store.forget(site);
     const after = await store.snapshot(site);
     expect(after.languages).toBeNull();
     expect(after.reviewed).toBeNull();
   });
 
+  it("carries the site's stated languages in its snapshot, and a change moves its version for the workers", async () => {
+    const site = workspace();
+    const before = await store.version(site);
+    expect((await store.snapshot(site)).expectedLanguages).toEqual([]);
+    await store.setExpectedLanguages(site, ["es", "en"]);
+    const stated = await store.snapshot(site);
+    expect(stated.expectedLanguages).toEqual(["es", "en"]);
+    expect(stated.version).toBeGreaterThan(before);
+    await store.setExpectedLanguages(site, []);
+    const learned = await store.snapshot(site);
+    expect(learned.expectedLanguages).toEqual([]);
+    expect(learned.version).toBeGreaterThan(stated.version);
+  });
+
   it("catches a long message in a script a monolingual site never received, and leaves a multilingual site's alone", async () => {
     const english = workspace();
     const mixed = workspace();
     for (let i = 0; i < 120; i++) {
-      await store.record(english, job(english, "clean", -5, { script: "Latn", language: "eng" }));
+      await store.record(english, job(english, "clean", -5, { script: "Latn", language: "en" }));
       const cyrillic = i % 2 === 0;
       await store.record(
         mixed,
@@ -124,7 +141,7 @@ describe("per-site placement through the feedback store (real Redis)", () => {
           mixed,
           "clean",
           -5,
-          cyrillic ? { script: "Cyrl", language: "rus" } : { script: "Latn", language: "eng" },
+          cyrillic ? { script: "Cyrl", language: "ru" } : { script: "Latn", language: "en" },
         ),
       );
     }

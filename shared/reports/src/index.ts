@@ -17,7 +17,8 @@ export const queueReport = async (
   input: ReportInput & { fingerprint?: string | undefined },
 ): Promise<FeedbackJob> => {
   const { fingerprint, ...rest } = input;
-  const report = toReport(rest, reports.baseScorer?.() ?? null);
+  const identifier = await reports.languageIdentifier?.();
+  const report = toReport(rest, reports.baseScorer?.() ?? null, identifier);
   // Not the original text: its fingerprint, and no base score nor training example (the
   // redacted text scores and featurises otherwise).
   const { logOdds: _logOdds, modelVersion: _version, example: _example, ...redacted } = report;

@@ -1,6 +1,7 @@
 import { Queue, type ConnectionOptions } from "bullmq";
 import { ATTEMPT_MEMORY_MS, FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
 import { loadLinearScorer, MODEL_PATH, type LinearScorer } from "@sift/model";
+import { loadLanguageIdentifier, type LanguageIdentifier } from "@sift/model/language";
 
 /** Where reports wait for the learner. */
 export interface ReportQueue {
@@ -11,6 +12,11 @@ export interface ReportQueue {
    * correction where its example is not kept), or null: none. Absent: none.
    */
   baseScorer?(): LinearScorer | null;
+  /**
+   * The identifier of a report's language (counted beside the site's reviews for its expected
+   * languages and `unexpected_language`'s weight). Absent: reports carry no language.
+   */
+  languageIdentifier?(): Promise<LanguageIdentifier>;
 }
 
 /** How many finished jobs BullMQ keeps for inspection; reports hold no text, only hashes. */
@@ -20,6 +26,7 @@ export class BullReportQueue implements ReportQueue {
   readonly #queue: Queue;
   readonly #modelPath: string;
   #scorer: LinearScorer | null | undefined;
+  #identifier: Promise<LanguageIdentifier> | undefined;
 
   /**
    * `modelPath`: the model whose weights score a report (about 1 MB, read on the first report):
@@ -42,6 +49,12 @@ export class BullReportQueue implements ReportQueue {
       }
     }
     return this.#scorer;
+  }
+
+  /** Loaded with the first report (eld's small database, about 150 MB), not at start. */
+  languageIdentifier(): Promise<LanguageIdentifier> {
+    this.#identifier ??= loadLanguageIdentifier();
+    return this.#identifier;
   }
 
   async add(report: FeedbackJob): Promise<void> {

@@ -3,6 +3,7 @@ import { encodeSignature, fingerprint, reportBuckets, writingOf } from "@sift/fe
 import { encodeExample } from "@sift/learning";
 import { FEATURIZER_VERSION, type LinearScorer } from "@sift/model";
 import { featurize } from "@sift/model/features";
+import type { LanguageIdentifier } from "@sift/model/language";
 
 /** What a report is made from: the workspace's label for a submission's fields. */
 export interface ReportInput {
@@ -20,12 +21,16 @@ export interface ReportInput {
  * features folded into the report layer's buckets, its fingerprint, the base model's score of it
  * (log-odds, with the model's version; `scorer`, the report queue's), its example (the
  * featuriser's ids and values, which the workers rescore with the version they serve) and, when
- * long enough to tell, its script and language.
+ * long enough to tell, its script and language (with `identifier`; without, its script only).
  * The text itself goes no further than this function (docs/feedback.md).
  */
-export const toReport = (input: ReportInput, scorer: LinearScorer | null): FeedbackJob => {
+export const toReport = (
+  input: ReportInput,
+  scorer: LinearScorer | null,
+  identifier?: LanguageIdentifier,
+): FeedbackJob => {
   const features = featurize(input.fields);
-  const writing = input.fields.length > 0 ? writingOf(input.fields) : null;
+  const writing = input.fields.length > 0 ? writingOf(input.fields, identifier) : null;
   return {
     workspaceId: input.workspaceId,
     label: input.label,

@@ -83,7 +83,8 @@ const NETWORK_SENTENCE =
   "which sites.";
 const LANGUAGES_SENTENCE =
   `The languages your visitors write, as two-letter codes (e.g. "es, en"; at most ${LANGUAGES_MAX}). ` +
-  "Leave it empty to have them learned from the submissions you mark not spam.";
+  "Leave it empty to have them learned from the submissions you mark not spam. " +
+  "A message in another language is one more hint, weighed by your own reviews, never a verdict on its own.";
 
 const readOnly = (view: WorkspaceView) =>
   html`<dl>

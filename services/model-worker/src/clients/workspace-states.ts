@@ -165,6 +165,7 @@ export class CachedWorkspaceStates implements WorkspaceStates {
           lists: snapshot.lists,
           strictness: snapshot.strictness,
           languages: snapshot.languages,
+          expectedLanguages: snapshot.expectedLanguages,
         };
         const now = this.#now();
         for (const [version, asked] of entry.bases)

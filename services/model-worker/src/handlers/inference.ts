@@ -8,6 +8,7 @@ import {
   type Strictness,
 } from "@sift/contracts";
 import { logit, personalize, type PopulationCurve, type Rescorer } from "@sift/feedback";
+import type { LanguageIdentifier } from "@sift/model/language";
 import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
 import type { Context, Logger } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
@@ -34,6 +35,8 @@ export interface InferenceDeps {
   logger: Logger;
   /** Workspaces' learned state; without it every request is scored by the base model alone. */
   states?: WorkspaceStates;
+  /** Identifies a message's language against its site's (`unexpected_language`); absent: off. */
+  languageIdentifier?: LanguageIdentifier;
   /**
    * This version's base score of a kept example (@sift/learning's exampleRescorer): the learned state's
    * placement and correction are derived against it. Absent: the reports' stored scores.
@@ -111,6 +114,7 @@ export const handleInference = async (
           fields,
           state: learned.state,
           shared: learned.shared,
+          languageIdentifier: deps.languageIdentifier,
           ...(fieldReasons ? { baseReasons: fieldReasons[i]! } : {}),
         })
       : { score: base[i]!, reasons: fieldReasons?.[i] ?? [] },

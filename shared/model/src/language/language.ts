@@ -33,6 +33,9 @@ export const languageName = (code: string): string => {
 const listOf = (names: readonly string[]): string =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
 
+/** A site's languages as a person reads them: ["es", "en"] → "Spanish and English". */
+export const languagesLabel = (codes: readonly string[]): string => listOf(codes.map(languageName));
+
 /**
  * A site's expected languages learned from its clean reviews when its `languages` is unset: each
  * language that is at least `minShare` of them, once there are `minReviews` identified clean
@@ -68,6 +71,6 @@ export const unexpectedLanguage = (
   if (detected === undefined || expected.length === 0 || expected.includes(detected)) return undefined;
   return {
     signal: UNEXPECTED_LANGUAGE,
-    label: `written in ${languageName(detected)}; this site receives ${listOf(expected.map(languageName))}`,
+    label: `written in ${languageName(detected)}; this site receives ${languagesLabel(expected)}`,
   };
 };
