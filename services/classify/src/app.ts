@@ -8,6 +8,7 @@ import type { InferenceClient } from "@sift/inference";
 import { classifyRoute, type ClassifyRouteDeps } from "./routes/classify.ts";
 import { feedbackRoute } from "./routes/feedback.ts";
 import type { NetworkLookup } from "./clients/network.ts";
+import type { MailDomains } from "./clients/mail-domains.ts";
 
 /** Metrics are served at GET /metrics (the service port is internal); a trace covers the call's span, the usage admit and the NATS request. */
 export interface ClassifyDeps extends AppDeps {
@@ -22,6 +23,8 @@ export interface ClassifyDeps extends AppDeps {
   logReasons?: "light" | "full" | "asked";
   /** The network (docs/network.md); none: off. */
   network?: NetworkLookup | undefined;
+  /** The sender's e-mail domain check (SIFT_EMAIL_DNS); none: off. */
+  mailDomains?: MailDomains | undefined;
   /** Takes each call's usage webhook events without waiting (routes/classify.ts); none: dropped. */
   usageEvents?: ClassifyRouteDeps["usageEvents"];
 }

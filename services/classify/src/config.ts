@@ -104,6 +104,36 @@ const Config = ServiceConfig.extend({
       return parsed.data;
     })
     .meta({ env: "SIFT_NETWORK_WEIGHTS" }),
+  /**
+   * The sender's e-mail domain checked for mail (MX, then an address; docs/feedback.md): off
+   * unless `on`, since it asks the deployment's resolver about visitors' domains.
+   */
+  emailDns: z
+    .enum(["on", "off"], { error: "SIFT_EMAIL_DNS must be on or off" })
+    .default("off")
+    .transform((v) => v === "on")
+    .meta({ env: "SIFT_EMAIL_DNS" }),
+  /** How long a call waits for an uncached domain's answer; past it the verdict goes on without it. */
+  emailDnsBudgetMs: z.coerce
+    .number({ error: "SIFT_EMAIL_DNS_BUDGET_MS must be a whole number of milliseconds, 1 to 1000" })
+    .int({ error: "SIFT_EMAIL_DNS_BUDGET_MS must be a whole number of milliseconds, 1 to 1000" })
+    .min(1, { error: "SIFT_EMAIL_DNS_BUDGET_MS must be a whole number of milliseconds, 1 to 1000" })
+    .max(1_000, { error: "SIFT_EMAIL_DNS_BUDGET_MS must be a whole number of milliseconds, 1 to 1000" })
+    .default(25)
+    .meta({ env: "SIFT_EMAIL_DNS_BUDGET_MS" }),
+  /** Resolvers for the check (`10.0.0.2,10.0.0.3:5353`); unset: the system's (/etc/resolv.conf). */
+  emailDnsServers: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      raw === undefined
+        ? undefined
+        : raw
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== ""),
+    )
+    .meta({ env: "SIFT_EMAIL_DNS_SERVERS" }),
 });
 export type ClassifyConfig = Readonly<z.infer<typeof Config>>;
 

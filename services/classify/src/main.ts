@@ -26,6 +26,9 @@ const exitCode = await runService({
         ...(config.networkWeights ? { weights: config.networkWeights } : {}),
         secret: networkSecret(config.internalSecret),
       },
+      ...(config.emailDns
+        ? { mailDomains: { budgetMs: config.emailDnsBudgetMs, servers: config.emailDnsServers } }
+        : {}),
     });
     const http = await runtime.serve(app, config.port, { drainMs: config.shutdownDrainMs });
     return {

@@ -12,6 +12,7 @@ import { startLearner } from "./jobs/learner.ts";
 import { startLogRetention } from "./jobs/log-retention.ts";
 import { startUsageJobs } from "./jobs/scheduler.ts";
 import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
+import { MailDomains, type MailDomainSettings } from "./clients/mail-domains.ts";
 import { RedisNetworkStore } from "@sift/network";
 import { ReviewExamples } from "@sift/learning";
 import { createWebhookQueue, usageEventsSender, WebhookStore } from "@sift/webhooks";
@@ -44,6 +45,8 @@ export const createClassifyService = async (
      * (issue 53); default the network's minimum age (SIFT_NETWORK_MIN_AGE), else 7 days.
      */
     learningMinAgeMs?: number;
+    /** The sender's e-mail domain check (SIFT_EMAIL_DNS); none: off. */
+    mailDomains?: MailDomainSettings;
   },
 ) => {
   const { redis, clock, logger } = deps;
@@ -83,6 +86,9 @@ export const createClassifyService = async (
             logger,
           })
         : undefined,
+    mailDomains: deps.mailDomains
+      ? new MailDomains({ settings: deps.mailDomains, clock, logger })
+      : undefined,
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     tracing: deps.tracing,

@@ -13,3 +13,4 @@ export * from "./nats-cluster.ts";
 export * from "./haproxy.ts";
 export * from "./topology.ts";
 export * from "./lossy-front.ts";
+export * from "./dns.ts";

@@ -97,6 +97,8 @@ export interface StackOptions {
    * so a stack that turns it on gets a secret of its own and counts only its own workspaces.
    */
   network?: { minAgeMs?: number; minSites?: number; weights?: NetworkWeights };
+  /** The sender's e-mail domain check (SIFT_EMAIL_DNS), off unless given: its budget and resolvers. */
+  mailDomains?: { budgetMs: number; servers?: readonly string[] };
   /**
    * The management API at /v1 (always served): its per-token rate, and whether webhooks are
    * delivered (a BullMQ worker on the jobs Redis; off unless asked, as few files need one).
@@ -228,6 +230,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
           },
         }
       : {}),
+    ...(options.mailDomains ? { mailDomains: options.mailDomains } : {}),
     metrics: metrics.classify,
     tracing: tracing.classify,
   });

@@ -27,6 +27,7 @@ import { bodyParts } from "./body-parts.ts";
 import { testReasons, testVerdict } from "../domain/test-mode.ts";
 import { classifyRecord } from "../domain/verdict-record.ts";
 import { withNetworkReason, type NetworkLookup } from "../clients/network.ts";
+import { mailDomainSignal, type MailDomains } from "../clients/mail-domains.ts";
 import { withNetwork } from "@sift/network";
 import { TextPrint } from "@sift/feedback";
 
@@ -48,6 +49,8 @@ export interface ClassifyRouteDeps {
   logReasons?: "light" | "full" | "asked";
   /** The network (docs/network.md); none: off. */
   network?: NetworkLookup | undefined;
+  /** The sender's e-mail domain check (SIFT_EMAIL_DNS, docs/feedback.md); none: off. */
+  mailDomains?: MailDomains | undefined;
   /**
    * Takes the usage meter's webhook events of a call (@sift/webhooks usageEventsSender): it
    * must return at once and never throw, so the call neither waits for it nor fails by it.
@@ -118,6 +121,9 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     const origin = req.get("origin") ?? req.get("referer");
     const print = new TextPrint(input.fields);
     const spreads = deps.network?.ask(key, input.fields, print, origin, identity.requestId) ?? null;
+    // The sender's domain likewise: its budget starts now, so a lookup that outlasts the model's
+    // answer delays the verdict by the rest of the budget at most.
+    const mail = deps.mailDomains?.check(input.fields) ?? null;
     // Counted once per attempt: a resend of this request, by the balancer or the gateway, is
     // the same call (DESIGN.md's attempt id).
     const admission = await traceStep(res, deps.tracing, "usage admit", () =>
@@ -156,8 +162,14 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
     // The spread joins the score's log-odds after the worker's strictness and learned layers,
     // which are additive there too, so the order does not change the score (docs/network.md).
     const network = deps.network?.signal(await spreads, result.held === true) ?? { term: 0 };
-    const score = withNetwork(result.score, network.term);
-    const reasons = withNetworkReason(result.reasons ?? [], network.reason, MAX_REASONS);
+    // A held verdict (a list match, a reviewed near-copy) is the site's word: the domain moves it not.
+    const sender = result.held === true ? { term: 0 } : mailDomainSignal(await mail);
+    const score = withNetwork(result.score, network.term + sender.term);
+    const reasons = withNetworkReason(
+      withNetworkReason(result.reasons ?? [], network.reason, MAX_REASONS),
+      sender.reason,
+      MAX_REASONS,
+    );
     const verdict: ClassifyResponse = { label: labelFor(score), score, model: result.model };
     verdicts.inc({ label: verdict.label, key: "real" });
     res.json(explain ? { ...verdict, reasons } : verdict);

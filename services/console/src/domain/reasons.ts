@@ -94,6 +94,7 @@ export const TEXTS: Readonly<Record<string, string>> = {
   known_campaign: "words of a known contact-form spam campaign (in about 30 languages)",
   campaign_terms: "terms known contact-form spam campaigns use",
   unexpected_language: "written in a language this site does not receive",
+  email_domain_unreachable: "the sender's e-mail domain cannot receive mail",
   random_string: "random letters and digits",
   strictness: "the workspace's strictness",
   learned_site: "what this site's reviews taught",
