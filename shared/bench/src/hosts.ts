@@ -34,7 +34,7 @@ import { enforceRetention } from "@sift/classify/jobs/log-retention";
 import { NoticeStore } from "@sift/keystore";
 import { listen, silentLogger, systemClock, type RedisClient } from "@sift/runtime";
 import { retryDelay } from "@sift/management";
-import { startModelWorker, startServer, startStack } from "@sift/testkit";
+import { spawnStack, startModelWorker, startServer, startStack } from "@sift/testkit";
 import { alternate, httpTarget, median as medianOf, type Target } from "./speed/load.ts";
 import { apiClient, apiLoad, type ApiLevel } from "./api-load.ts";
 import { SolutionPool } from "./speed/solutions.ts";
@@ -49,6 +49,12 @@ const { values } = parseArgs({
     only: { type: "string" },
     /** The /v1 load beside classify and verify in this process, not one of its own. */
     "api-in-process": { type: "boolean", default: false },
+    /**
+     * The classify and verify rows against the in-process stack (gateway, classify, management
+     * and the worker on this process's one event loop), as before issue 58, rather than against
+     * the services as their own processes as the launcher runs them (the default).
+     */
+    "in-process": { type: "boolean", default: false },
   },
 });
 const OUTAGE_S = values["webhook-outage"] === undefined ? null : Number(values["webhook-outage"]);
@@ -185,7 +191,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * JSON of pages of 1,000) is not counted against classify and verify as Sift's: a control panel
  * runs elsewhere. `--api-in-process` runs it in this process instead.
  */
-const apiLoadProcess = async (level: ApiLevel) => {
+const apiLoadProcess = async (level: ApiLevel, gatewayUrl: string) => {
   const child = spawn(
     "nice",
     [
@@ -195,7 +201,7 @@ const apiLoadProcess = async (level: ApiLevel) => {
       "--import",
       "tsx",
       new URL("./hosts-api-load.ts", import.meta.url).pathname,
-      stack.gatewayUrl,
+      gatewayUrl,
       level,
     ],
     { env: { ...process.env, SIFT_BENCH_TOKEN: token }, stdio: ["ignore", "pipe", "inherit"] },
@@ -239,7 +245,27 @@ const apiLoadProcess = async (level: ApiLevel) => {
  * apiLoad beside it, alternated (speed/load.ts), so the machine's drift falls on both alike.
  */
 const besideTheApi = async () => {
-  const worker = await startModelWorker(natsServer.url);
+  // The services as the launcher runs them (each its own process, built, management at a lower
+  // priority: SERVICE_PRIORITY), on this bench's Redis and NATS and its internal secret, so the
+  // workspaces provisioned above and the bench's token serve them too.
+  const processes = values["in-process"]
+    ? null
+    : await spawnStack(
+        {
+          REDIS_URL: redisServer.url,
+          NATS_URL: natsServer.url,
+          SIFT_INTERNAL_SECRET: stack.internalSecret,
+          LOG_LEVEL: "warn",
+        },
+        { built: true },
+      );
+  const gatewayUrl = processes?.baseUrl ?? stack.gatewayUrl;
+  const worker = processes ? null : await startModelWorker(natsServer.url);
+  console.log(
+    processes
+      ? "classify and verify rows: the services as their own processes (built), management at nice +10"
+      : "classify and verify rows: the in-process stack (one event loop)",
+  );
   try {
     const ws = await call("POST", "/v1/workspaces", { name: "Throughput", plan: "paid" });
     const id = ws.body["id"] as string;
@@ -262,7 +288,7 @@ const besideTheApi = async () => {
     const classifyT = httpTarget({
       id: "classify",
       label: "classify through the gateway",
-      url: `${stack.gatewayUrl}/classify`,
+      url: `${gatewayUrl}/classify`,
       headers: () => ({ authorization: `Bearer ${classifyKey}` }),
       body: () =>
         JSON.stringify({
@@ -274,7 +300,7 @@ const besideTheApi = async () => {
     const verifyT = httpTarget({
       id: "verify",
       label: "verify through the gateway (real solutions)",
-      url: `${stack.gatewayUrl}/verify`,
+      url: `${gatewayUrl}/verify`,
       headers: () => ({}),
       body: () => JSON.stringify({ secretKey: verifySecret, solution: pool.next() }),
       accept: (status, body) => status === 200 && body === '{"ok":true}',
@@ -301,7 +327,11 @@ const besideTheApi = async () => {
         (n, m) => n + Number(m[1]),
         0,
       );
-    // Per run: this process's CPU, its event loop's busy share and Redis's CPU, each per second.
+    // The services' CPU: this process's in-process, else the service processes' summed.
+    const siftPids = processes ? [...processes.children.values()].map((c) => c.pid!) : [process.pid];
+    const siftCpu = async () =>
+      (await Promise.all(siftPids.map((pid) => processCpu(pid)))).reduce((a, b) => a + b, 0);
+    // Per run: the services' CPU, this process's event loop's busy share and Redis's CPU, each per second.
     const costs = new Map<
       string,
       Array<{ cpu: number; loop: number; redis: number; perCall: number; maxDelay: number; commands: number }>
@@ -310,7 +340,7 @@ const besideTheApi = async () => {
       ...t,
       run: async (options) => {
         const [cpu0, redis0, commands0] = [
-          await processCpu(process.pid),
+          await siftCpu(),
           await redisCpu(stack.redis),
           await redisCommands(),
         ];
@@ -322,7 +352,7 @@ const besideTheApi = async () => {
         const loop = performance.eventLoopUtilization(loop0).utilization;
         delay.disable();
         const s = (performance.now() - started) / 1000;
-        const cpu = (await processCpu(process.pid)) - cpu0;
+        const cpu = (await siftCpu()) - cpu0;
         const redis = (await redisCpu(stack.redis)) - redis0;
         const commands = (await redisCommands()) - commands0;
         const runs = costs.get(id) ?? [];
@@ -343,7 +373,9 @@ const besideTheApi = async () => {
       label: `${t.label} + ${level} /v1 load`,
       ...(t.prepare ? { prepare: t.prepare } : {}),
       run: async (options) => {
-        const load = values["api-in-process"] ? apiLoad(level, { call, batch }) : await apiLoadProcess(level);
+        const load = values["api-in-process"]
+          ? apiLoad(level, apiClient(gatewayUrl, token))
+          : await apiLoadProcess(level, gatewayUrl);
         const started = performance.now();
         try {
           return await costed(t, `${t.id}+${level}`).run(options);
@@ -434,7 +466,8 @@ const besideTheApi = async () => {
       );
     }
   } finally {
-    await worker.stop();
+    await worker?.stop();
+    await processes?.stop();
   }
 };
 

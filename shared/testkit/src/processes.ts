@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { getPriority, setPriority } from "node:os";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -66,6 +67,14 @@ export const spawnService = (
     env: { ...process.env, ...env },
     stdio: ["ignore", piped ? "pipe" : "ignore", piped ? "pipe" : "ignore"],
   });
+  const nice = SERVICE_PRIORITY[name];
+  if (nice !== undefined && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, Math.min(19, getPriority() + nice));
+    } catch {
+      // A system that refuses it runs the service at the launcher's priority: slower to yield, not wrong.
+    }
+  }
   const sink: OutputSink =
     options.output ?? ((service, line) => process.stdout.write(`${service.padEnd(8)} | ${line}\n`));
   for (const stream of [child.stdout, child.stderr]) {
@@ -140,6 +149,14 @@ export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
   classify: "--max-semi-space-size=4",
   worker: "--max-semi-space-size=8",
 };
+
+/**
+ * Each service's scheduling priority (nice, added to the launcher's own) where one machine runs them all, as the
+ * launcher, the process tests and the benches do: the management API below the request paths,
+ * as compose gives it half a CPU and Kubernetes 500m, so a control panel's heavy /v1 load takes
+ * what classify and verify leave rather than their share (issue 58; docs/hosts.md).
+ */
+export const SERVICE_PRIORITY: Partial<Record<ServiceName, number>> = { management: 10 };
 
 const nodeOptions = (name: ServiceName): Record<string, string> => {
   const options = SERVICE_NODE_OPTIONS[name];
