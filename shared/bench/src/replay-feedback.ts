@@ -1,6 +1,6 @@
 // pnpm replay:feedback --data ../shared/data [--base-url URL --redis-url URL] [--background 100]
 //                      [--sites vietnamese_spamreviews,…] [--max-rows 1200] [--runs 2]
-//                      [--lag-rate 100 --lag-seconds 10]
+//                      [--lag-rate 100 --lag-seconds 10]   (--runs 0: the report lag alone)
 //
 // The live replay (DESIGN.md: live replays; issue 57). Without --base-url it starts the stack as
 // `pnpm start` runs it (each service its own process, a Redis and a NATS of its own); with it, it
@@ -135,6 +135,15 @@ const lag = await reportLag(client, newSite, lagItems, {
 const beside = await cannon;
 const lagLoad = load();
 
+const lagFigure = `p50 ${Math.round(quantile(lag.lags, 0.5))} ms, p99 ${Math.round(quantile(lag.lags, 0.99))} ms over ${lag.lags.length} probes of ${lag.sent} reports; classify ${Math.round(beside.requests.average)} req/s, ${beside.non2xx} non-2xx; load ${lagLoad}`;
+if (runs.length === 0) {
+  // --runs 0: the report lag alone (a quiet machine's minute, without the replay's half hour).
+  log(`\nreport lag at ${values["lag-rate"]} reports/s beside 16 connections of classify: ${lagFigure}`);
+  redis.disconnect();
+  await stopStack();
+  process.exit(0);
+}
+
 // --- the tables -----------------------------------------------------------------------------
 const last = runs.at(-1)!;
 const mean = (xs: number[]) =>
@@ -197,7 +206,7 @@ const goals: [string, string, boolean][] = [
   ["near-copies of a reported clean flagged by it: none", `${cleanByIt}`, cleanByIt === 0],
   [
     `report lag p99 at ${values["lag-rate"]} reports/s beside 16 connections of classify ≤ 5 s`,
-    `p50 ${Math.round(quantile(lag.lags, 0.5))} ms, p99 ${Math.round(quantile(lag.lags, 0.99))} ms over ${lag.lags.length} probes of ${lag.sent} reports; classify ${Math.round(beside.requests.average)} req/s, ${beside.non2xx} non-2xx; load ${lagLoad}`,
+    lagFigure,
     quantile(lag.lags, 0.99) <= 5_000,
   ],
   [

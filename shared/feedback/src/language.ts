@@ -247,10 +247,13 @@ export const languageSignal = (
   context: LanguageContext,
 ): LanguageSignal | null => {
   const { profile, stated = [], identifier, matters = () => true } = context;
+  const expected = expectedLanguages(stated, profile);
+  const history = profile !== null && profile !== undefined && profile.total >= MIN_HISTORY;
+  // Most sites on the hot path: no history of scripts and no languages to compare, no text read.
+  if (!history && (expected.length === 0 || !identifier)) return null;
   const text = messageText(fields);
   const script = scriptOf(text);
   if (!script) return null;
-  const expected = expectedLanguages(stated, profile);
   const receives = () =>
     expected.length > 0
       ? languagesLabel(expected)
@@ -259,7 +262,7 @@ export const languageSignal = (
     const code = identifier?.identify(text).language;
     return code === undefined ? undefined : comparable(code);
   };
-  if (profile && profile.total >= MIN_HISTORY) {
+  if (history) {
     const [, mainCount] = top(profile.scripts);
     const single = mainCount / profile.total >= SINGLE_SCRIPT;
     if (single && (profile.scripts.get(script.script) ?? 0) === 0) {
