@@ -53,7 +53,7 @@ describe("the language signal", () => {
   });
 
   it("names a script the site never received, strongly, once its history is long enough", () => {
-    // Counted by franc-min before 1.7 ("eng"): the same English.
+    // Counted by franc-min, before eld ("eng"): the same English.
     const english = profile({ Latn: 120 }, { eng: 110 });
     const signal = languageSignal(form(GEORGIAN), { profile: english, identifier: eld })!;
     expect(signal.signal).toBe("new_script");

@@ -134,7 +134,7 @@ const add = (counts: Map<string, number>, code: string, n: number) =>
 
 /**
  * The store's hash (`s:<script>`, `l:<language>` for clean reports, `x:<language>` for spam) as a
- * profile. Languages counted before 1.7 are ISO 639-3 (franc-min's): read as their ISO 639-1
+ * profile. Languages counted before eld are ISO 639-3 (franc-min's): read as their ISO 639-1
  * code where there is one, so an upgraded site keeps its history.
  */
 export const profileOf = (hash: Record<string, string> | null | undefined): LanguageProfile | null => {

@@ -101,7 +101,7 @@ describe("per-site placement through the feedback store (real Redis)", () => {
     const site = workspace();
     for (let i = 0; i < 3; i++)
       await store.record(site, job(site, "clean", -5, { script: "Latn", language: "en" }));
-    // Counted before 1.7 as franc-min's ISO 639-3: read as the same language.
+    // Counted before eld as franc-min's ISO 639-3: read as the same language.
     await store.record(site, job(site, "clean", -5, { script: "Latn", language: "eng" }));
     await store.record(site, job(site, "spam", 2, { script: "Cyrl", language: "ru" }));
     const { languages } = await store.snapshot(site);
