@@ -13,7 +13,7 @@ import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
 import { operationDeps } from "@sift/operations";
-import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
+import { deploymentModels } from "@sift/learning";
 import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
@@ -70,9 +70,14 @@ export const createConsoleService = async (deps: {
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
-    operations: operationDeps({ redis, clock, logger: deps.logger, webhooks }),
-    // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
-    shippedVersion: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
+    operations: operationDeps({
+      redis,
+      clock,
+      logger: deps.logger,
+      webhooks,
+      // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
+      models: deploymentModels({ redis, modelPath: deps.modelPath }),
+    }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),

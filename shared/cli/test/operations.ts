@@ -1,3 +1,4 @@
+import { deploymentModels } from "@sift/learning";
 import { operationDeps, type OperationDeps } from "@sift/operations";
 import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
 import { WebhookStore } from "@sift/webhooks";
@@ -8,4 +9,10 @@ import { WebhookStore } from "@sift/webhooks";
  * (shared/operations/test/doors.test.ts delivers them).
  */
 export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): OperationDeps =>
-  operationDeps({ redis, clock, logger: silentLogger(), webhooks: new WebhookStore({ redis, clock }) });
+  operationDeps({
+    redis,
+    clock,
+    logger: silentLogger(),
+    webhooks: new WebhookStore({ redis, clock }),
+    models: deploymentModels({ redis }),
+  });

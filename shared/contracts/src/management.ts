@@ -314,6 +314,7 @@ export const WebhookView = z.object({
   createdAt: z.string(),
   secret: z.string().optional(),
 });
+export type WebhookView = z.infer<typeof WebhookView>;
 export const DeliveryView = z.object({
   deliveryId: z.string(),
   eventId: z.string(),

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
 import type { FeedbackStore } from "@sift/feedback";
-import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter } from "@sift/keystore";
+import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
+import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
 import type { WebhookStore } from "@sift/webhooks";
 
@@ -12,13 +13,26 @@ import type { WebhookStore } from "@sift/webhooks";
 export interface OperationDeps {
   keystore: Keystore;
   /** Strictness, sharing and expected languages live with the learned state the workers load. */
-  feedback: Pick<FeedbackStore, "settings" | "setStrictness" | "setSharing" | "setExpectedLanguages">;
+  feedback: Pick<
+    FeedbackStore,
+    "settings" | "setStrictness" | "setSharing" | "setExpectedLanguages" | "updateList" | "addListEntries"
+  >;
   /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
   audit: AuditTrail;
   usage: RedisUsageMeter;
-  /** Where events go; a door without a delivery queue still hands them over (the store drops them). */
-  webhooks: Pick<WebhookStore, "emit">;
+  /** Management tokens (`token.create`, `token.revoke`). */
+  tokens: Pick<TokenStore, "create" | "revoke">;
+  /**
+   * Where events go (a door without a delivery queue still hands them over: the store drops
+   * them), and the subscriptions (`webhook.create` signs with the store's key: only a door that
+   * holds it offers that change).
+   */
+  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
+  /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
+  allowPrivateWebhooks: boolean;
+  /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */
+  models?: ModelDeps | undefined;
   clock: Clock;
   logger: Logger;
 }
