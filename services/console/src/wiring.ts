@@ -67,6 +67,7 @@ export const createConsoleService = async (deps: {
     clock,
     queue: createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX }),
   });
+  const accounts = new AccountStore({ redis, clock });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
@@ -77,6 +78,7 @@ export const createConsoleService = async (deps: {
       webhooks,
       // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
       models: deploymentModels({ redis, modelPath: deps.modelPath }),
+      members: accounts,
     }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
@@ -86,7 +88,7 @@ export const createConsoleService = async (deps: {
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
     verdicts: new RedisVerdictLog({ redis, clock, keys: logKeys }),
     canSealContent: logKeys.canSeal,
-    accounts: new AccountStore({ redis, clock }),
+    accounts,
     secondFactor: new SecondFactorStore({ redis, clock }),
     sessions: new SessionStore({
       redis,

@@ -26,6 +26,7 @@ const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PR
 // The model the workers load (SIFT_MODEL_PATH), as the management service and the console name it.
 const modelPath = process.env["SIFT_MODEL_PATH"];
 const models = deploymentModels({ redis, modelPath });
+const accounts = new AccountStore({ redis, clock: systemClock });
 let code = 1;
 try {
   await redisReady(redis, 3_000);
@@ -38,6 +39,7 @@ try {
       logger: pino({ name: "sift-cli", level: "warn" }, pino.destination(2)),
       webhooks: new WebhookStore({ redis, clock: systemClock, queue: webhookQueue }),
       models,
+      members: accounts,
     }),
     tokens: new TokenStore({ redis, clock: systemClock }),
     // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.
@@ -51,7 +53,7 @@ try {
     models: { ...models, modelPath, now: () => systemClock.now() },
     // Forgetting reads no content: no keys needed.
     verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
-    console: { accounts: new AccountStore({ redis, clock: systemClock }), readPassword },
+    console: { accounts, readPassword },
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
       "challenge solve": {

@@ -33,6 +33,7 @@ let browser: Session;
 let feedback: FeedbackStore;
 let examples: ReviewExamples;
 let models: ModelDeps;
+let accounts: AccountStore;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 const received: Array<{ type: string; data: Record<string, unknown> }> = [];
 
@@ -90,6 +91,7 @@ beforeAll(async () => {
   feedback = new FeedbackStore({ redis: stack.redis });
   examples = new ReviewExamples({ redis: stack.redis });
   models = deploymentModels({ redis: stack.redis });
+  accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   // The stack's BullMQ jobs live in database 1 (stack.ts): the CLI queues its webhooks there.
   jobsRedis = createJobsRedis({ url: `${inject("redisUrl")}/1` }, "doors-cli-jobs");
   cliQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
@@ -101,6 +103,7 @@ beforeAll(async () => {
       logger: silentLogger(),
       webhooks: new WebhookStore({ redis: stack.redis, clock: stack.clock, queue: cliQueue }),
       models,
+      members: accounts,
     }),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
@@ -109,7 +112,7 @@ beforeAll(async () => {
   };
   cli = (...argv) => runCli(argv, deps);
   const email = `doors-${process.pid}@example.com`;
-  await new AccountStore({ redis: stack.redis, clock: stack.clock }).addUser({
+  await accounts.addUser({
     email,
     password: "correct horse battery staple",
     operator: true,
@@ -360,6 +363,82 @@ function tokenCases(): Case[] {
   ];
 }
 
+const membersPage = (s: Site) => `/console/w/${s.workspaceId}/members`;
+/** A console user who is an editor of the site (its id), with an owner beside them to keep. */
+const editor = async (s: Site) => {
+  const [owner, member] = await Promise.all(
+    ["owner", "member"].map((who) =>
+      accounts.addUser({
+        email: `${who}-${s.workspaceId}@example.com`,
+        password: "correct horse battery",
+        operator: false,
+      }),
+    ),
+  );
+  await accounts.setRole(s.workspaceId, owner!.id, "owner");
+  await accounts.setRole(s.workspaceId, member!.id, "editor");
+  return member!.id;
+};
+const emailOf = async (s: Site) => (await accounts.getUser(s.made!))!.email;
+const roleShape = (v: unknown) => (v === undefined ? undefined : { role: (v as { role: unknown }).role });
+
+/** Members: the console (an owner's page) and the CLI (`console member set`); /v1 has no console accounts. */
+function memberCases(): Case[] {
+  return [
+    {
+      change: "change a member's role",
+      actions: "member.",
+      setup: editor,
+      doors: {
+        console: async (s) =>
+          void (await browser.submit(membersPage(s), `${membersPage(s)}/role`, {
+            user: s.made!,
+            role: "viewer",
+          })),
+        cli: async (s) =>
+          void (await sift(
+            "console",
+            "member",
+            "set",
+            "--workspace",
+            s.workspaceId,
+            "--email",
+            await emailOf(s),
+            "--role",
+            "viewer",
+          )),
+      },
+      state: async (s) => ({ role: await accounts.roleIn(s.workspaceId, s.made!) }),
+      audited: (e) => ({ before: roleShape(e.before), after: roleShape(e.after) }),
+      events: [],
+    },
+    {
+      change: "remove a member",
+      actions: "member.",
+      setup: editor,
+      doors: {
+        console: async (s) =>
+          void (await browser.submit(membersPage(s), `${membersPage(s)}/remove`, { user: s.made! })),
+        cli: async (s) =>
+          void (await sift(
+            "console",
+            "member",
+            "set",
+            "--workspace",
+            s.workspaceId,
+            "--email",
+            await emailOf(s),
+            "--role",
+            "none",
+          )),
+      },
+      state: async (s) => ({ role: await accounts.roleIn(s.workspaceId, s.made!) }),
+      audited: (e) => ({ before: roleShape(e.before), after: roleShape(e.after) }),
+      events: [],
+    },
+  ];
+}
+
 const CASES: Case[] = [
   {
     change: "rotate a secret with a grace",
@@ -561,6 +640,7 @@ const CASES: Case[] = [
   },
   ...listCases(),
   ...tokenCases(),
+  ...memberCases(),
 ];
 
 /** Each case's sites by door, made and changed in beforeAll-free sequence so webhooks can settle. */

@@ -1,3 +1,4 @@
+import { AccountStore } from "@sift/console/accounts";
 import { deploymentModels } from "@sift/learning";
 import { operationDeps, type OperationDeps } from "@sift/operations";
 import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
@@ -15,4 +16,5 @@ export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): O
     logger: silentLogger(),
     webhooks: new WebhookStore({ redis, clock }),
     models: deploymentModels({ redis }),
+    members: new AccountStore({ redis, clock }),
   });

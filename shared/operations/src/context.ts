@@ -5,6 +5,7 @@ import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } fr
 import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
 import type { WebhookStore } from "@sift/webhooks";
+import type { MemberDirectory } from "./members.ts";
 
 /**
  * What every operation writes to: the stores, the audit trail and the webhooks. Each door (/v1,
@@ -31,6 +32,8 @@ export interface OperationDeps {
   webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
+  /** The console's accounts (`member.*`); a door without them offers no member change. */
+  members?: MemberDirectory | undefined;
   /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */
   models?: ModelDeps | undefined;
   clock: Clock;

@@ -3,6 +3,7 @@ import { AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystor
 import { ReviewExamples, type ModelDeps } from "@sift/learning";
 import type { Clock, Logger, RedisClient } from "@sift/runtime";
 import type { OperationDeps } from "./context.ts";
+import type { MemberDirectory } from "./members.ts";
 
 /** The operations on one Redis, as each door builds them (the stores are thin: no state of their own). */
 export const operationDeps = (deps: {
@@ -13,6 +14,8 @@ export const operationDeps = (deps: {
   allowPrivateWebhooks?: boolean;
   /** The deployment's model (@sift/learning's deploymentModels); none: its changes answer 404. */
   models?: ModelDeps | undefined;
+  /** The console's accounts (its AccountStore); none: no member change. */
+  members?: MemberDirectory | undefined;
 }): OperationDeps => ({
   keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
   feedback: new FeedbackStore({ redis: deps.redis, clock: deps.clock }),
@@ -23,6 +26,7 @@ export const operationDeps = (deps: {
   webhooks: deps.webhooks,
   allowPrivateWebhooks: deps.allowPrivateWebhooks ?? false,
   models: deps.models,
+  members: deps.members,
   clock: deps.clock,
   logger: deps.logger,
 });

@@ -7,3 +7,4 @@ export * from "./tokens.ts";
 export * from "./lists.ts";
 export * from "./webhooks.ts";
 export * from "./model.ts";
+export * from "./members.ts";
