@@ -68,6 +68,7 @@ export const createConsoleService = async (deps: {
     queue: createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX }),
   });
   const accounts = new AccountStore({ redis, clock });
+  const verdicts = new RedisVerdictLog({ redis, clock, keys: logKeys });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
@@ -79,6 +80,7 @@ export const createConsoleService = async (deps: {
       // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
       models: deploymentModels({ redis, modelPath: deps.modelPath }),
       members: accounts,
+      verdicts,
     }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
@@ -86,7 +88,7 @@ export const createConsoleService = async (deps: {
     reporter: { report: (input) => queueReport(reports, input) },
     // Classify's own inference client; the same time-out classify has by default (1.5 s).
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
-    verdicts: new RedisVerdictLog({ redis, clock, keys: logKeys }),
+    verdicts,
     canSealContent: logKeys.canSeal,
     accounts,
     secondFactor: new SecondFactorStore({ redis, clock }),

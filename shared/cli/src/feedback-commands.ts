@@ -1,5 +1,5 @@
 import { LIST_TYPES, type ListKind, type ListType } from "@sift/feedback";
-import { changeList } from "@sift/operations";
+import { changeList, forgetFeedback } from "@sift/operations";
 import { NotFound, required, UsageError, type Command, type Flags } from "./commands.ts";
 import { actorOf, unwrap } from "./operation-commands.ts";
 
@@ -80,12 +80,14 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    run: async (flags, { keystore, feedback, operations }) => {
+    audited: true,
+    run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
-      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       // Its reviews kept for the deployment's model go too (issue 53).
-      await operations.examples.forget(workspaceId);
-      return { workspaceId, forgotten: true, version: await feedback.forget(workspaceId) };
+      return unwrap(
+        await forgetFeedback(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
     },
   },
 };

@@ -40,6 +40,8 @@ try {
       webhooks: new WebhookStore({ redis, clock: systemClock, queue: webhookQueue }),
       models,
       members: accounts,
+      // Forgetting reads no content: no keys needed.
+      verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
     }),
     tokens: new TokenStore({ redis, clock: systemClock }),
     // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.
@@ -51,8 +53,6 @@ try {
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
     models: { ...models, modelPath, now: () => systemClock.now() },
-    // Forgetting reads no content: no keys needed.
-    verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
     console: { accounts, readPassword },
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.

@@ -11,6 +11,7 @@ import { Difficulty, KeyKind, Plan } from "@sift/keystore";
 import {
   createConfiguration,
   createWorkspace,
+  forgetLog,
   rotateSecret,
   updateConfiguration,
   updateWorkspace,
@@ -191,6 +192,18 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
         `no configuration ${configId}`,
       );
       return { configId, ...changes };
+    },
+  },
+  "workspace forget-log": {
+    flags: ["workspace"],
+    audited: true,
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      if (!deps.operations.verdicts) throw new UsageError("this CLI has no verdict log");
+      return unwrap(
+        await forgetLog(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
     },
   },
   "config rotate": rotate,

@@ -10,6 +10,7 @@ import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import { operationDeps } from "@sift/operations";
 import { closeServer, createJobsRedis, listen, silentLogger, type RedisClient } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
+import { DEFAULT_LOG_SETTINGS, LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import type { Queue } from "bullmq";
 import { runCli } from "../src/run.ts";
@@ -34,6 +35,7 @@ let feedback: FeedbackStore;
 let examples: ReviewExamples;
 let models: ModelDeps;
 let accounts: AccountStore;
+let verdicts: RedisVerdictLog;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 const received: Array<{ type: string; data: Record<string, unknown> }> = [];
 
@@ -92,6 +94,7 @@ beforeAll(async () => {
   examples = new ReviewExamples({ redis: stack.redis });
   models = deploymentModels({ redis: stack.redis });
   accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
+  verdicts = new RedisVerdictLog({ redis: stack.redis, clock: stack.clock, keys: new LogKeyRing([]) });
   // The stack's BullMQ jobs live in database 1 (stack.ts): the CLI queues its webhooks there.
   jobsRedis = createJobsRedis({ url: `${inject("redisUrl")}/1` }, "doors-cli-jobs");
   cliQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
@@ -104,6 +107,7 @@ beforeAll(async () => {
       webhooks: new WebhookStore({ redis: stack.redis, clock: stack.clock, queue: cliQueue }),
       models,
       members: accounts,
+      verdicts,
     }),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
@@ -439,6 +443,39 @@ function memberCases(): Case[] {
   ];
 }
 
+/** Forgetting a site's verdict log: the console (an owner's submissions page) and the CLI. */
+function forgetCases(): Case[] {
+  return [
+    {
+      change: "forget the verdict log",
+      actions: "workspace.forget-log",
+      setup: async (s) =>
+        void (await verdicts.append(
+          {
+            time: Date.now(),
+            workspaceId: s.workspaceId,
+            configId: s.configId,
+            operation: "verify",
+            ok: true,
+            reasons: [],
+            listHits: [],
+          },
+          DEFAULT_LOG_SETTINGS,
+        )),
+      doors: {
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/submissions`;
+          await browser.submit(page, `/console/w/${s.workspaceId}/log/forget`, { confirm: "yes" });
+        },
+        cli: async (s) => void (await sift("workspace", "forget-log", "--workspace", s.workspaceId)),
+      },
+      state: async (s) => ({ kept: (await verdicts.list(s.workspaceId)).verdicts.length }),
+      audited: (e) => ({ before: e.before, after: e.after }),
+      events: [],
+    },
+  ];
+}
+
 const CASES: Case[] = [
   {
     change: "rotate a secret with a grace",
@@ -641,6 +678,7 @@ const CASES: Case[] = [
   ...listCases(),
   ...tokenCases(),
   ...memberCases(),
+  ...forgetCases(),
 ];
 
 /** Each case's sites by door, made and changed in beforeAll-free sequence so webhooks can settle. */

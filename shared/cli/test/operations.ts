@@ -2,6 +2,7 @@ import { AccountStore } from "@sift/console/accounts";
 import { deploymentModels } from "@sift/learning";
 import { operationDeps, type OperationDeps } from "@sift/operations";
 import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
+import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { WebhookStore } from "@sift/webhooks";
 
 /**
@@ -17,4 +18,6 @@ export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): O
     webhooks: new WebhookStore({ redis, clock }),
     models: deploymentModels({ redis }),
     members: new AccountStore({ redis, clock }),
+    // Forgetting reads no content: no keys needed, as main.ts builds it.
+    verdicts: new RedisVerdictLog({ redis, clock, keys: new LogKeyRing([]) }),
   });

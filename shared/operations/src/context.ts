@@ -16,7 +16,13 @@ export interface OperationDeps {
   /** Strictness, sharing and expected languages live with the learned state the workers load. */
   feedback: Pick<
     FeedbackStore,
-    "settings" | "setStrictness" | "setSharing" | "setExpectedLanguages" | "updateList" | "addListEntries"
+    | "settings"
+    | "setStrictness"
+    | "setSharing"
+    | "setExpectedLanguages"
+    | "updateList"
+    | "addListEntries"
+    | "forget"
   >;
   /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
@@ -32,6 +38,8 @@ export interface OperationDeps {
   webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
+  /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
+  verdicts?: { forget(workspaceId: string): Promise<void> } | undefined;
   /** The console's accounts (`member.*`); a door without them offers no member change. */
   members?: MemberDirectory | undefined;
   /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */

@@ -14,6 +14,8 @@ export const operationDeps = (deps: {
   allowPrivateWebhooks?: boolean;
   /** The deployment's model (@sift/learning's deploymentModels); none: its changes answer 404. */
   models?: ModelDeps | undefined;
+  /** The verdict log (@sift/verdicts' RedisVerdictLog; forgetting needs no content key). */
+  verdicts?: OperationDeps["verdicts"];
   /** The console's accounts (its AccountStore); none: no member change. */
   members?: MemberDirectory | undefined;
 }): OperationDeps => ({
@@ -27,6 +29,7 @@ export const operationDeps = (deps: {
   allowPrivateWebhooks: deps.allowPrivateWebhooks ?? false,
   models: deps.models,
   members: deps.members,
+  verdicts: deps.verdicts,
   clock: deps.clock,
   logger: deps.logger,
 });

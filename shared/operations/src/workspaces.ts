@@ -119,3 +119,40 @@ export const deleteWorkspace = async (
   await audit(deps, actor, { action: "workspace.delete", target: gone.id, workspaceId: gone.id, before });
   return done(before);
 };
+
+/** The workspace named, if the actor reaches it and it exists. */
+const reachable = async (deps: OperationDeps, actor: Actor, workspaceId: string) =>
+  reaches(actor, workspaceId) ? deps.keystore.getWorkspace(workspaceId) : null;
+
+/** `workspace.forget-log`: every verdict its log keeps, gone at once (who may ask is the door's: a console owner, the CLI). */
+export const forgetLog = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+): Promise<Outcome<{ workspaceId: string; forgotten: true }>> => {
+  if (!deps.verdicts || !(await reachable(deps, actor, workspaceId))) return NOT_FOUND;
+  await deps.verdicts.forget(workspaceId);
+  await audit(deps, actor, { action: "workspace.forget-log", target: workspaceId, workspaceId });
+  return done({ workspaceId, forgotten: true });
+};
+
+/**
+ * `feedback.forget`: what the workspace's reports taught its layer, and its reviews kept for the
+ * deployment's model (issue 53); the answer is the layer's new version.
+ */
+export const forgetFeedback = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+): Promise<Outcome<{ workspaceId: string; forgotten: true; version: number }>> => {
+  if (!(await reachable(deps, actor, workspaceId))) return NOT_FOUND;
+  await deps.examples.forget(workspaceId);
+  const version = await deps.feedback.forget(workspaceId);
+  await audit(deps, actor, {
+    action: "feedback.forget",
+    target: workspaceId,
+    workspaceId,
+    after: { version },
+  });
+  return done({ workspaceId, forgotten: true, version });
+};

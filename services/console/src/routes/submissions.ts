@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { redisLayout, type Keystore } from "@sift/keystore";
+import { forgetLog } from "@sift/operations";
 import { WorkspaceLog } from "@sift/contracts";
 import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
 import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
@@ -173,8 +174,9 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     if (field(formFields(req), "confirm") !== "yes") {
       return refuse(req, res, place, "Tick the box to confirm: forgetting the log cannot be undone.");
     }
-    await deps.verdicts.forget(place.workspace.id);
-    await place.record("workspace.forget-log", "every verdict kept");
+    const forgotten = await forgetLog(deps.operations, place.actor, place.workspace.id);
+    if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
+    await place.note("workspace.forget-log", "every verdict kept");
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
   });
 
