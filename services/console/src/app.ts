@@ -62,7 +62,7 @@ export interface ConsoleDeps {
   sessions: SessionStore;
   throttle: SignInThrottle;
   audit: AuditLog;
-  /** New and rerolled secrets on their way to the page that shows them once. */
+  /** New and rotated secrets on their way to the page that shows them once. */
   flash: SecretFlash;
   invitations: InvitationStore;
   decoyHash: string;

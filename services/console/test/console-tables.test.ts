@@ -321,9 +321,9 @@ describe("a new secret", () => {
     expect(reload.text).not.toContain(secret);
 
     const configId = /sites\/(cfg_[\w-]+)\/secret$/.exec(location)![1]!;
-    const reroll = await c.post(`/console/w/${ws.workspaceId}/sites/${configId}/reroll`, { confirm: "yes" });
-    expect(reroll.status).toBe(303);
-    expect(reroll.headers.get("location")).toBe(location);
+    const rotate = await c.post(`/console/w/${ws.workspaceId}/sites/${configId}/rotate`, { confirm: "yes" });
+    expect(rotate.status).toBe(303);
+    expect(rotate.headers.get("location")).toBe(location);
     // Another session, even of the same user, cannot read it: the note is the session's own.
     const twin = client();
     await twin.signIn(email);

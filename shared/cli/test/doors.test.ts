@@ -487,7 +487,7 @@ const CASES: Case[] = [
         ] as string,
       console: async (s) => {
         const base = `/console/w/${s.workspaceId}/sites/${s.configId}`;
-        const page = await browser.submit(base, `${base}/reroll`, { grace: "3600", confirm: "yes" });
+        const page = await browser.submit(base, `${base}/rotate`, { grace: "3600", confirm: "yes" });
         expect(page.text).toContain("keeps working until");
         return /id="secret">(sk_[\w-]+)</.exec(page.text)?.[1];
       },

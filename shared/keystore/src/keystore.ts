@@ -61,17 +61,17 @@ export type ConfigChanges = Partial<
 
 /**
  * Workspaces, configurations and secret keys in Redis (one server or a cluster: layout.ts).
- * Secrets are returned once, at creation or reroll, and stored only as SHA-256.
+ * Secrets are returned once, at creation or rotate, and stored only as SHA-256.
  *
  * A key record copies what the gateway needs from its configuration and workspace, so the
  * gateway reads one key. The copy is kept in step by revision: every workspace update bumps
  * the workspace's `rev` in the same MULTI as its fields and then writes the new fields into the
  * key record of each of its configurations (SYNC_KEY, which only ever moves a record forward
  * and never recreates a deleted one); whoever writes a key record reads the workspace again
- * afterwards and syncs, so an update racing a key's creation or reroll is never lost.
+ * afterwards and syncs, so an update racing a key's creation or rotate is never lost.
  *
  * Whoever caches key records (the gateway: clients/key-cache.ts) hears every change on the
- * `keyChanges` channel: `key:<hash>` for each rerolled-away secret once its record is deleted,
+ * `keyChanges` channel: `key:<hash>` for each rotated-away secret once its record is deleted,
  * `ws:<id>` once a workspace update reached all its key records.
  */
 export class Keystore extends RedisStore {
@@ -404,10 +404,10 @@ export class Keystore extends RedisStore {
    * A new secret for the configuration; the old one is refused from the moment the new one is
    * returned. The new key record is written first, the configuration swapped to it atomically
    * (SWAP_SECRET), and every hash it swapped out deleted before returning: of concurrent
-   * rerolls exactly one secret is left working, the one the configuration names. A reroll that
-   * dies before its deletes leaves the hashes in the retired set; the next reroll deletes them.
+   * rotates exactly one secret is left working, the one the configuration names. A rotate that
+   * dies before its deletes leaves the hashes in the retired set; the next rotate deletes them.
    */
-  async reroll(configId: string, options: { graceMs?: number } = {}): Promise<string | null> {
+  async rotate(configId: string, options: { graceMs?: number } = {}): Promise<string | null> {
     const graceMs = options.graceMs ?? 0;
     const config = await this.getConfig(configId);
     if (!config) return null;
@@ -450,7 +450,7 @@ export class Keystore extends RedisStore {
       await this.redis.srem(this.layout.retiredSecrets(configId), ...ended);
     }
     // The old secret's case-blind entry: its record is gone, so it would resolve to nothing;
-    // deleted so the index does not grow with every reroll (kept through a grace).
+    // deleted so the index does not grow with every rotate (kept through a grace).
     if (!graced && oldFolded && oldFolded !== hashFoldedSecret(secretKey))
       await this.redis.del(this.layout.keyFolded(oldFolded));
     await this.#catchUp(hash, config.workspaceId);
@@ -517,7 +517,7 @@ export class Keystore extends RedisStore {
 
   /**
    * Points the secret's lowercase form at its exact hash, and remembers the entry on the
-   * configuration so a reroll can delete it. Overwrites: of two secrets folding alike (odds
+   * configuration so a rotate can delete it. Overwrites: of two secrets folding alike (odds
    * about 2^-222) the newer answers to its host-name form.
    */
   async #indexFolded(configId: string, secretKey: string, hash: string): Promise<void> {

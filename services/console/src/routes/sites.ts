@@ -101,7 +101,7 @@ const changed = async (
 
 /**
  * Sites and keys: the workspace's configurations (a table: sort, filter, pages), create one (its
- * secret shown once), rename one, reroll a secret (the new one shown once, the old one refused at
+ * secret shown once), rename one, rotate a secret (the new one shown once, the old one refused at
  * once), a challenge's difficulty, life and adaptive mode, and the snippet that puts it on a site.
  * A new secret is never the answer to the POST: it goes through the session's flash to a GET
  * page (POST, 303, GET), so a reload shows "already shown" and rolls nothing.
@@ -137,7 +137,7 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.id}/secret`);
   });
 
-  // Where a new or rerolled secret is shown, once: the POST left it in the session's flash.
+  // Where a new or rotated secret is shown, once: the POST left it in the session's flash.
   router.get("/console/w/:workspace/sites/:config/secret", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "read");
     if (!place) return;
@@ -171,7 +171,7 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     sendPage(res, 200, configPage(place, config, publicOrigin(req)));
   });
 
-  router.post("/console/w/:workspace/sites/:config/reroll", async (req, res) => {
+  router.post("/console/w/:workspace/sites/:config/rotate", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "edit");
     if (!place) return;
     const config = await configIn(deps, req, place.workspace.id);
@@ -197,13 +197,13 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
         200,
         layout(
           place.frame,
-          "Reroll the secret?",
+          "Rotate the secret?",
           confirmForm({
-            action: `/console/w/${place.workspace.id}/sites/${config.id}/reroll`,
+            action: `/console/w/${place.workspace.id}/sites/${config.id}/rotate`,
             csrf: place.frame.csrf,
-            question: `Reroll the secret of ${name}? ${consequence}`,
+            question: `Rotate the secret of ${name}? ${consequence}`,
             fields: [["grace", graceText]],
-            button: "Reroll now",
+            button: "Rotate now",
             cancel: `/console/w/${place.workspace.id}/sites/${config.id}`,
           }),
         ),
@@ -219,7 +219,7 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     );
     await deps.flash.put(sessionOf(req, place), config.id, {
       secret: secretKey,
-      what: "rerolled",
+      what: "rotated",
       ...(grace[0] === 0 ? {} : { previousValidUntil }),
     });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}/secret`);
