@@ -79,7 +79,8 @@ export const setMemberRole = async (
   }
   await audit(deps, actor, {
     action: role === null ? "member.remove" : "member.role",
-    target: user.id,
+    // The e-mail a person knows them by (an account keeps its e-mail); the id is in the views.
+    target: user.email,
     workspaceId,
     before: view(previous),
     ...(role === null ? {} : { after: view(role) }),

@@ -126,8 +126,6 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
     const imported = await importList(deps.operations, place.actor, place.workspace.id, read.entries);
     if (!imported.ok)
       return sendPage(res, 400, await page(req, place, { message: imported.message, csv: pasted }));
-    const { entries, added } = imported.value;
-    await place.note("list.import", `${entries} entries, ${added} new`);
     res.redirect(303, `/console/w/${place.workspace.id}/lists`);
   });
 
@@ -155,7 +153,6 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
           }),
         );
       }
-      await place.note(`list.${change}`, `${entry.kind} ${entry.type} ${entry.value}`);
       res.redirect(303, `/console/w/${place.workspace.id}/lists`);
     });
   }

@@ -73,13 +73,11 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
     const fields = formFields(req);
     const role = field(fields, "role");
     if (!isRole(role)) return show(deps, res, place, 400, "Choose owner, editor or viewer.");
-    const previous = await roleOf(deps, place, field(fields, "user"));
     const changed = await setMemberRole(deps.operations, place.actor, place.workspace.id, {
       userId: field(fields, "user"),
       role,
     });
     if (!changed.ok) return refused(deps, res, place, changed.code);
-    if (previous !== role) await place.note("member.role", `${changed.value.email}: ${previous} → ${role}`);
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });
 
@@ -95,7 +93,6 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
       role: null,
     });
     if (!removed.ok) return refused(deps, res, place, removed.code);
-    await place.note("member.remove", `${removed.value.email} (${previous})`);
     const self = userId === place.visitor.user.id && !place.visitor.user.operator;
     res.redirect(303, self ? "/console/" : `/console/w/${place.workspace.id}/members`);
   });

@@ -150,7 +150,6 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
         value: type === "email" ? sender.email : sender.domain,
       });
       const entry = added.ok ? added.value : null;
-      if (entry) await place.note("list.add", `${entry.kind} ${entry.type} ${entry.value}`);
       return back({
         notice: entry ? `Blocked the ${type} ${entry.value}.` : "That value could not be listed.",
       });

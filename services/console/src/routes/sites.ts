@@ -132,7 +132,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     });
     if (!outcome.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     const created = outcome.value;
-    await place.note("configuration.create", `${created.id} (${kind.data})${name ? ` "${name}"` : ""}`);
     await deps.flash.put(sessionOf(req, place), created.id, { secret: created.secretKey, what: "created" });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.id}/secret`);
   });
@@ -159,7 +158,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
       return sendPage(res, 400, configPage(place, config, publicOrigin(req), problem));
     }
     if (!(await changed(deps, place, config, { name }))) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note("configuration.update", `${config.id}: name "${config.name ?? ""}" → "${name}"`);
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
@@ -213,10 +211,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const rotated = await rotateSecret(deps.operations, place.actor, config.id, { graceSeconds: grace[0] });
     if (!rotated.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     const { secretKey, previousValidUntil } = rotated.value;
-    await place.note(
-      "configuration.rotate",
-      grace[0] === 0 ? config.id : `${config.id}: the previous secret works until ${previousValidUntil}`,
-    );
     await deps.flash.put(sessionOf(req, place), config.id, {
       secret: secretKey,
       what: "rotated",
@@ -250,10 +244,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     }
     if (!(await changed(deps, place, config, { hostnames: hostnames.data })))
       return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note(
-      "configuration.update",
-      `${config.id}: ${hostnames.data.length === 0 ? "any host" : hostnames.data.join(", ")}`,
-    );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
@@ -281,10 +271,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const adaptive = field(fields, "adaptive") === "on";
     const settings = { difficulty: difficulty.data, challengeTtlSeconds: life.data / 1000, adaptive };
     if (!(await changed(deps, place, config, settings))) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note(
-      "configuration.update",
-      `${config.id}: difficulty ${difficulty.data}, life ${life.data / 1000} s, adaptive ${adaptive ? "on" : "off"}`,
-    );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 };

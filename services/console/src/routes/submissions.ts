@@ -153,16 +153,11 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     const changed = (Object.keys(next) as Array<keyof WorkspaceLog>).filter((k) => next[k] !== before[k]);
     if (changed.length > 0) {
       // workspace.update, as PATCH /v1/workspaces/{id} with the same three fields.
-      const result = await changeWorkspace(
-        deps,
-        place,
-        { logPrivacy: next.privacy, logRetentionDays: next.retentionDays, logMaxEntries: next.maxEntries },
-        {
-          logPrivacy: before.privacy,
-          logRetentionDays: before.retentionDays,
-          logMaxEntries: before.maxEntries,
-        },
-      );
+      const result = await changeWorkspace(deps, place, {
+        logPrivacy: next.privacy,
+        logRetentionDays: next.retentionDays,
+        logMaxEntries: next.maxEntries,
+      });
       if (!result.ok) return refuse(req, res, place, result.message);
     }
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
@@ -176,7 +171,6 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     }
     const forgotten = await forgetLog(deps.operations, place.actor, place.workspace.id);
     if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note("workspace.forget-log", "every verdict kept");
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
   });
 
