@@ -107,3 +107,16 @@ redis.call('HSET', KEYS[1], 'secretHash', ARGV[1], 'keyId', ARGV[2])
 if old then redis.call('SADD', KEYS[2], old) end
 return redis.call('SMEMBERS', KEYS[2])
 `;
+
+/**
+ * Takes an external id's claim over from a holder that holds nothing (#claimExternalId), only if
+ * it still names that holder. KEYS[1] the external ids hash; ARGV: the external id, the holder,
+ * the new workspace. Returns 1 when taken.
+ */
+export const TAKE_CLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`;
