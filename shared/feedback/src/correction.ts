@@ -1,3 +1,4 @@
+import { sigmoid } from "@sift/contracts";
 import { foldBucket, LAYER_BUCKETS } from "./layer.ts";
 
 /**
@@ -86,8 +87,6 @@ export const contentOrder = (records: readonly CorrectionExample[]): CorrectionE
   });
   return keyed.sort((a, b) => a.h - b.h).map((k) => k.r);
 };
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 export class SiteCorrection {
   readonly reports: number;

@@ -88,6 +88,10 @@ export const validate = <T>(schema: z.ZodType<T>, value: unknown): Outcome<T> =>
 export const reaches = (actor: Actor, workspaceId: string): boolean =>
   actor.operator || actor.workspaceId === workspaceId;
 
+/** The workspace named, if the actor reaches it and it exists (else null: the same 404 for both). */
+export const reachableWorkspace = async (deps: OperationDeps, actor: Actor, workspaceId: string) =>
+  reaches(actor, workspaceId) ? deps.keystore.getWorkspace(workspaceId) : null;
+
 /** Records a change under its actor. */
 export const audit = (deps: OperationDeps, actor: Actor, event: Omit<AuditEvent, "actor">) =>
   deps.audit.record({ actor: actor.audit, ...event });

@@ -5,7 +5,7 @@ import {
   audit,
   done,
   failure,
-  reaches,
+  reachableWorkspace,
   validate,
   type Actor,
   type OperationDeps,
@@ -23,10 +23,6 @@ export const ListChange = z.object({
 /** Who the lists table names as having added an entry: a console user's e-mail, `CLI`, a token's id. */
 const addedBy = (actor: Actor): string => (actor.audit.type === "cli" ? "CLI" : actor.audit.id);
 
-/** The workspace named, if it exists and the actor reaches it (else the same 404 as none). */
-const workspaceOf = async (deps: OperationDeps, actor: Actor, workspaceId: string) =>
-  reaches(actor, workspaceId) ? deps.keystore.getWorkspace(workspaceId) : null;
-
 /**
  * `list.add` / `list.remove`: one block or allow entry of a workspace's lists, as POST
  * /feedback's classify reads them. A value that is no valid domain, e-mail or phrase changes
@@ -41,7 +37,7 @@ export const changeList = async (
 ): Promise<Outcome<ListEntry>> => {
   const parsed = validate(ListChange, input);
   if (!parsed.ok) return parsed;
-  if (!(await workspaceOf(deps, actor, workspaceId))) return NOT_FOUND;
+  if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   const entry = await deps.feedback.updateList(workspaceId, change, parsed.value, addedBy(actor));
   if (!entry) return failure("invalid", `value: not a valid ${parsed.value.type}`);
   await audit(deps, actor, {
@@ -72,7 +68,7 @@ export const importList = async (
     if (value === null) return failure("invalid", `${i}.value: not a valid ${e.type}`);
     entries.push({ ...e, value });
   }
-  if (!(await workspaceOf(deps, actor, workspaceId))) return NOT_FOUND;
+  if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   const added = await deps.feedback.addListEntries(workspaceId, entries, addedBy(actor));
   const result = { entries: entries.length, added };
   await audit(deps, actor, { action: "list.import", target: workspaceId, workspaceId, after: result });

@@ -5,7 +5,7 @@ import {
   audit,
   done,
   failure,
-  reaches,
+  reachableWorkspace,
   validate,
   type Actor,
   type OperationDeps,
@@ -52,8 +52,7 @@ export const setMemberRole = async (
 ): Promise<Outcome<MemberView>> => {
   const parsed = validate(MemberChange, input);
   if (!parsed.ok) return parsed;
-  if (!deps.members || !reaches(actor, workspaceId)) return NOT_FOUND;
-  if (!(await deps.keystore.getWorkspace(workspaceId))) return NOT_FOUND;
+  if (!deps.members || !(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   const { role } = parsed.value;
   const user =
     "userId" in parsed.value

@@ -14,6 +14,7 @@ import {
   audit,
   done,
   failure,
+  reachableWorkspace,
   reaches,
   validate,
   type Actor,
@@ -153,17 +154,13 @@ export const deleteWorkspace = async (
   return done(before);
 };
 
-/** The workspace named, if the actor reaches it and it exists. */
-const reachable = async (deps: OperationDeps, actor: Actor, workspaceId: string) =>
-  reaches(actor, workspaceId) ? deps.keystore.getWorkspace(workspaceId) : null;
-
 /** `workspace.forget-log`: every verdict its log keeps, gone at once (who may ask is the door's: a console owner, the CLI). */
 export const forgetLog = async (
   deps: OperationDeps,
   actor: Actor,
   workspaceId: string,
 ): Promise<Outcome<{ workspaceId: string; forgotten: true }>> => {
-  if (!deps.verdicts || !(await reachable(deps, actor, workspaceId))) return NOT_FOUND;
+  if (!deps.verdicts || !(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   await deps.verdicts.forget(workspaceId);
   await audit(deps, actor, { action: "workspace.forget-log", target: workspaceId, workspaceId });
   return done({ workspaceId, forgotten: true });
@@ -178,7 +175,7 @@ export const forgetFeedback = async (
   actor: Actor,
   workspaceId: string,
 ): Promise<Outcome<{ workspaceId: string; forgotten: true; version: number }>> => {
-  if (!(await reachable(deps, actor, workspaceId))) return NOT_FOUND;
+  if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   await deps.examples.forget(workspaceId);
   const version = await deps.feedback.forget(workspaceId);
   await audit(deps, actor, {
