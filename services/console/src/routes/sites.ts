@@ -100,7 +100,7 @@ const changed = async (
 };
 
 /**
- * Sites and keys: the workspace's configurations (a table: sort, filter, pages), create one (its
+ * Keys: the site's configurations (a table: sort, filter, pages), create one (its
  * secret shown once), rename one, rotate a secret (the new one shown once, the old one refused at
  * once), a challenge's difficulty, life and adaptive mode, and the snippet that puts it on a site.
  * A new secret is never the answer to the POST: it goes through the session's flash to a GET

@@ -20,7 +20,7 @@ export const sitesPage = (
   const canEdit = allows(place.role, "edit");
   return layout(
     place.frame,
-    "Sites and keys",
+    "Keys",
     html`${errorNotice(error)}
     ${dataTable({
       id: "configs",
