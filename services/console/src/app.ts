@@ -46,8 +46,6 @@ export interface ConsoleDeps {
   keystore: Keystore;
   /** The changes /v1 and the CLI make too (@sift/operations): the same checks, audit and webhooks. */
   operations: OperationDeps;
-  /** The shipped model's version (SIFT_MODEL_PATH's file, as the workers and GET /v1/model read it). */
-  shippedVersion: string;
   usage: RedisUsageMeter;
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
@@ -64,7 +62,7 @@ export interface ConsoleDeps {
   sessions: SessionStore;
   throttle: SignInThrottle;
   audit: AuditLog;
-  /** New and rerolled secrets on their way to the page that shows them once. */
+  /** New and rotated secrets on their way to the page that shows them once. */
   flash: SecretFlash;
   invitations: InvitationStore;
   decoyHash: string;

@@ -13,7 +13,7 @@ import type { NatsConnection } from "nats";
 import { NatsInferenceClient } from "@sift/inference";
 import { BullReportQueue, queueReport } from "@sift/reports";
 import { operationDeps } from "@sift/operations";
-import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
+import { deploymentModels } from "@sift/learning";
 import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { buildConsoleApp } from "./app.ts";
@@ -67,21 +67,30 @@ export const createConsoleService = async (deps: {
     clock,
     queue: createWebhookQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX }),
   });
+  const accounts = new AccountStore({ redis, clock });
+  const verdicts = new RedisVerdictLog({ redis, clock, keys: logKeys });
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
-    operations: operationDeps({ redis, clock, logger: deps.logger, webhooks }),
-    // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
-    shippedVersion: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
+    operations: operationDeps({
+      redis,
+      clock,
+      logger: deps.logger,
+      webhooks,
+      // The version /console/model names as shipped: the workers' file, as GET /v1/model reads it.
+      models: deploymentModels({ redis, modelPath: deps.modelPath }),
+      members: accounts,
+      verdicts,
+    }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
     lists: new FeedbackStore({ redis, clock }),
     reporter: { report: (input) => queueReport(reports, input) },
     // Classify's own inference client; the same time-out classify has by default (1.5 s).
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
-    verdicts: new RedisVerdictLog({ redis, clock, keys: logKeys }),
+    verdicts,
     canSealContent: logKeys.canSeal,
-    accounts: new AccountStore({ redis, clock }),
+    accounts,
     secondFactor: new SecondFactorStore({ redis, clock }),
     sessions: new SessionStore({
       redis,

@@ -65,7 +65,7 @@ describe("members", () => {
     expect(await roleIn(id, viewer.id)).toBe("editor");
     const audit = await owner.c.get(`/console/w/${id}/audit`);
     expect(audit.text).toContain("member.role");
-    expect(audit.text).toContain(`${viewer.email}: viewer → editor`);
+    expect(audit.text).toContain(`${viewer.email}: role viewer → editor`);
     expect((await owner.c.post(`${members(id)}/remove`, { user: viewer.id })).status).toBe(303);
     expect(await roleIn(id, viewer.id)).toBeNull();
     expect((await owner.c.get(`/console/w/${id}/audit`)).text).toContain("member.remove");

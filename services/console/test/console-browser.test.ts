@@ -180,7 +180,7 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
     expect(await page.$("text=Create configuration")).toBeNull();
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites/${ws.configId}`);
-    expect(await page.$("text=Reroll the secret")).toBeNull();
+    expect(await page.$("text=Rotate the secret")).toBeNull();
     expect(await page.isDisabled("#difficulty")).toBe(true);
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
     expect(await page.$("#list-value")).toBeNull();

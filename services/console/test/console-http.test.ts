@@ -255,7 +255,7 @@ describe("the console through the gateway", () => {
     expect(sites.text).not.toContain("Create configuration");
     expect((await c.post(`/console/w/${ws.workspaceId}/sites`, { kind: "classify" })).status).toBe(403);
     expect(
-      (await c.post(`/console/w/${ws.workspaceId}/sites/${ws.configId}/reroll`, { confirm: "yes" })).status,
+      (await c.post(`/console/w/${ws.workspaceId}/sites/${ws.configId}/rotate`, { confirm: "yes" })).status,
     ).toBe(403);
     expect(
       (
@@ -278,13 +278,13 @@ describe("the console through the gateway", () => {
     const foreign = await owner.get(`/console/w/${ws.workspaceId}/sites/${other.configId}`);
     expect(foreign.status).toBe(404);
     expect(
-      (await owner.post(`/console/w/${ws.workspaceId}/sites/${other.configId}/reroll`, { confirm: "yes" }))
+      (await owner.post(`/console/w/${ws.workspaceId}/sites/${other.configId}/rotate`, { confirm: "yes" }))
         .status,
     ).toBe(404);
     expect(await stack.keystore.resolve(other.secretKey)).not.toBeNull();
   });
 
-  it("creates and rerolls a configuration, shows each secret once, and records both in the audit log", async () => {
+  it("creates and rotates a configuration, shows each secret once, and records both in the audit log", async () => {
     const c = client();
     const email = await member("owner");
     await c.signIn(email);
@@ -297,16 +297,16 @@ describe("the console through the gateway", () => {
     expect(record).toMatchObject({ workspaceId: ws.workspaceId, kind: "classify" });
     const detail = await c.get(`/console/w/${ws.workspaceId}/sites/${record!.configId}`);
     expect(detail.text).not.toContain(secret);
-    // Without confirm=yes the reroll only asks (200, a form that posts confirm=yes); the secret stands.
-    const asked = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/reroll`, {});
+    // Without confirm=yes the rotate only asks (200, a form that posts confirm=yes); the secret stands.
+    const asked = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/rotate`, {});
     expect(asked.status).toBe(200);
     expect(asked.text).toContain('name="confirm" value="yes"');
     expect(await stack.keystore.resolve(secret)).not.toBeNull();
-    const reroll = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/reroll`, {
+    const rotate = await c.post(`/console/w/${ws.workspaceId}/sites/${record!.configId}/rotate`, {
       confirm: "yes",
     });
-    const rerolled = await c.get(reroll.headers.get("location")!);
-    const next = /id="secret">(sk_[\w-]+)</.exec(rerolled.text)![1]!;
+    const rotated = await c.get(rotate.headers.get("location")!);
+    const next = /id="secret">(sk_[\w-]+)</.exec(rotated.text)![1]!;
     expect(await stack.keystore.resolve(secret)).toBeNull();
     expect(await stack.keystore.resolve(next)).not.toBeNull();
     const audit = await c.get(`/console/w/${ws.workspaceId}/audit`);

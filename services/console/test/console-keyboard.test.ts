@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startStack, type Stack } from 
 import { addUser, PASSWORD } from "./helpers.ts";
 
 /**
- * The main flow with the keyboard alone: sign in, open the workspace, go to Sites and keys,
+ * The main flow with the keyboard alone: sign in, open the workspace, go to Keys,
  * create a configuration and read its secret. No click and no pointer: only Tab, Shift+Tab,
  * typing, arrow keys and Enter, and every control reached shows where the focus is.
  */
@@ -83,7 +83,7 @@ describe.skipIf(!inject("browserTests"))("the console with the keyboard alone", 
     // htmx swaps boosted pages in: wait for the new page's navigation, not only for its URL.
     await page.waitForSelector(`nav a[aria-current="page"]`);
 
-    // Through the left navigation: to Lists, then back to Sites and keys.
+    // Through the left navigation: to Lists, then back to Keys.
     for (const screen of ["lists", "sites"]) {
       await tabTo(page, `nav a[href="/console/w/${ws.workspaceId}/${screen}"]`);
       await page.keyboard.press("Enter");

@@ -64,24 +64,24 @@ describe.skipIf(!inject("browserTests"))("sites, keys and lists in Chromium", ()
   });
   afterAll(() => session?.context.close());
 
-  it("rerolls a secret: the new one shown once, the old one refused by the API at once", async () => {
+  it("rotates a secret: the new one shown once, the old one refused by the API at once", async () => {
     const { page, problems } = session;
-    const created = (await stack.keystore.createConfig(ws.workspaceId, "classify", { name: "Reroll me" }))!;
+    const created = (await stack.keystore.createConfig(ws.workspaceId, "classify", { name: "Rotate me" }))!;
     const old = created.secretKey;
     expect((await classify(old, "Hello, what time do you open?")).status).toBe(200);
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/sites`);
-    await page.click(`a[href$="/sites/${created.config.id}"] >> text=Reroll me`);
+    await page.click(`a[href$="/sites/${created.config.id}"] >> text=Rotate me`);
     await page.waitForURL(`**/sites/${created.config.id}`);
     violations.push(...(await axe(page)));
-    // One click asks first (the old secret still works meanwhile); "Reroll now" rerolls.
-    await page.click("text=Reroll the secret");
-    await page.waitForSelector("text=Reroll now");
-    expect(await page.textContent(".confirm")).toContain("Reroll the secret of Reroll me");
+    // One click asks first (the old secret still works meanwhile); "Rotate now" rotates.
+    await page.click("text=Rotate the secret");
+    await page.waitForSelector("text=Rotate now");
+    expect(await page.textContent(".confirm")).toContain("Rotate the secret of Rotate me");
     violations.push(...(await axe(page)));
     expect((await classify(old, "Hello, what time do you open?")).status).toBe(200);
     await Promise.all([
       page.waitForURL(`**/sites/${created.config.id}/secret`),
-      page.click("text=Reroll now"),
+      page.click("text=Rotate now"),
     ]);
     const next = (await page.textContent("#secret"))!.trim();
     expect(next).toMatch(/^sk_/);

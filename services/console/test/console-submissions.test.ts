@@ -324,7 +324,7 @@ describe("what the log keeps, set from the Submissions screen", () => {
     });
     expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
       // workspace.update, the action PATCH /v1/workspaces/{id} records for the same change.
-      "workspace.update logPrivacy full → none; logRetentionDays 14 → 3; logMaxEntries 10000 → 50",
+      `workspace.update ${w.workspaceId}: logPrivacy full → none; logRetentionDays 14 → 3; logMaxEntries 10000 → 50`,
     );
     // The next verdict is stored as the new mode says: no text (read from Redis by the log).
     await within(5_000, async () => {
@@ -418,7 +418,8 @@ describe("the review queue", () => {
     expect(after?.review).toBe("clean");
     expect(after?.history[0]?.by).toBe(`full-${w.workspaceId}-${owner}`.toLowerCase());
     expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
-      `review.clean ${v!.id}`,
+      // Not a change of a site's settings: the console's own action, under its name.
+      `console.review.clean ${v!.id}`,
     );
     // The page after the action polls for the row's new score.
     const shown = await w.c.get(location);

@@ -141,7 +141,7 @@ describe("console tables", () => {
   it("sorts, filters and pages the audit log, the sites table and the workspaces list", async () => {
     const audit = await table.c.get(`/console/w/${ws.workspaceId}/audit?q=list.import`);
     expect(column(audit.text, 2)).toContain("list.import");
-    expect(column(audit.text, 3)).toContain("120 entries, 120 new");
+    expect(column(audit.text, 3)).toContain(`${ws.workspaceId}: entries 120; added 120`);
     const byWho = await table.c.get(`/console/w/${ws.workspaceId}/audit?sort=actor&dir=asc&page=7`);
     expect(byWho.status).toBe(200);
     expect(byWho.text).toContain('aria-sort="ascending"');
@@ -215,7 +215,7 @@ describe("lists as CSV", () => {
     const values = (await lists.lists(ws.workspaceId)).map((e) => e.value);
     expect(values).toEqual(expect.arrayContaining(["import-good.example", "ann@import.example", "=1+1"]));
     const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=list.import`);
-    expect(audit.text).toContain("3 entries, 3 new");
+    expect(audit.text).toContain("entries 3; added 3");
   });
 
   it("imports an uploaded file (multipart), which needs the CSRF token like every form", async () => {
@@ -272,7 +272,7 @@ describe("configuration names", () => {
     expect(sites.text).toContain(`>Contact &lt;form&gt;</a>`);
     const audit = await c.get(`/console/w/${ws.workspaceId}/audit?q=configuration.update`);
     expect(audit.text).toContain(email);
-    expect(audit.text).toContain(`${ws.configId}: name &quot;&quot; → &quot;Contact &lt;form&gt;&quot;`);
+    expect(audit.text).toContain(`${ws.configId}: name none → Contact &lt;form&gt;`);
     // The public API's answers do not change: the key record knows nothing of names.
     expect(Object.keys((await stack.keystore.resolve(ws.secretKey))!)).not.toContain("name");
     expect(
@@ -321,9 +321,9 @@ describe("a new secret", () => {
     expect(reload.text).not.toContain(secret);
 
     const configId = /sites\/(cfg_[\w-]+)\/secret$/.exec(location)![1]!;
-    const reroll = await c.post(`/console/w/${ws.workspaceId}/sites/${configId}/reroll`, { confirm: "yes" });
-    expect(reroll.status).toBe(303);
-    expect(reroll.headers.get("location")).toBe(location);
+    const rotate = await c.post(`/console/w/${ws.workspaceId}/sites/${configId}/rotate`, { confirm: "yes" });
+    expect(rotate.status).toBe(303);
+    expect(rotate.headers.get("location")).toBe(location);
     // Another session, even of the same user, cannot read it: the note is the session's own.
     const twin = client();
     await twin.signIn(email);

@@ -107,7 +107,7 @@ describe("the usage and plan page", () => {
       [
         operator,
         "workspace.update",
-        "plan free → paid; allowance 1000 → 50000; rateLimit 20 → 2.5; burst 40 → 7; classify on → off",
+        `${key.workspaceId}: plan free → paid; allowance 1000 → 50000; classify on → off; rateLimit 20 → 2.5; burst 40 → 7`,
       ],
     ]);
     // Classify off reaches the gateway's key record at once.

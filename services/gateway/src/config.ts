@@ -58,7 +58,7 @@ const Config = ServiceConfig.extend({
     .default(30_000)
     .meta({ env: "SIFT_REQUEST_TIMEOUT_MS" }),
   /**
-   * How long a verify key's resolution is kept in the gateway (0: not at all). Reroll and
+   * How long a verify key's resolution is kept in the gateway (0: not at all). Rotate and
    * workspace changes empty it at once (clients/key-cache.ts); this only bounds its life.
    */
   keyCacheMs: z.coerce.number().int().min(0).max(60_000).default(5_000).meta({ env: "SIFT_KEY_CACHE_MS" }),

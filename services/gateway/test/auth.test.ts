@@ -11,21 +11,21 @@ import { createKey, form, post, startServer, startStack, type Stack, type TestSe
 let stack: Stack;
 // A NATS of its own: other test files run model workers on the shared one.
 let nats: TestServer;
-let keys: { classify: string; challenge: string; rerolled: string; classifyOff: string };
+let keys: { classify: string; challenge: string; rotated: string; classifyOff: string };
 
 beforeAll(async () => {
   nats = await startServer("nats");
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
   const classify = await createKey(stack.keystore, { kind: "classify" });
   const challenge = await createKey(stack.keystore, { kind: "challenge" });
-  const rerolled = await createKey(stack.keystore, { kind: "classify" });
-  await stack.keystore.reroll(rerolled.configId);
+  const rotated = await createKey(stack.keystore, { kind: "classify" });
+  await stack.keystore.rotate(rotated.configId);
   const off = await createKey(stack.keystore, { kind: "classify" });
   await stack.keystore.updateWorkspace(off.workspaceId, { classify: false });
   keys = {
     classify: classify.secretKey,
     challenge: challenge.secretKey,
-    rerolled: rerolled.secretKey,
+    rotated: rotated.secretKey,
     classifyOff: off.secretKey,
   };
 });
@@ -56,8 +56,8 @@ const cases: Array<{ name: string; sent: (k: typeof keys) => Sent; expect: Expec
     expect: { classify: [401, ClassifyMessage.invalidKey], verify: VerifyMessage.invalidKey },
   },
   {
-    name: "a rerolled key",
-    sent: (k) => ({ apiKey: k.rerolled }),
+    name: "a rotated key",
+    sent: (k) => ({ apiKey: k.rotated }),
     expect: { classify: [401, ClassifyMessage.invalidKey], verify: VerifyMessage.invalidKey },
   },
   {
@@ -159,11 +159,11 @@ describe("authentication details", () => {
     expect(reply.json).toEqual({ ok: false, message: ClassifyMessage.challengeKey });
   });
 
-  it("refuses a rerolled key at once and accepts the new one", async () => {
+  it("refuses a rotated key at once and accepts the new one", async () => {
     const created = await createKey(stack.keystore, { kind: "challenge" });
     const before = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: created.secretKey });
     expect(before.json).toEqual({ ok: false, message: VERIFY_PAST_KEY });
-    const fresh = await stack.keystore.reroll(created.configId);
+    const fresh = await stack.keystore.rotate(created.configId);
     const old = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: created.secretKey });
     expect(old.json).toEqual({ ok: false, message: VerifyMessage.invalidKey });
     const next = await post(`${stack.gatewayUrl}/verify`, { solution: "x", secretKey: fresh! });

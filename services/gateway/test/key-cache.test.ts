@@ -10,8 +10,8 @@ import { createGatewayService, createKeyCache } from "../src/wiring.ts";
 /**
  * The gateway's cache of verify key resolutions, across two gateway instances on one Redis:
  * it is used (a record removed behind the key store's back still resolves, until the entry's
- * life ends), and the key store's announcements empty it in both at once: a rerolled key is
- * refused by both as soon as the reroll returns, a workspace change is seen at once, and while
+ * life ends), and the key store's announcements empty it in both at once: a rotated key is
+ * refused by both as soon as the rotate returns, a workspace change is seen at once, and while
  * the subscription is down nothing is served from it.
  */
 let stack: Stack;
@@ -111,10 +111,10 @@ describe("the gateway's key cache", () => {
     expect(await everywhere(key.secretKey)).toEqual([VerifyMessage.invalidKey, VerifyMessage.invalidKey]);
   });
 
-  it("refuses a rerolled key in both gateways as soon as the reroll returns, and accepts the new one", async () => {
+  it("refuses a rotated key in both gateways as soon as the rotate returns, and accepts the new one", async () => {
     const key = await createKey(stack.keystore, { kind: "challenge" });
     expect(await everywhere(key.secretKey)).toEqual([KNOWN, KNOWN]);
-    const fresh = await stack.keystore.reroll(key.configId);
+    const fresh = await stack.keystore.rotate(key.configId);
     expect(await everywhere(key.secretKey)).toEqual([VerifyMessage.invalidKey, VerifyMessage.invalidKey]);
     expect(await everywhere(fresh!)).toEqual([KNOWN, KNOWN]);
   });

@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import type { Queue } from "bullmq";
-import { SPAM_STANDARD } from "@sift/contracts";
 import {
   AuditTrail,
   Keystore,
@@ -9,9 +8,8 @@ import {
   TokenStore,
   VerifiedCounter,
 } from "@sift/keystore";
-import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
+import { deploymentModels } from "@sift/learning";
 import type { ManagementDeps } from "@sift/management";
-import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import { operationDeps } from "@sift/operations";
 import type { Clock, IdentitySigner, Logger, ReadinessChecks, RedisClient, Registry } from "@sift/runtime";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
@@ -40,6 +38,8 @@ export const managementParts = (deps: {
     signingKey: webhookSigningKey(deps.internalSecret),
     queue: deps.webhookQueue,
   });
+  // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
+  const models = deploymentModels({ redis: deps.redis, modelPath: deps.modelPath });
   return {
     redis: deps.redis,
     clock: deps.clock,
@@ -53,16 +53,17 @@ export const managementParts = (deps: {
     // Only the day counts are read, which need no content key.
     verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
     webhooks,
-    operations: operationDeps({ redis: deps.redis, clock: deps.clock, logger: deps.logger, webhooks }),
+    operations: operationDeps({
+      redis: deps.redis,
+      clock: deps.clock,
+      logger: deps.logger,
+      webhooks,
+      allowPrivateWebhooks: deps.allowPrivateWebhooks,
+      models,
+    }),
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
     ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
-    // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
-    models: {
-      examples: new ReviewExamples({ redis: deps.redis }),
-      versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
-      requests: new TrainingRequests({ redis: deps.redis }),
-      shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,
-    },
+    models,
   };
 };
 

@@ -1,5 +1,5 @@
 /**
- * How long the real gateway takes to refuse a key that is unknown, rerolled (a former secret of
+ * How long the real gateway takes to refuse a key that is unknown, rotated (a former secret of
  * a live configuration) or valid but of the wrong kind, on /classify and /verify; and how much
  * Redis work each refusal does (commandstats deltas, scripted calls included).
  * Usage: pnpm --filter @sift/bench bench:refusal-timing [n per kind, default 2000]
@@ -12,25 +12,25 @@ const n = Number(process.argv[2] ?? 2000);
 const [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);
 const stack = await startStack({ redisUrl: redis.url, natsUrl: nats.url });
 
-const reroll = async (kind: "classify" | "challenge"): Promise<string> => {
+const rotate = async (kind: "classify" | "challenge"): Promise<string> => {
   const key = await createKey(stack.keystore, { kind });
-  await stack.keystore.reroll(key.configId);
+  await stack.keystore.rotate(key.configId);
   return key.secretKey;
 };
 const classifyKey = await createKey(stack.keystore, { kind: "classify" });
 const challengeKey = await createKey(stack.keystore, { kind: "challenge" });
 
 type Endpoint = "classify" | "verify";
-/** The keys an endpoint refuses: one never issued, one rerolled away, and one of the other kind. */
+/** The keys an endpoint refuses: one never issued, one rotated away, and one of the other kind. */
 const refusedKeys = async (
   kind: "classify" | "challenge",
   wrongKind: "classify" | "challenge",
   wrongKey: string,
 ): Promise<Record<string, () => string>> => {
-  const rerolled = await reroll(kind);
+  const rotated = await rotate(kind);
   return {
     unknown: () => newSecretKey(),
-    rerolled: () => rerolled,
+    rotated: () => rotated,
     [`wrong kind (${wrongKind} key)`]: () => wrongKey,
   };
 };

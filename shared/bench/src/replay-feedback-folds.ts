@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { SPAM_STANDARD, type FeedbackJob } from "@sift/contracts";
+import { SPAM_STANDARD, type FeedbackJob, sigmoid } from "@sift/contracts";
 import {
   encodeSignature,
   FeedbackStore,
@@ -208,7 +208,6 @@ for (const source of [...corpus.keys()]) {
   });
 }
 log(`messages by script (not Latin): ${[...byScript].map(([s, l]) => `${s} ${l.length}`).join(", ")}`);
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 for (const family of families) {
   const held = trainableSources().filter((s) => SOURCES[s].family === family);

@@ -19,7 +19,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { SPAM_STANDARD, type NormalizedField } from "@sift/contracts";
+import { SPAM_STANDARD, type NormalizedField, sigmoid } from "@sift/contracts";
 import { prepareContent } from "@sift/content";
 import {
   CORRECTION_BUCKETS,
@@ -45,6 +45,7 @@ import { DEFAULT_PRIOR_OPTIONS, rocAuc, scoreLogOdds, trainDeploymentModel } fro
 import { createRedis, redisReady } from "@sift/runtime";
 import { createKey, createPoster, startModelWorker, startServer, startStack } from "@sift/testkit";
 import { replaySource, type ReplayItem } from "./replay-sim.ts";
+import { seededRandom, shuffled } from "@sift/training";
 
 const { values } = parseArgs({
   options: {
@@ -68,7 +69,6 @@ const mean = (xs: Array<number | null>) => {
   const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
   return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
 };
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const THRESHOLD = Math.log(4);
 
 const redisServer = await startServer("redis");
@@ -88,22 +88,8 @@ interface Row {
   vals: Float32Array;
 }
 const authors = authorPool(dataDir);
-/** A fixed shuffle (mulberry32), so every run plays the same sites. */
-const shuffle = <T>(xs: T[], seed: number): T[] => {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-};
+/** A fixed shuffle (the one seeded generator), so every run plays the same sites. */
+const shuffle = <T>(xs: T[], seed: number): T[] => shuffled(xs, seededRandom(seed));
 const rowsOf = (source: SourceName): Row[] =>
   shuffle(
     loadSource(dataDir, source).flatMap((row, i) => {

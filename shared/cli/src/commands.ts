@@ -24,8 +24,6 @@ export interface CliDeps {
   feedback: FeedbackStore;
   /** The console's accounts and the password reader (`sift console …`). */
   console?: ConsoleCliDeps;
-  /** The verdict log (`sift workspace forget-log`). */
-  verdicts?: { forget(workspaceId: string): Promise<void> };
   /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
   models?: ModelCliDeps;
   /** Commands that live in other packages (e.g. `challenge solve`) plug in here. */
@@ -84,16 +82,6 @@ export const COMMANDS: Record<string, Command> = {
     flags: [],
     // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
     run: async (_flags, { keystore }) => ({ reindexed: await keystore.reindexWorkspaces() }),
-  },
-  "workspace forget-log": {
-    flags: ["workspace"],
-    run: async (flags, { keystore, verdicts }) => {
-      const workspaceId = required(flags, "workspace");
-      if (!verdicts) throw new UsageError("this CLI has no verdict log");
-      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
-      await verdicts.forget(workspaceId);
-      return { workspaceId, forgotten: true };
-    },
   },
   "notices list": {
     flags: [],

@@ -1,7 +1,9 @@
 import { isEmail } from "@sift/console/accounts";
 import { passwordProblem } from "@sift/console/password";
 import { isRole } from "@sift/console/roles";
-import { NotFound, required, UsageError, type Command, type ConsoleCliDeps } from "./commands.ts";
+import { LAST_OWNER, setMemberRole } from "@sift/operations";
+import { required, UsageError, type Command, type ConsoleCliDeps } from "./commands.ts";
+import { actorOf, unwrap } from "./operation-commands.ts";
 
 const consoleDeps = (deps: { console?: ConsoleCliDeps }): ConsoleCliDeps => {
   if (!deps.console) throw new Error("the console commands are not wired in this CLI");
@@ -31,18 +33,20 @@ export const CONSOLE_COMMANDS: Record<string, Command> = {
   "console member": {
     flags: ["workspace", "email", "role"],
     positional: "action",
+    audited: true,
     run: async (flags, deps) => {
       if (flags["action"] !== "set")
         throw new UsageError("the only action is set: sift console member set …");
       const workspaceId = required(flags, "workspace");
       const role = required(flags, "role");
       if (role !== "none" && !isRole(role)) throw new UsageError("--role is owner, editor, viewer or none");
-      if (!(await deps.keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
-      const { accounts } = consoleDeps(deps);
-      const user = await accounts.userByEmail(required(flags, "email"));
-      if (!user) throw new NotFound(`no console user ${flags["email"]}`);
-      await accounts.setRole(workspaceId, user.id, role === "none" ? null : role);
-      return { workspaceId, email: user.email, role };
+      const email = required(flags, "email");
+      const set = await setMemberRole(deps.operations, actorOf(deps), workspaceId, {
+        email,
+        role: role === "none" ? null : role,
+      });
+      const view = unwrap(set, `no workspace ${workspaceId} or console user ${email}`, LAST_OWNER);
+      return { workspaceId, email: view.email, role };
     },
   },
 };

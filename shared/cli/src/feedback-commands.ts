@@ -1,5 +1,7 @@
 import { LIST_TYPES, type ListKind, type ListType } from "@sift/feedback";
+import { changeList, forgetFeedback } from "@sift/operations";
 import { NotFound, required, UsageError, type Command, type Flags } from "./commands.ts";
+import { actorOf, unwrap } from "./operation-commands.ts";
 
 /** `--block` or `--allow`, exactly one. */
 const listKind = (flags: Flags): ListKind => {
@@ -20,14 +22,20 @@ const listChange = (change: "add" | "remove"): Command => ({
   flags: ["workspace", "type"],
   booleans: ["block", "allow"],
   positional: "value",
-  run: async (flags, { keystore, feedback }) => {
+  audited: true,
+  run: async (flags, deps) => {
     const workspaceId = required(flags, "workspace");
     const kind = listKind(flags);
     const type = listType(flags);
     const value = required(flags, "value");
-    if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
-    const entry = await feedback.updateList(workspaceId, change, { kind, type, value }, "CLI");
-    if (!entry) throw new UsageError(`${JSON.stringify(value)} is not a valid ${type}`);
+    const changed = await changeList(deps.operations, actorOf(deps), workspaceId, change, {
+      kind,
+      type,
+      value,
+    });
+    if (!changed.ok && changed.code === "invalid")
+      throw new UsageError(`${JSON.stringify(value)} is not a valid ${type}`);
+    const entry = unwrap(changed, `no workspace ${workspaceId}`);
     return { workspaceId, [change === "add" ? "added" : "removed"]: entry };
   },
 });
@@ -72,12 +80,14 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    run: async (flags, { keystore, feedback, operations }) => {
+    audited: true,
+    run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
-      if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       // Its reviews kept for the deployment's model go too (issue 53).
-      await operations.examples.forget(workspaceId);
-      return { workspaceId, forgotten: true, version: await feedback.forget(workspaceId) };
+      return unwrap(
+        await forgetFeedback(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
     },
   },
 };

@@ -11,8 +11,8 @@ import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
-import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
-import { BULL_PREFIX, SPAM_STANDARD } from "@sift/contracts";
+import { deploymentModels } from "@sift/learning";
+import { BULL_PREFIX } from "@sift/contracts";
 
 const target = {
   url: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379",
@@ -23,6 +23,10 @@ const redis = createRedis(target, "sift-cli");
 // delivery worker, on the same Redis the services' BullMQ jobs use.
 const jobsRedis = createJobsRedis(target, "sift-cli-jobs");
 const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
+// The model the workers load (SIFT_MODEL_PATH), as the management service and the console name it.
+const modelPath = process.env["SIFT_MODEL_PATH"];
+const models = deploymentModels({ redis, modelPath });
+const accounts = new AccountStore({ redis, clock: systemClock });
 let code = 1;
 try {
   await redisReady(redis, 3_000);
@@ -34,6 +38,10 @@ try {
       // Warnings (a usage webhook not queued) on stderr: stdout is the command's JSON answer.
       logger: pino({ name: "sift-cli", level: "warn" }, pino.destination(2)),
       webhooks: new WebhookStore({ redis, clock: systemClock, queue: webhookQueue }),
+      models,
+      members: accounts,
+      // Forgetting reads no content: no keys needed.
+      verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
     }),
     tokens: new TokenStore({ redis, clock: systemClock }),
     // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.
@@ -44,16 +52,8 @@ try {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
-    models: {
-      examples: new ReviewExamples({ redis }),
-      versions: new ModelVersions({ redis, model: SPAM_STANDARD }),
-      requests: new TrainingRequests({ redis }),
-      modelPath: process.env["SIFT_MODEL_PATH"],
-      now: () => systemClock.now(),
-    },
-    // Forgetting reads no content: no keys needed.
-    verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
-    console: { accounts: new AccountStore({ redis, clock: systemClock }), readPassword },
+    models: { ...models, modelPath, now: () => systemClock.now() },
+    console: { accounts, readPassword },
     extra: {
       // Fetches a challenge and solves it with the browser's solver: prints {"solution"}.
       "challenge solve": {

@@ -1,22 +1,10 @@
 import { readFileSync } from "node:fs";
-import {
-  modelStatus,
-  promoteModel,
-  rollbackModel,
-  trainDeploymentModel,
-  type ModelDeps,
-} from "@sift/learning";
+import { modelStatus, trainDeploymentModel, type ModelDeps } from "@sift/learning";
+import { promoteModel, rollbackModel } from "@sift/operations";
 import { CANARY_PATH, metaPathOf, MODEL_PATH, readModelMeta, type ModelMeta } from "@sift/model";
 import { z } from "zod";
-import {
-  NotFound,
-  parse,
-  required,
-  UsageError,
-  type CliDeps,
-  type Command,
-  type ModelCliDeps,
-} from "./commands.ts";
+import { parse, required, type CliDeps, type Command, type ModelCliDeps } from "./commands.ts";
+import { actorOf, unwrap } from "./operation-commands.ts";
 
 const shippedOf = (deps: ModelCliDeps): { onnx: Uint8Array; meta: ModelMeta } => {
   const path = deps.modelPath || MODEL_PATH;
@@ -97,7 +85,9 @@ export const MODEL_COMMANDS: Record<string, Command> = {
       }
       const trained = await train(m, deps);
       const promoted = flags["promote-if-wins"] === "true" && trained.comparison.wins;
-      if (promoted) await m.versions.promote(trained.version);
+      // A promotion is the model's change whichever door: its own audit entry, as `model promote`'s.
+      if (promoted)
+        unwrap(await promoteModel(deps.operations, actorOf(deps), { version: trained.version }), "");
       return {
         ...trainedView(trained),
         ...(flags["promote-if-wins"] === "true" ? { promoted } : {}),
@@ -107,25 +97,24 @@ export const MODEL_COMMANDS: Record<string, Command> = {
   "model promote": {
     flags: ["version"],
     booleans: ["force"],
+    audited: true,
     run: async (flags, deps) => {
-      const m = modelDeps(deps);
       const version = required(flags, "version");
-      const promoted = await promoteModel(serviceDeps(m), version, flags["force"] === "true");
-      if (promoted.ok) return { version: promoted.version, source: promoted.source };
-      if (promoted.reason === "lost")
-        throw new UsageError(
-          `${version} lost its comparison with the model in service; promote it with --force if you mean to`,
-        );
-      throw new NotFound(`no model version ${version} (sift model status lists the candidate)`);
+      return unwrap(
+        await promoteModel(deps.operations, actorOf(deps), { version, force: flags["force"] === "true" }),
+        `no model version ${version} (sift model status lists the candidate)`,
+        `${version} lost its comparison with the model in service; promote it with --force if you mean to`,
+      );
     },
   },
   "model rollback": {
     flags: [],
-    run: async (_flags, deps) => {
-      const m = modelDeps(deps);
-      const back = await rollbackModel(serviceDeps(m));
-      if (!back) throw new UsageError("nothing to roll back to: no version was promoted before");
-      return back;
-    },
+    audited: true,
+    run: async (_flags, deps) =>
+      unwrap(
+        await rollbackModel(deps.operations, actorOf(deps)),
+        "",
+        "nothing to roll back to: no version was promoted before",
+      ),
   },
 };

@@ -11,6 +11,7 @@ import { Difficulty, KeyKind, Plan } from "@sift/keystore";
 import {
   createConfiguration,
   createWorkspace,
+  forgetLog,
   rotateSecret,
   updateConfiguration,
   updateWorkspace,
@@ -36,16 +37,20 @@ import {
  */
 
 /** The CLI acts as the deployment's operator (it holds the Redis), under the account that ran it. */
-const actorOf = (deps: CliDeps): Actor => ({
+export const actorOf = (deps: CliDeps): Actor => ({
   audit: { type: "cli", id: deps.audit?.actorId ?? "cli" },
   operator: true,
 });
 
-/** An operation's outcome as the CLI answers: a caller's mistake exits 2, a missing thing 1. */
-const unwrap = <T>(outcome: Outcome<T>, missing: string): T => {
+/**
+ * An operation's outcome as the CLI answers: a caller's mistake exits 2, a missing thing 1 (in
+ * the CLI's words: `missing`), a conflict 2 with `conflict`'s words when given.
+ */
+export const unwrap = <T>(outcome: Outcome<T>, missing: string, conflict?: string): T => {
   if (outcome.ok) return outcome.value;
   if (outcome.code === "not_found") throw new NotFound(missing);
   if (outcome.code === "invalid") throw new UsageError(outcome.message);
+  if (outcome.code === "conflict" && conflict !== undefined) throw new UsageError(conflict);
   throw new Error(outcome.message);
 };
 
@@ -187,6 +192,18 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
         `no configuration ${configId}`,
       );
       return { configId, ...changes };
+    },
+  },
+  "workspace forget-log": {
+    flags: ["workspace"],
+    audited: true,
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      if (!deps.operations.verdicts) throw new UsageError("this CLI has no verdict log");
+      return unwrap(
+        await forgetLog(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
     },
   },
   "config rotate": rotate,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { TOKEN_EXPIRY_MAX_SECONDS, TokenScope } from "@sift/contracts";
-import { NotFound, UsageError, parse, required, type Command, type CliDeps } from "./commands.ts";
+import { createToken, revokeToken } from "@sift/operations";
+import { UsageError, definedOnly, parse, required, type Command, type CliDeps } from "./commands.ts";
+import { actorOf, unwrap } from "./operation-commands.ts";
 
 /** `90d`, `12h`, `30m`, `45s`: a token's life. */
 const Duration = z
@@ -26,6 +28,7 @@ export const TOKEN_COMMANDS: Record<string, Command> = {
   "token create": {
     flags: ["name", "scope", "workspace", "expires-in"],
     booleans: ["read-only"],
+    audited: true,
     run: async (flags, deps) => {
       const scope = parse(TokenScope, required(flags, "scope"), "scope")!;
       const workspaceId = flags["workspace"];
@@ -33,18 +36,17 @@ export const TOKEN_COMMANDS: Record<string, Command> = {
         throw new UsageError("--workspace is required with --scope workspace");
       if (scope === "operator" && workspaceId)
         throw new UsageError("--workspace goes with --scope workspace only");
-      if (workspaceId && !(await deps.keystore.getWorkspace(workspaceId)))
-        throw new NotFound(`no workspace ${workspaceId}`);
-      const name = parse(z.string().trim().min(1).max(100), required(flags, "name"), "name")!;
-      const seconds = parse(Duration, flags["expires-in"], "expires-in");
-      const { record, token } = await tokensOf(deps).create({
-        name,
+      const input = {
+        name: required(flags, "name"),
         scope,
-        ...(workspaceId ? { workspaceId } : {}),
         readOnly: flags["read-only"] === "true",
-        ...(seconds ? { expiresAt: Date.now() + seconds * 1000 } : {}),
-      });
-      return { tokenId: record.tokenId, token };
+        ...definedOnly({ workspaceId, expiresInSeconds: parse(Duration, flags["expires-in"], "expires-in") }),
+      };
+      const created = unwrap(
+        await createToken(deps.operations, actorOf(deps), input),
+        `no workspace ${workspaceId}`,
+      );
+      return { tokenId: created.tokenId, token: created.token };
     },
   },
   "token list": {
@@ -70,10 +72,10 @@ export const TOKEN_COMMANDS: Record<string, Command> = {
   },
   "token revoke": {
     flags: ["token"],
+    audited: true,
     run: async (flags, deps) => {
       const tokenId = required(flags, "token");
-      const revoked = await tokensOf(deps).revoke(tokenId);
-      if (!revoked) throw new NotFound(`no token ${tokenId}`);
+      unwrap(await revokeToken(deps.operations, actorOf(deps), tokenId), `no token ${tokenId}`);
       return { tokenId, revoked: true };
     },
   },

@@ -114,7 +114,7 @@ describe("sift admin CLI", () => {
     expect([missing.code, missing.stderr]).toEqual([1, "sift config rotate: no configuration cfg_nope\n"]);
   });
 
-  it("rerolls a key: the old one stops resolving at once", async () => {
+  it("rotates a key: the old one stops resolving at once", async () => {
     const { workspaceId } = await ok("workspace", "create", "--name", "C", "--plan", "free");
     const { configId, secretKey } = await ok(
       "config",
@@ -124,7 +124,7 @@ describe("sift admin CLI", () => {
       "--kind",
       "classify",
     );
-    const { secretKey: fresh } = await ok("key", "reroll", "--config", configId!);
+    const { secretKey: fresh } = await ok("config", "rotate", "--config", configId!);
     expect(fresh).not.toBe(secretKey);
     expect(await keystore.resolve(secretKey!)).toBeNull();
     expect(await keystore.resolve(fresh!)).toMatchObject({ configId });

@@ -115,13 +115,13 @@ describe("Sift on a three-master Redis Cluster", () => {
     });
   });
 
-  it("runs the admin CLI and the classify path: create, reroll, rate limit, usage, classify off", async () => {
+  it("runs the admin CLI and the classify path: create, rotate, rate limit, usage, classify off", async () => {
     const { workspaceId } = await sift("workspace", "create", "--name", "Acme", "--plan", "free");
     const created = await sift("config", "create", "--workspace", workspaceId!, "--kind", "classify");
     const first = await classify(created["secretKey"]!);
     expect(first).toMatchObject({ status: 200, json: VERDICT });
 
-    const { secretKey: fresh } = await sift("key", "reroll", "--config", created["configId"]!);
+    const { secretKey: fresh } = await sift("config", "rotate", "--config", created["configId"]!);
     expect(await classify(created["secretKey"]!)).toMatchObject({
       status: 401,
       json: { ok: false, message: ClassifyMessage.invalidKey },
@@ -205,9 +205,9 @@ describe("Sift on a three-master Redis Cluster", () => {
     });
   });
 
-  it("leaves exactly one working secret after concurrent rerolls, the one its configuration names", async () => {
+  it("leaves exactly one working secret after concurrent rotates, the one its configuration names", async () => {
     const key = await createKey(stack.keystore, { kind: "classify" });
-    const secrets = await Promise.all(Array.from({ length: 8 }, () => stack.keystore.reroll(key.configId)));
+    const secrets = await Promise.all(Array.from({ length: 8 }, () => stack.keystore.rotate(key.configId)));
     const resolved = await Promise.all([key.secretKey, ...secrets].map((s) => stack.keystore.resolve(s!)));
     const working = [key.secretKey, ...secrets].filter((_, i) => resolved[i] !== null);
     expect(working).toHaveLength(1);
@@ -216,7 +216,7 @@ describe("Sift on a three-master Redis Cluster", () => {
     expect(await stack.redis.scard(redisLayout().retiredSecrets(key.configId))).toBe(0);
   });
 
-  it("keeps every key record in step with its workspace when updates race creations and rerolls", async () => {
+  it("keeps every key record in step with its workspace when updates race creations and rotates", async () => {
     const layout = redisLayout();
     const workspace = await stack.keystore.createWorkspace({ name: "race", plan: "free" });
     const first = await stack.keystore.createConfig(workspace.id, "classify");
@@ -224,7 +224,7 @@ describe("Sift on a three-master Redis Cluster", () => {
     for (let i = 1; i <= 10; i++) {
       racing.push(stack.keystore.updateWorkspace(workspace.id, { rateLimit: i, allowance: 100 + i }));
       racing.push(stack.keystore.createConfig(workspace.id, "classify"));
-      racing.push(stack.keystore.reroll(first!.config.id));
+      racing.push(stack.keystore.rotate(first!.config.id));
     }
     await Promise.all(racing);
     const final = (await stack.keystore.getWorkspace(workspace.id))!;

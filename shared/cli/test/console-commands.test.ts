@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
 import { checkPassword } from "@sift/console/password";
 import { FeedbackStore } from "@sift/feedback";
-import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
 import { cliOperations } from "./operations.ts";
@@ -72,6 +72,26 @@ describe("sift console", () => {
     ).toMatchObject({ code: 2 });
     await cli("console", "member", "set", "--workspace", ws, "--email", email, "--role", "none");
     expect(await accounts.roleIn(ws, user!.id)).toBeNull();
+  });
+
+  it("keeps a workspace's last owner, as the console does, and records each change as member.*", async () => {
+    const email = unique("owner");
+    password = "a long enough password";
+    await cli("console", "user", "add", "--email", email);
+    const ws = (await keys.createWorkspace({ name: "owned", plan: "free" })).id;
+    const set = (role: string) =>
+      cli("console", "member", "set", "--workspace", ws, "--email", email, "--role", role);
+    expect((await set("owner")).code).toBe(0);
+    // The only owner: neither demoted nor removed (exit 2, the console's sentence), role unchanged.
+    for (const role of ["editor", "none"]) {
+      const refused = await set(role);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("keeps at least one owner");
+    }
+    const user = await accounts.userByEmail(email);
+    expect(await accounts.roleIn(ws, user!.id)).toBe("owner");
+    const { data } = await new AuditTrail({ redis, clock: systemClock }).page({ workspaceId: ws, limit: 10 });
+    expect(data.map((e) => [e.action, e.actor.type, e.target])).toEqual([["member.role", "cli", email]]);
   });
 
   it("reads the password from standard input when run as the sift command", async () => {

@@ -22,7 +22,6 @@ beforeAll(() => {
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
     feedback: new FeedbackStore({ redis }),
-    verdicts,
   };
   cli = (...argv) => runCli(argv, deps);
 });

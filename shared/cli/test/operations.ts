@@ -1,5 +1,8 @@
+import { AccountStore } from "@sift/console/accounts";
+import { deploymentModels } from "@sift/learning";
 import { operationDeps, type OperationDeps } from "@sift/operations";
 import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
+import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { WebhookStore } from "@sift/webhooks";
 
 /**
@@ -8,4 +11,13 @@ import { WebhookStore } from "@sift/webhooks";
  * (shared/operations/test/doors.test.ts delivers them).
  */
 export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): OperationDeps =>
-  operationDeps({ redis, clock, logger: silentLogger(), webhooks: new WebhookStore({ redis, clock }) });
+  operationDeps({
+    redis,
+    clock,
+    logger: silentLogger(),
+    webhooks: new WebhookStore({ redis, clock }),
+    models: deploymentModels({ redis }),
+    members: new AccountStore({ redis, clock }),
+    // Forgetting reads no content: no keys needed, as main.ts builds it.
+    verdicts: new RedisVerdictLog({ redis, clock, keys: new LogKeyRing([]) }),
+  });

@@ -15,3 +15,4 @@ export * from "./languages.ts";
 export * from "./management.ts";
 export * from "./management-doc.ts";
 export * from "./model-api.ts";
+export * from "./score.ts";

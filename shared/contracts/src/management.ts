@@ -226,6 +226,14 @@ export const RotateSecret = z.strictObject({
 });
 export const RotatedSecret = z.object({ secretKey: z.string(), previousValidUntil: z.string() });
 
+/**
+ * A console member's role in a workspace, least first: a viewer reads, an editor also changes
+ * configurations and lists, an owner also manages members (the console's accounts keep them; the
+ * `member.*` operations change them).
+ */
+export const MEMBER_ROLES = ["viewer", "editor", "owner"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
 export const TokenScope = z.enum(["operator", "workspace"]);
 export type TokenScope = z.infer<typeof TokenScope>;
 /** Up to ten years: longer is "never", which is no expiry at all. */
@@ -314,6 +322,7 @@ export const WebhookView = z.object({
   createdAt: z.string(),
   secret: z.string().optional(),
 });
+export type WebhookView = z.infer<typeof WebhookView>;
 export const DeliveryView = z.object({
   deliveryId: z.string(),
   eventId: z.string(),

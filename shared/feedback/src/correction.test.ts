@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  CORRECTION_BUCKETS,
-  CORRECTION_RECORD_BYTES,
   decodeCorrections,
   encodeCorrection,
   MAX_CORRECTION,
   MIN_REPORTS,
   SiteCorrection,
-  type CorrectionExample,
 } from "./correction.ts";
+import { CORRECTION_BUCKETS, CORRECTION_RECORD_BYTES, type CorrectionExample } from "./report-records.ts";
 
 const example = (label: 0 | 1, logOdds: number, buckets: number[]): CorrectionExample => ({
   label,

@@ -1,4 +1,13 @@
+import { sigmoid } from "@sift/contracts";
 import { foldBucket, LAYER_BUCKETS } from "./layer.ts";
+import {
+  CORRECTION_BUCKETS,
+  CORRECTION_RECORD_BYTES,
+  correctionRecord,
+  labelBit,
+  readCorrectionRecord,
+  type CorrectionExample,
+} from "./report-records.ts";
 
 /**
  * A site's own correction (issue 53, part 4): a logistic regression on the residual of the base
@@ -21,10 +30,6 @@ import { foldBucket, LAYER_BUCKETS } from "./layer.ts";
  * scoring is one table read per distinct bucket.
  */
 export const MAX_CORRECTION_REPORTS = 2_000;
-/** Buckets kept per report (a longer report keeps its first ones): 256 covers 9 in 10 submissions. */
-export const CORRECTION_BUCKETS = 256;
-/** A record: label byte, base log-odds (float32 LE), bucket count (u16 LE), buckets (u16 LE each). */
-export const CORRECTION_RECORD_BYTES = 1 + 4 + 2 + 2 * CORRECTION_BUCKETS;
 export const MIN_REPORTS = 20;
 /** The correction is bounded: a site's own reviews move a score by at most this many log-odds. */
 export const MAX_CORRECTION = 6;
@@ -47,32 +52,15 @@ export const encodeCorrection = (report: {
   buckets: readonly number[];
 }): Buffer => {
   if (report.logOdds === undefined || !Number.isFinite(report.logOdds)) return Buffer.alloc(0);
-  const record = Buffer.alloc(CORRECTION_RECORD_BYTES);
-  record[0] = report.label === "spam" ? 1 : 0;
-  record.writeFloatLE(report.logOdds, 1);
-  const buckets = report.buckets.filter((b) => b >= 0 && b < LAYER_BUCKETS).slice(0, CORRECTION_BUCKETS);
-  record.writeUInt16LE(buckets.length, 5);
-  buckets.forEach((b, i) => record.writeUInt16LE(b, 7 + 2 * i));
-  return record;
+  return correctionRecord(labelBit(report.label), report.logOdds, report.buckets);
 };
-
-export interface CorrectionExample {
-  label: 0 | 1;
-  logOdds: number;
-  buckets: Uint16Array;
-}
 
 export const decodeCorrections = (log: Buffer | null): CorrectionExample[] => {
   const count = log ? Math.floor(log.length / CORRECTION_RECORD_BYTES) : 0;
   const out: CorrectionExample[] = [];
   for (let k = 0; k < count; k++) {
-    const at = k * CORRECTION_RECORD_BYTES;
-    const logOdds = log!.readFloatLE(at + 1);
-    const n = Math.min(log!.readUInt16LE(at + 5), CORRECTION_BUCKETS);
-    if (!Number.isFinite(logOdds) || n === 0) continue;
-    const buckets = new Uint16Array(n);
-    for (let i = 0; i < n; i++) buckets[i] = log!.readUInt16LE(at + 7 + 2 * i) & (LAYER_BUCKETS - 1);
-    out.push({ label: log![at] === 1 ? 1 : 0, logOdds, buckets });
+    const record = readCorrectionRecord(log!, k);
+    if (record) out.push(record);
   }
   return out;
 };
@@ -86,8 +74,6 @@ export const contentOrder = (records: readonly CorrectionExample[]): CorrectionE
   });
   return keyed.sort((a, b) => a.h - b.h).map((k) => k.r);
 };
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 export class SiteCorrection {
   readonly reports: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SiteCorrection, type CorrectionExample } from "./correction.ts";
+import { SiteCorrection } from "./correction.ts";
+import type { CorrectionExample } from "./report-records.ts";
 import { earnNear, earnWeights, MIN_HELD } from "./earned.ts";
 import { FINGERPRINT_RECORD_BYTES } from "./layer.ts";
 import { SIGNATURE_SIZE } from "./fingerprint.ts";

@@ -1,4 +1,5 @@
-import { SiteCorrection, type CorrectionExample } from "./correction.ts";
+import { SiteCorrection } from "./correction.ts";
+import type { CorrectionExample } from "./report-records.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, ReportLayer } from "./layer.ts";
 import { SIGNATURE_SIZE } from "./fingerprint.ts";
 import { NearDuplicateIndex, type ReportLabel } from "./near-duplicates.ts";

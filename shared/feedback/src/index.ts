@@ -9,5 +9,6 @@ export * from "./placement.ts";
 export * from "./reviewed.ts";
 export * from "./language.ts";
 export * from "./correction.ts";
+export * from "./report-records.ts";
 export * from "./rescore.ts";
 export * from "./earned.ts";

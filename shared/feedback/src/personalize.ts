@@ -4,6 +4,7 @@ import {
   type NormalizedField,
   type Reason,
   type Strictness,
+  sigmoid,
 } from "@sift/contracts";
 import { fingerprint } from "./fingerprint.ts";
 import type { ReportLayer } from "./layer.ts";
@@ -52,7 +53,6 @@ export const logit = (p: number): number => {
   const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
   return Math.log(q / (1 - q));
 };
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /**
  * The base model's score, moved by what the workspace taught: the learned adjustments (its own

@@ -1,14 +1,15 @@
 import type { FeedbackJob } from "@sift/contracts";
+import { decodeCorrections, MAX_CORRECTION_REPORTS, SiteCorrection } from "./correction.ts";
 import {
-  CORRECTION_BUCKETS,
   CORRECTION_RECORD_BYTES,
-  decodeCorrections,
-  MAX_CORRECTION_REPORTS,
-  SiteCorrection,
-} from "./correction.ts";
-import { LAYER_BUCKETS } from "./layer.ts";
+  correctionRecord,
+  labelBit,
+  REVIEWED_RECORD_BYTES,
+  rescoreRecord,
+  reviewedRecord,
+} from "./report-records.ts";
 import { earnNear, earnWeights, type EarnedWeights } from "./earned.ts";
-import { modelTag, REVIEWED_RECORD_BYTES, ReviewedScores } from "./reviewed.ts";
+import { modelTag, ReviewedScores } from "./reviewed.ts";
 
 /**
  * A report's base score follows the version in service. A report carries the score of the model
@@ -55,16 +56,8 @@ export const encodeExampleEntry = (
   if (!job.example) return Buffer.alloc(0);
   const example = Buffer.from(job.example, "base64");
   if (example.length === 0 || example.length > MAX_ENTRY_EXAMPLE_BYTES) return Buffer.alloc(0);
-  const record = Buffer.alloc(CORRECTION_RECORD_BYTES);
-  record[0] = job.label === "spam" ? 1 : 0;
-  record.writeFloatLE(
-    job.logOdds !== undefined && Number.isFinite(job.logOdds) ? job.logOdds : Number.NaN,
-    1,
-  );
-  const buckets = job.buckets.filter((b) => b >= 0 && b < LAYER_BUCKETS).slice(0, CORRECTION_BUCKETS);
-  record.writeUInt16LE(buckets.length, 5);
-  buckets.forEach((b, i) => record.writeUInt16LE(b, 7 + 2 * i));
-  return Buffer.concat([record, example]);
+  const logOdds = job.logOdds !== undefined && Number.isFinite(job.logOdds) ? job.logOdds : Number.NaN;
+  return Buffer.concat([correctionRecord(labelBit(job.label), logOdds, job.buckets), example]);
 };
 
 const ENTRY_HEAD = 4;
@@ -108,15 +101,11 @@ export const learnedScores = (
     const z = base ? base.logOdds(entry.subarray(ENTRY_HEAD + CORRECTION_RECORD_BYTES)) : null;
     if (z !== null && Number.isFinite(z)) {
       rescored++;
-      record.writeFloatLE(z, 1);
+      rescoreRecord(record, z);
       const seq = entry.readUInt32LE(0);
       const at = count - 1 - (scored - seq);
       if (seq > 0 && at >= 0 && at < count) covered[at] = 1;
-      const reviewed = Buffer.alloc(REVIEWED_RECORD_BYTES);
-      reviewed[0] = record[0]!;
-      reviewed.writeFloatLE(z, 1);
-      reviewed.writeUInt32LE(tag, 5);
-      added.push(reviewed);
+      added.push(reviewedRecord(record[0] === 1 ? 1 : 0, z, tag));
     }
     records.push(record);
   }

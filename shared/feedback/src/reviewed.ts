@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import type { FeedbackJob, Strictness } from "@sift/contracts";
 import { placeSite, type Placement, type PopulationCurve } from "./placement.ts";
+import { labelBit, readReviewedRecord, REVIEWED_RECORD_BYTES, reviewedRecord } from "./report-records.ts";
 
 /**
  * The reviewed log: per report, its label, the base model's score (as log-odds, balanced, before
  * anything the workspace taught) and which model gave it, 9 bytes: a label byte, float32 LE
- * log-odds, the model's tag (u32 LE, a hash of its version). Per-site placement reads it; a
+ * log-odds, the model's tag (u32 LE, a hash of its version): report-records.ts. Per-site placement reads it; a
  * report scored by another model (a retrain) is skipped, so a new model starts from its own
  * prior rather than from scores on another scale; the worker replaces the records of reports
  * whose example is kept with that example rescored by the version it serves (rescore.ts).
  */
-export const REVIEWED_RECORD_BYTES = 9;
 
 /** A model version's tag in the reviewed log. */
 export const modelTag = (version: string): number =>
@@ -19,11 +19,7 @@ export const modelTag = (version: string): number =>
 export const encodeReviewed = (job: Pick<FeedbackJob, "label" | "logOdds" | "modelVersion">): Buffer => {
   if (job.logOdds === undefined || job.modelVersion === undefined || !Number.isFinite(job.logOdds))
     return Buffer.alloc(0);
-  const record = Buffer.alloc(REVIEWED_RECORD_BYTES);
-  record[0] = job.label === "spam" ? 1 : 0;
-  record.writeFloatLE(job.logOdds, 1);
-  record.writeUInt32LE(modelTag(job.modelVersion), 5);
-  return record;
+  return reviewedRecord(labelBit(job.label), job.logOdds, modelTag(job.modelVersion));
 };
 
 /**
@@ -39,11 +35,8 @@ export class ReviewedScores {
     const lists = new Map<number, number[]>();
     const count = log ? Math.floor(log.length / REVIEWED_RECORD_BYTES) : 0;
     for (let k = 0; k < count; k++) {
-      const at = k * REVIEWED_RECORD_BYTES;
-      if (log![at] !== 0) continue;
-      const z = log!.readFloatLE(at + 1);
-      if (!Number.isFinite(z)) continue;
-      const tag = log!.readUInt32LE(at + 5);
+      const { label, logOdds: z, tag } = readReviewedRecord(log!, k);
+      if (label !== 0 || !Number.isFinite(z)) continue;
       const list = lists.get(tag) ?? [];
       list.push(z);
       lists.set(tag, list);

@@ -6,8 +6,9 @@ import { ListStore, parseListMember, type ListStoreDeps } from "./list-store.ts"
 import type { ListEntry } from "./lists.ts";
 import { bandKeys } from "./near-duplicates.ts";
 import { profileOf, type LanguageProfile } from "./language.ts";
-import { encodeReviewed, REVIEWED_RECORD_BYTES } from "./reviewed.ts";
-import { CORRECTION_RECORD_BYTES, encodeCorrection, MAX_CORRECTION_REPORTS } from "./correction.ts";
+import { encodeReviewed } from "./reviewed.ts";
+import { encodeCorrection, MAX_CORRECTION_REPORTS } from "./correction.ts";
+import { CORRECTION_RECORD_BYTES, REVIEWED_RECORD_BYTES } from "./report-records.ts";
 import { encodeExampleEntry, type StoredExamples } from "./rescore.ts";
 
 /** The deployment-wide layer that workspaces with sharing on feed. */

@@ -101,6 +101,39 @@ export class AuditTrail extends RedisStore {
     return { data, next: rows.length > options.limit && last ? last.id : null };
   }
 
+  /** How many entries a workspace's index holds (at most KEEP.workspace). */
+  async workspaceCount(workspaceId: string): Promise<number> {
+    return this.redis.zcard(this.layout.workspaceAudit(workspaceId));
+  }
+
+  /**
+   * A workspace's entries newest first, `count` from the `start`-th newest (0-based): one page of
+   * a table by position (the console's audit page), reading that page's entries only.
+   */
+  async workspaceNewest(workspaceId: string, start: number, count: number): Promise<AuditRecord[]> {
+    if (count <= 0) return [];
+    // Every member scores 0, so rank order is the ids' lex order: the newest last.
+    const rows = await this.redis.zrevrange(
+      this.layout.workspaceAudit(workspaceId),
+      start,
+      start + count - 1,
+    );
+    return this.#entries(rows.map(unsortable));
+  }
+
+  /** The entries of these ids, in their order; one the deployment's trim removed is skipped. */
+  async #entries(ids: string[]): Promise<AuditRecord[]> {
+    // One range read per id (a page is at most 1,000).
+    const found = await Promise.all(ids.map((id) => this.redis.xrange(this.layout.audit, id, id)));
+    return found.flatMap((hit) =>
+      hit.map(([id, fields]) => ({
+        ...(JSON.parse(fields[3] ?? "{}") as AuditEvent),
+        id,
+        at: Number(fields[1]),
+      })),
+    );
+  }
+
   async #workspacePage(options: {
     workspaceId: string;
     since?: number | undefined;
@@ -121,15 +154,7 @@ export class AuditTrail extends RedisStore {
       options.limit + 1,
     );
     const ids = rows.slice(0, options.limit).map(unsortable);
-    // One range read per id (a page is at most 1,000); an entry the deployment's trim removed is skipped.
-    const found = await Promise.all(ids.map((id) => this.redis.xrange(this.layout.audit, id, id)));
-    const data = found.flatMap((hit) =>
-      hit.map(([id, fields]) => ({
-        ...(JSON.parse(fields[3] ?? "{}") as AuditEvent),
-        id,
-        at: Number(fields[1]),
-      })),
-    );
+    const data = await this.#entries(ids);
     const last = ids.at(-1);
     return { data, next: rows.length > options.limit && last ? last : null };
   }

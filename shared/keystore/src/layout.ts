@@ -7,7 +7,7 @@
  *   `{<workspace id>}`: the usage scripts and the update of a workspace (fields + revision in
  *   one MULTI) stay on one slot.
  * - A configuration's record and its set of retired secret hashes share `{<configuration id>}`:
- *   the reroll swap is one script on one slot.
+ *   the rotate swap is one script on one slot.
  * - A key record (`key:<sha-256 of the secret>`) carries everything the gateway needs about
  *   the key, its configuration and its workspace, and the key's rate-limit state: the classify
  *   path's lookup and rate limit are one script on that one key, with no tag needed.

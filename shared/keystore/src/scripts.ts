@@ -82,7 +82,7 @@ return row
 
 /**
  * Copies a workspace's fields at revision ARGV[1] into a key record, unless the record is gone
- * (a rerolled key must not come back) or already holds that revision or a later one (updates
+ * (a rotated key must not come back) or already holds that revision or a later one (updates
  * racing each other land in revision order). KEYS[1] key record; ARGV[2…] field, value pairs.
  * Returns 1 when written.
  */
@@ -94,7 +94,7 @@ return 1
 `;
 
 /**
- * The atomic half of a reroll: makes ARGV[1] (the new secret's hash; its key record is already
+ * The atomic half of a rotate: makes ARGV[1] (the new secret's hash; its key record is already
  * written) the configuration's secret, with key id ARGV[2], and moves the old hash to the
  * configuration's retired set. Returns the retired set (whose key records the caller deletes,
  * then removes from the set), or nil when the configuration does not exist.
@@ -106,4 +106,17 @@ local old = redis.call('HGET', KEYS[1], 'secretHash')
 redis.call('HSET', KEYS[1], 'secretHash', ARGV[1], 'keyId', ARGV[2])
 if old then redis.call('SADD', KEYS[2], old) end
 return redis.call('SMEMBERS', KEYS[2])
+`;
+
+/**
+ * Takes an external id's claim over from a holder that holds nothing (#claimExternalId), only if
+ * it still names that holder. KEYS[1] the external ids hash; ARGV: the external id, the holder,
+ * the new workspace. Returns 1 when taken.
+ */
+export const TAKE_CLAIM = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
 `;

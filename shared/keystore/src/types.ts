@@ -87,3 +87,38 @@ export interface ResolvedKeyRecord {
   /** A secret rotated away with a grace: when it stops (Redis expires the record then). */
   validUntil?: number;
 }
+
+export interface WorkspaceInput {
+  name: string;
+  plan: Plan;
+  allowance?: number;
+  externalId?: string;
+  labels?: Labels;
+}
+
+/** A create or change that would give a second workspace an external id: the one that has it. */
+export interface ExternalIdTaken {
+  ok: false;
+  existingId: string;
+}
+
+export type WorkspaceChanges = Partial<
+  Pick<
+    Workspace,
+    | "plan"
+    | "allowance"
+    | "classify"
+    | "rateLimit"
+    | "burst"
+    | "logPrivacy"
+    | "network"
+    | "logRetentionDays"
+    | "logMaxEntries"
+    | "name"
+    | "labels"
+  >
+>;
+
+export type ConfigChanges = Partial<
+  Pick<Configuration, "challengeTtlMs" | "difficulty" | "adaptive" | "name" | "hostnames">
+>;

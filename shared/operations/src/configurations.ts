@@ -117,7 +117,7 @@ export const deleteConfiguration = async (
 
 /**
  * `configuration.rotate`: a new secret; the old one refused at once (graceSeconds 0, the spec's
- * reroll) or kept until `previousValidUntil`; `secret.rotated` to the workspace's webhooks.
+ * rotate) or kept until `previousValidUntil`; `secret.rotated` to the workspace's webhooks.
  */
 export const rotateSecret = async (
   deps: OperationDeps,
@@ -131,7 +131,7 @@ export const rotateSecret = async (
   if (!config) return NOT_FOUND;
   const graceSeconds = parsed.value.graceSeconds ?? 0;
   const graceMs = graceSeconds * 1000;
-  const secretKey = await deps.keystore.reroll(configId, { graceMs });
+  const secretKey = await deps.keystore.rotate(configId, { graceMs });
   if (!secretKey) return NOT_FOUND;
   const previousValidUntil = iso(deps.clock.now() + graceMs)!;
   await audit(deps, actor, {

@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
 import type { FeedbackStore } from "@sift/feedback";
-import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter } from "@sift/keystore";
+import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
+import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
 import type { WebhookStore } from "@sift/webhooks";
+import type { MemberDirectory } from "./members.ts";
 
 /**
  * What every operation writes to: the stores, the audit trail and the webhooks. Each door (/v1,
@@ -12,13 +14,36 @@ import type { WebhookStore } from "@sift/webhooks";
 export interface OperationDeps {
   keystore: Keystore;
   /** Strictness, sharing and expected languages live with the learned state the workers load. */
-  feedback: Pick<FeedbackStore, "settings" | "setStrictness" | "setSharing" | "setExpectedLanguages">;
+  feedback: Pick<
+    FeedbackStore,
+    | "settings"
+    | "setStrictness"
+    | "setSharing"
+    | "setExpectedLanguages"
+    | "updateList"
+    | "addListEntries"
+    | "forget"
+  >;
   /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
   audit: AuditTrail;
   usage: RedisUsageMeter;
-  /** Where events go; a door without a delivery queue still hands them over (the store drops them). */
-  webhooks: Pick<WebhookStore, "emit">;
+  /** Management tokens (`token.create`, `token.revoke`). */
+  tokens: Pick<TokenStore, "create" | "revoke">;
+  /**
+   * Where events go (a door without a delivery queue still hands them over: the store drops
+   * them), and the subscriptions (`webhook.create` signs with the store's key: only a door that
+   * holds it offers that change).
+   */
+  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
+  /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
+  allowPrivateWebhooks: boolean;
+  /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
+  verdicts?: { forget(workspaceId: string): Promise<void> } | undefined;
+  /** The console's accounts (`member.*`); a door without them offers no member change. */
+  members?: MemberDirectory | undefined;
+  /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */
+  models?: ModelDeps | undefined;
   clock: Clock;
   logger: Logger;
 }
@@ -62,6 +87,10 @@ export const validate = <T>(schema: z.ZodType<T>, value: unknown): Outcome<T> =>
 /** Whether the actor may reach `workspaceId` at all. */
 export const reaches = (actor: Actor, workspaceId: string): boolean =>
   actor.operator || actor.workspaceId === workspaceId;
+
+/** The workspace named, if the actor reaches it and it exists (else null: the same 404 for both). */
+export const reachableWorkspace = async (deps: OperationDeps, actor: Actor, workspaceId: string) =>
+  reaches(actor, workspaceId) ? deps.keystore.getWorkspace(workspaceId) : null;
 
 /** Records a change under its actor. */
 export const audit = (deps: OperationDeps, actor: Actor, event: Omit<AuditEvent, "actor">) =>

@@ -3,3 +3,8 @@ export * from "./views.ts";
 export * from "./deps.ts";
 export * from "./workspaces.ts";
 export * from "./configurations.ts";
+export * from "./tokens.ts";
+export * from "./lists.ts";
+export * from "./webhooks.ts";
+export * from "./model.ts";
+export * from "./members.ts";

@@ -1,5 +1,5 @@
-import type { ConfigurationView, WorkspaceSettings, WorkspaceView } from "@sift/contracts";
-import type { Configuration, Workspace } from "@sift/keystore";
+import type { ConfigurationView, TokenView, WorkspaceSettings, WorkspaceView } from "@sift/contracts";
+import type { Configuration, TokenRecord, Workspace } from "@sift/keystore";
 import { iso, type OperationDeps } from "./context.ts";
 
 /** How every door shows a workspace: ISO times, nulls rather than absent fields, its four settings. */
@@ -42,4 +42,17 @@ export const configurationView = (c: Configuration): ConfigurationView => ({
     : {}),
   createdAt: iso(c.createdAt)!,
   updatedAt: iso(c.updatedAt ?? c.createdAt)!,
+});
+
+/** How every door shows a token: ISO times, nulls rather than absent fields, never a hash. */
+export const tokenView = (t: TokenRecord): TokenView => ({
+  tokenId: t.tokenId,
+  name: t.name,
+  scope: t.scope,
+  workspaceId: t.workspaceId ?? null,
+  readOnly: t.readOnly,
+  createdAt: iso(t.createdAt)!,
+  expiresAt: iso(t.expiresAt),
+  lastUsedAt: iso(t.lastUsedAt),
+  revokedAt: iso(t.revokedAt),
 });

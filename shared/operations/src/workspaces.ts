@@ -1,5 +1,11 @@
-import { ManagementMessage, WorkspaceCreate, WorkspacePatch, type WorkspaceView } from "@sift/contracts";
-import type { WorkspaceChanges } from "@sift/keystore";
+import {
+  ManagementMessage,
+  WorkspaceCreate,
+  WorkspacePatch,
+  workspaceLogFrom,
+  type WorkspaceView,
+} from "@sift/contracts";
+import type { Workspace, WorkspaceChanges } from "@sift/keystore";
 import { logFailure } from "@sift/runtime";
 import { emitUsageEvents } from "@sift/webhooks";
 import {
@@ -8,6 +14,7 @@ import {
   audit,
   done,
   failure,
+  reachableWorkspace,
   reaches,
   validate,
   type Actor,
@@ -34,6 +41,22 @@ const WORKSPACE_OWN = new Set([
   "logMaxEntries",
 ]);
 
+/**
+ * What an audit entry keeps of a workspace: its view, and the rate, burst and verdict log
+ * settings the view leaves out, so that a change of any of them shows in its before and after.
+ */
+const audited = (view: WorkspaceView, w: Workspace) => {
+  const log = workspaceLogFrom(w);
+  return {
+    ...view,
+    rateLimit: w.rateLimit,
+    burst: w.burst,
+    logPrivacy: log.privacy,
+    logRetentionDays: log.retentionDays,
+    logMaxEntries: log.maxEntries,
+  };
+};
+
 const taken = (existingId: string) => failure("conflict", ManagementMessage.externalIdTaken, existingId);
 
 /** `workspace.create`: an operator's; an externalId another workspace holds is a conflict naming it. */
@@ -52,7 +75,7 @@ export const createWorkspace = async (
     action: "workspace.create",
     target: view.id,
     workspaceId: view.id,
-    after: view,
+    after: audited(view, created.workspace),
   });
   return done(view);
 };
@@ -88,7 +111,13 @@ export const updateWorkspace = async (
   if (shareReports === false) await deps.examples.forget(workspaceId);
   if (languages !== undefined) await deps.feedback.setExpectedLanguages(workspaceId, languages);
   const after = await readWorkspaceView(deps, updated.workspace);
-  await audit(deps, actor, { action: "workspace.update", target: workspaceId, workspaceId, before, after });
+  await audit(deps, actor, {
+    action: "workspace.update",
+    target: workspaceId,
+    workspaceId,
+    before: audited(before, current),
+    after: audited(after, updated.workspace),
+  });
   // A new plan or allowance can resume a paused site (or start a grace) now: the usage script
   // records it and raises its webhooks, once, as a classify call would have.
   if (updated.workspace.plan !== current.plan || updated.workspace.allowance !== current.allowance) {
@@ -116,6 +145,44 @@ export const deleteWorkspace = async (
   const gone = await deps.keystore.deleteWorkspace(workspaceId);
   if (!gone) return NOT_FOUND;
   const before = workspaceView(gone, settings);
-  await audit(deps, actor, { action: "workspace.delete", target: gone.id, workspaceId: gone.id, before });
+  await audit(deps, actor, {
+    action: "workspace.delete",
+    target: gone.id,
+    workspaceId: gone.id,
+    before: audited(before, gone),
+  });
   return done(before);
+};
+
+/** `workspace.forget-log`: every verdict its log keeps, gone at once (who may ask is the door's: a console owner, the CLI). */
+export const forgetLog = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+): Promise<Outcome<{ workspaceId: string; forgotten: true }>> => {
+  if (!deps.verdicts || !(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
+  await deps.verdicts.forget(workspaceId);
+  await audit(deps, actor, { action: "workspace.forget-log", target: workspaceId, workspaceId });
+  return done({ workspaceId, forgotten: true });
+};
+
+/**
+ * `feedback.forget`: what the workspace's reports taught its layer, and its reviews kept for the
+ * deployment's model (issue 53); the answer is the layer's new version.
+ */
+export const forgetFeedback = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+): Promise<Outcome<{ workspaceId: string; forgotten: true; version: number }>> => {
+  if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
+  await deps.examples.forget(workspaceId);
+  const version = await deps.feedback.forget(workspaceId);
+  await audit(deps, actor, {
+    action: "feedback.forget",
+    target: workspaceId,
+    workspaceId,
+    after: { version },
+  });
+  return done({ workspaceId, forgotten: true, version });
 };

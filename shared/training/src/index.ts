@@ -9,7 +9,8 @@ export { formContent, formFields } from "./data/forms.ts";
 export { SOURCES, type SourceName } from "./data/catalog.ts";
 export { loadSource } from "./data/sources.ts";
 export { wholeMessages } from "./data/whole.ts";
-export { seededRandom, shuffled } from "./train/random.ts";
+// The one seeded generator, shared with the deployment's own training (@sift/learning).
+export { seededRandom, shuffled } from "@sift/learning";
 export { EXAMPLE_SUBMISSIONS } from "./eval/submissions.ts";
 export { trainableSources } from "./eval/protocol.ts";
 export { buildArtifact } from "./train/build.ts";

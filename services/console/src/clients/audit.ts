@@ -1,26 +1,22 @@
 import { AuditTrail } from "@sift/keystore";
-import { ConsoleStore, type ConsoleStoreDeps } from "./store.ts";
+import { auditEntry, type AuditEntry } from "../domain/audit-entry.ts";
+import type { ConsoleStoreDeps } from "./store.ts";
 
-export interface AuditEntry {
-  at: number;
-  /** Who: the user's e-mail as it was then. */
-  actor: string;
-  /** What, e.g. `configuration.create`, `configuration.rotate` (the trail's names for an operation), `list.add`. */
-  action: string;
-  /** On what: a configuration id, a list entry. */
-  target: string;
-}
+export type { AuditEntry };
 
-/** How many entries a workspace's log keeps (the oldest go first). */
+/** How many of a workspace's newest entries the audit page pages through, sorts and searches. */
 export const AUDIT_KEEP = 1_000;
 
-/** Each workspace's audit log: who changed what, newest first, capped at AUDIT_KEEP. */
-export class AuditLog extends ConsoleStore {
-  /** The deployment's trail (GET /v1/audit), where each console change also lands with its user. */
+/**
+ * The console's view of the deployment's audit trail (GET /v1/audit reads the same): a change
+ * the console makes that is not an operation of @sift/operations is recorded here under
+ * `console.<action>`; an operation records its own entry. The audit page reads the trail's
+ * per-workspace index, newest first, so it shows every door's changes (issue 58).
+ */
+export class AuditLog {
   readonly #trail: AuditTrail;
 
   constructor(deps: ConsoleStoreDeps) {
-    super(deps);
     this.#trail = new AuditTrail({ redis: deps.redis, clock: deps.clock });
   }
 
@@ -31,35 +27,19 @@ export class AuditLog extends ConsoleStore {
       target: entry.target,
       workspaceId,
     });
-    await this.note(workspaceId, entry);
-  }
-
-  /**
-   * The page's own line for a change an operation (@sift/operations) recorded in the trail
-   * already, under the trail's action name: this list is what the audit page reads until it
-   * reads the trail's per-workspace index (issue 58, part 5).
-   */
-  async note(workspaceId: string, entry: Omit<AuditEntry, "at">): Promise<void> {
-    const key = this.keys.audit(workspaceId);
-    await this.redis
-      .multi()
-      .lpush(key, JSON.stringify({ at: this.clock.now(), ...entry }))
-      .ltrim(key, 0, AUDIT_KEEP - 1)
-      .exec();
   }
 
   async recent(workspaceId: string, count = 100): Promise<AuditEntry[]> {
     return this.range(workspaceId, 0, count);
   }
 
-  /** `count` entries from the `start`-th newest (0-based): one page without reading the rest. */
+  /** `count` entries from the `start`-th newest (0-based), within the newest AUDIT_KEEP. */
   async range(workspaceId: string, start: number, count: number): Promise<AuditEntry[]> {
-    if (count <= 0) return [];
-    const rows = await this.redis.lrange(this.keys.audit(workspaceId), start, start + count - 1);
-    return rows.map((row) => JSON.parse(row) as AuditEntry);
+    const within = Math.min(count, AUDIT_KEEP - start);
+    return (await this.#trail.workspaceNewest(workspaceId, start, within)).map(auditEntry);
   }
 
   async size(workspaceId: string): Promise<number> {
-    return this.redis.llen(this.keys.audit(workspaceId));
+    return Math.min(await this.#trail.workspaceCount(workspaceId), AUDIT_KEEP);
   }
 }

@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { ConsoleStore } from "./store.ts";
 
-/** A new or rerolled secret, on its way to the page that shows it once. */
+/** A new or rotated secret, on its way to the page that shows it once. */
 export interface SecretNote {
   secret: string;
-  what: "created" | "rerolled";
+  what: "created" | "rotated";
   /** A rotation with a grace: when the previous secret stops working (ISO time). */
   previousValidUntil?: string;
 }
@@ -49,10 +49,11 @@ export class SecretFlash extends ConsoleStore {
         .setAAD(Buffer.from(key))
         .setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-      const note = JSON.parse(text.toString("utf8")) as SecretNote;
-      return typeof note.secret === "string" && (note.what === "created" || note.what === "rerolled")
-        ? note
-        : null;
+      const note = JSON.parse(text.toString("utf8")) as Omit<SecretNote, "what"> & { what: string };
+      if (typeof note.secret !== "string") return null;
+      if (note.what === "created" || note.what === "rotated") return { ...note, what: note.what };
+      // Written before the word was `rotated` (issue 58): a secret shown once must survive an upgrade.
+      return note.what === "rerolled" ? { ...note, what: "rotated" } : null;
     } catch {
       return null;
     }

@@ -1,6 +1,10 @@
 import type { Clock, RedisClient } from "@sift/runtime";
 
-/** Where the console keeps its users, memberships, sessions and audit logs (one key per command: cluster-safe). */
+/**
+ * Where the console keeps its users, memberships and sessions (one key per command:
+ * cluster-safe). Its audit entries are the deployment's trail's (clients/audit.ts); the lists it
+ * kept before issue 58 under `sift:console:audit:{<workspace>}` are read no more.
+ */
 export const consoleLayout = (prefix = "sift:console:") => ({
   user: (id: string) => `${prefix}user:${id}`,
   userByEmail: (email: string) => `${prefix}user-email:${email}`,
@@ -11,7 +15,6 @@ export const consoleLayout = (prefix = "sift:console:") => ({
   userWorkspaces: (userId: string) => `${prefix}user-ws:${userId}`,
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   userSessions: (userId: string) => `${prefix}user-sessions:${userId}`,
-  audit: (workspaceId: string) => `${prefix}audit:{${workspaceId}}`,
   /** A secret waiting to be shown once to one session (clients/flash.ts). */
   secretFlash: (sessionId: string, configId: string) => `${prefix}flash:${sessionId}:${configId}`,
   /** Hash: user id → when they joined the workspace (ms); beside `members`, in its slot. */

@@ -34,7 +34,7 @@ describe("returning after sign-in", () => {
         ["ids", "b"],
       ]),
     ).toBe("Mark 2 selected submissions spam");
-    expect(describeAction("/console/w/ws/sites/c/reroll", [])).toBe("Reroll the secret");
+    expect(describeAction("/console/w/ws/sites/c/rotate", [])).toBe("Rotate the secret");
     expect(keepForm({ big: "x".repeat(20_000) })).toBeNull();
   });
 });

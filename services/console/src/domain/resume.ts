@@ -45,7 +45,7 @@ export const describeAction = (path: string, fields: ReadonlyArray<readonly [str
     if (get("block"))
       return `Block the sender's ${get("block").startsWith("domain:") ? "domain" : "address"}`;
   }
-  if (/\/reroll$/.test(path)) return "Reroll the secret";
+  if (/\/rotate$/.test(path)) return "Rotate the secret";
   if (/\/lists\/add$/.test(path)) return `Add ${get("value")} to the ${get("kind") || "block"} list`;
   return "Send the form again";
 };

@@ -1,9 +1,11 @@
+import { MEMBER_ROLES, type MemberRole } from "@sift/contracts";
+
 /**
  * Who may do what in a workspace. An operator may do everything everywhere; in a workspace a
  * viewer reads, an editor also changes configurations and lists, an owner also manages members.
  */
-export const ROLES = ["viewer", "editor", "owner"] as const;
-export type Role = (typeof ROLES)[number];
+export const ROLES = MEMBER_ROLES;
+export type Role = MemberRole;
 
 export type Action = "read" | "edit" | "manage";
 

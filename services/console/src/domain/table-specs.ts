@@ -4,7 +4,7 @@ import type { TableSpec } from "./table.ts";
 const spec = <const S extends string>(sorts: readonly S[], defaultSort: S, defaultDir: "asc" | "desc") =>
   ({ sorts, defaultSort, defaultDir }) satisfies TableSpec<S>;
 
-/** Sites and keys: oldest configuration first, as they were made. */
+/** Keys: a site's configurations, oldest first, as they were made. */
 export const SITES_TABLE = spec(["name", "id", "kind", "created"], "created", "asc");
 export type SitesSort = (typeof SITES_TABLE.sorts)[number];
 

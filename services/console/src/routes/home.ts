@@ -90,11 +90,6 @@ export const homeRoutes = (router: Router, deps: WorkspaceDeps & { operations: O
       { name, plan: "free" },
     );
     if (!created.ok) throw new Error(`workspace.create refused a checked form: ${created.message}`);
-    await deps.audit.note(created.value.id, {
-      actor: visitor.user.email,
-      action: "workspace.create",
-      target: name,
-    });
     res.redirect(303, `/console/w/${created.value.id}/sites`);
   });
 };

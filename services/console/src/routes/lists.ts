@@ -9,6 +9,7 @@ import {
   type ListKind,
   type ListType,
 } from "@sift/feedback";
+import { changeList, importList, type OperationDeps } from "@sift/operations";
 import { queryFields } from "@sift/runtime";
 import { listsCsv, readListCsv } from "../domain/list-csv.ts";
 import { LISTS_TABLE, type ListsSort } from "../domain/table-specs.ts";
@@ -19,6 +20,8 @@ import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface ListsDeps extends WorkspaceDeps {
   lists: FeedbackStore;
+  /** Adds, removes and imports are `list.*` operations, as the CLI's (@sift/operations). */
+  operations: OperationDeps;
 }
 
 const oneOf = <T extends string>(values: readonly T[], value: string): T | null =>
@@ -120,8 +123,9 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
       const message = `Nothing was imported. ${[...shown, ...more].join("; ")}.`;
       return sendPage(res, 400, await page(req, place, { message, csv: pasted }));
     }
-    const added = await deps.lists.addListEntries(place.workspace.id, read.entries, place.visitor.user.email);
-    await place.record("list.import", `${read.entries.length} entries, ${added} new`);
+    const imported = await importList(deps.operations, place.actor, place.workspace.id, read.entries);
+    if (!imported.ok)
+      return sendPage(res, 400, await page(req, place, { message: imported.message, csv: pasted }));
     res.redirect(303, `/console/w/${place.workspace.id}/lists`);
   });
 
@@ -133,15 +137,11 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
       const kind = oneOf<ListKind>(LIST_KINDS, field(fields, "kind"));
       const type = oneOf<ListType>(LIST_TYPES, field(fields, "type"));
       const value = field(fields, "value");
-      const entry =
+      const changed =
         kind && type
-          ? await deps.lists.updateList(
-              place.workspace.id,
-              change,
-              { kind, type, value },
-              place.visitor.user.email,
-            )
+          ? await changeList(deps.operations, place.actor, place.workspace.id, change, { kind, type, value })
           : null;
+      const entry = changed?.ok ? changed.value : null;
       if (!entry) {
         return sendPage(
           res,
@@ -153,7 +153,6 @@ export const listRoutes = (router: Router, deps: ListsDeps): void => {
           }),
         );
       }
-      await place.record(`list.${change}`, `${entry.kind} ${entry.type} ${entry.value}`);
       res.redirect(303, `/console/w/${place.workspace.id}/lists`);
     });
   }

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from "express";
+import { LAST_OWNER, setMemberRole, type OperationDeps } from "@sift/operations";
 import type { InvitationStore } from "../clients/invitations.ts";
 import { isEmail, normalizeEmail } from "../clients/accounts.ts";
 import { isRole } from "../domain/roles.ts";
@@ -9,10 +10,9 @@ import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface MembersDeps extends WorkspaceDeps {
   invitations: InvitationStore;
+  /** Role changes and removals are `member.*` operations, as the CLI's (@sift/operations). */
+  operations: OperationDeps;
 }
-
-export const LAST_OWNER =
-  "A workspace keeps at least one owner: make someone else an owner first, then change or remove this one.";
 
 /** The workspace's members with their e-mails, by e-mail. */
 const membersOf = async (deps: MembersDeps, workspaceId: string): Promise<Member[]> => {
@@ -40,6 +40,14 @@ const show = async (deps: MembersDeps, res: Response, place: Place, status: numb
   sendPage(res, status, membersPage(place, members, invitations, error, "", secondFactor));
 };
 
+/** The user's role here, or null (no such user, or not a member). */
+const roleOf = async (deps: MembersDeps, place: Place, userId: string) =>
+  userId === "" ? null : deps.accounts.roleIn(place.workspace.id, userId);
+
+/** A refused member change as the console shows it: the last owner kept (409), else not found. */
+const refused = (deps: MembersDeps, res: Response, place: Place, code: string) =>
+  code === "conflict" ? show(deps, res, place, 409, LAST_OWNER) : sendPage(res, 404, NOT_FOUND_PAGE);
+
 /** Where the page was reached (the gateway's origin), for the invitation's link. */
 const linkOrigin = (req: Request): string => {
   const tls = String(req.headers["x-forwarded-proto"] ?? "")
@@ -64,29 +72,28 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
     if (!place) return;
     const fields = formFields(req);
     const role = field(fields, "role");
-    const user = await deps.accounts.getUser(field(fields, "user"));
     if (!isRole(role)) return show(deps, res, place, 400, "Choose owner, editor or viewer.");
-    const changed = user ? await deps.accounts.changeRole(place.workspace.id, user.id, role) : null;
-    if (!user || !changed || (!changed.ok && changed.reason === "not-member")) {
-      return sendPage(res, 404, NOT_FOUND_PAGE);
-    }
-    if (!changed.ok) return show(deps, res, place, 409, LAST_OWNER);
-    if (changed.previous !== role)
-      await place.record("member.role", `${user.email}: ${changed.previous} → ${role}`);
+    const changed = await setMemberRole(deps.operations, place.actor, place.workspace.id, {
+      userId: field(fields, "user"),
+      role,
+    });
+    if (!changed.ok) return refused(deps, res, place, changed.code);
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });
 
   router.post("/console/w/:workspace/members/remove", async (req, res) => {
     const place = await enter(deps, req, res, "members", "manage");
     if (!place) return;
-    const user = await deps.accounts.getUser(field(formFields(req), "user"));
-    const removed = user ? await deps.accounts.changeRole(place.workspace.id, user.id, null) : null;
-    if (!user || !removed || (!removed.ok && removed.reason === "not-member")) {
-      return sendPage(res, 404, NOT_FOUND_PAGE);
-    }
-    if (!removed.ok) return show(deps, res, place, 409, LAST_OWNER);
-    await place.record("member.remove", `${user.email} (${removed.previous})`);
-    const self = user.id === place.visitor.user.id && !place.visitor.user.operator;
+    const userId = field(formFields(req), "user");
+    const previous = await roleOf(deps, place, userId);
+    // Not a member: the same 404 as no such user (the operation would answer it too).
+    if (!previous) return sendPage(res, 404, NOT_FOUND_PAGE);
+    const removed = await setMemberRole(deps.operations, place.actor, place.workspace.id, {
+      userId,
+      role: null,
+    });
+    if (!removed.ok) return refused(deps, res, place, removed.code);
+    const self = userId === place.visitor.user.id && !place.visitor.user.operator;
     res.redirect(303, self ? "/console/" : `/console/w/${place.workspace.id}/members`);
   });
 

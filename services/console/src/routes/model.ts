@@ -1,28 +1,24 @@
 import type { Router } from "express";
-import { SPAM_STANDARD } from "@sift/contracts";
-import { modelStatus, ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
-import { readModelMeta } from "@sift/model";
-import type { RedisClient } from "@sift/runtime";
+import { modelStatus } from "@sift/learning";
+import type { OperationDeps } from "@sift/operations";
 import { messagePage } from "../views/layout.ts";
 import { modelPage } from "../views/model.ts";
 import { sendPage } from "./context.ts";
 
-/** `/console/model`: the model in service, for operators (issue 53). Read-only. */
-export const modelRoutes = (
-  router: Router,
-  /** `shippedVersion`: the shipped model's version (default the committed file's). */
-  deps: { redis: RedisClient; shippedVersion?: string },
-): void => {
-  const versions = new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD });
-  const examples = new ReviewExamples({ redis: deps.redis });
-  const requests = new TrainingRequests({ redis: deps.redis });
-  const shipped = deps.shippedVersion ?? readModelMeta().version;
+/**
+ * `/console/model`: the model in service, for operators (issue 53). Read-only: promoting and
+ * rolling back stay with /v1 and the CLI (docs/hosts.md, "One operation per change"). It reads
+ * the operations' model stores (@sift/learning's deploymentModels), so the version it calls
+ * shipped is SIFT_MODEL_PATH's, as for the workers, GET /v1/model and `sift model status`.
+ */
+export const modelRoutes = (router: Router, deps: { operations: Pick<OperationDeps, "models"> }): void => {
   router.get("/console/model", async (_req, res) => {
     const visitor = res.locals.visitor;
     if (!visitor) return res.redirect(303, "/console/sign-in");
     if (!visitor.user.operator)
       return sendPage(res, 403, messagePage("Not allowed", "Only an operator sees the deployment's model."));
-    const view = await modelStatus({ versions, examples, requests, shipped });
-    sendPage(res, 200, modelPage(visitor, view));
+    const models = deps.operations.models;
+    if (!models) return sendPage(res, 404, messagePage("No model", "This console has no model store."));
+    sendPage(res, 200, modelPage(visitor, await modelStatus(models)));
   });
 };

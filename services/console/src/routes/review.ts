@@ -1,3 +1,4 @@
+import { changeList } from "@sift/operations";
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
@@ -143,13 +144,12 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
       const v = id ? await deps.verdicts.get(place.workspace.id, id) : null;
       const sender = v ? senderAddress(contentFields(v.content)) : null;
       if (!v || !sender || (type !== "email" && type !== "domain")) return sendPage(res, 404, NOT_FOUND_PAGE);
-      const entry = await deps.lists.updateList(
-        place.workspace.id,
-        "add",
-        { kind: "block", type, value: type === "email" ? sender.email : sender.domain },
-        place.visitor.user.email,
-      );
-      if (entry) await place.record("list.add", `${entry.kind} ${entry.type} ${entry.value}`);
+      const added = await changeList(deps.operations, place.actor, place.workspace.id, "add", {
+        kind: "block",
+        type,
+        value: type === "email" ? sender.email : sender.domain,
+      });
+      const entry = added.ok ? added.value : null;
       return back({
         notice: entry ? `Blocked the ${type} ${entry.value}.` : "That value could not be listed.",
       });

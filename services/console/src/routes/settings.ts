@@ -10,42 +10,20 @@ export interface SettingsDeps extends WorkspaceDeps {
   operations: OperationDeps;
 }
 
-/** The fields a change touched, as the audit page shows it: `strictness balanced → strict`. */
-export const changeLine = (before: Record<string, unknown>, patch: Record<string, unknown>): string => {
-  const shown = (value: unknown) =>
-    Array.isArray(value)
-      ? value.join(",") || "learned"
-      : typeof value === "boolean"
-        ? value
-          ? "on"
-          : "off"
-        : String(value);
-  return Object.entries(patch)
-    .filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v))
-    .map(([k, v]) => `${k} ${shown(before[k])} → ${shown(v)}`)
-    .join("; ");
-};
-
 /**
  * Runs `workspace.update` for the visitor (the operation validates, authorises, writes, audits
- * and raises webhooks, as for /v1 and the CLI) and adds the audit page's line; the view before
- * and after, or the operation's refusal.
+ * and raises webhooks, as for /v1 and the CLI): the view before and after, or its refusal.
  */
 export const changeWorkspace = async (
   deps: SettingsDeps,
   place: Place,
   patch: Record<string, unknown>,
-  /** The current values as the door shows them where the record leaves defaults out (the log settings). */
-  defaults: Record<string, unknown> = {},
 ): Promise<
   { ok: true; before: WorkspaceView; after: WorkspaceView } | { ok: false; message: string; code: string }
 > => {
   const before = await readWorkspaceView(deps.operations, place.workspace);
   const outcome = await updateWorkspace(deps.operations, place.actor, place.workspace.id, patch);
   if (!outcome.ok) return { ok: false, message: outcome.message, code: outcome.code };
-  // The record holds the limits the view leaves out (rate, burst); the view, the settings.
-  const line = changeLine({ ...place.workspace, ...before, ...defaults }, patch);
-  if (line !== "") await place.note("workspace.update", line);
   return { ok: true, before, after: outcome.value };
 };
 

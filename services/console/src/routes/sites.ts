@@ -100,8 +100,8 @@ const changed = async (
 };
 
 /**
- * Sites and keys: the workspace's configurations (a table: sort, filter, pages), create one (its
- * secret shown once), rename one, reroll a secret (the new one shown once, the old one refused at
+ * Keys: the site's configurations (a table: sort, filter, pages), create one (its
+ * secret shown once), rename one, rotate a secret (the new one shown once, the old one refused at
  * once), a challenge's difficulty, life and adaptive mode, and the snippet that puts it on a site.
  * A new secret is never the answer to the POST: it goes through the session's flash to a GET
  * page (POST, 303, GET), so a reload shows "already shown" and rolls nothing.
@@ -132,12 +132,11 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     });
     if (!outcome.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     const created = outcome.value;
-    await place.note("configuration.create", `${created.id} (${kind.data})${name ? ` "${name}"` : ""}`);
     await deps.flash.put(sessionOf(req, place), created.id, { secret: created.secretKey, what: "created" });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${created.id}/secret`);
   });
 
-  // Where a new or rerolled secret is shown, once: the POST left it in the session's flash.
+  // Where a new or rotated secret is shown, once: the POST left it in the session's flash.
   router.get("/console/w/:workspace/sites/:config/secret", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "read");
     if (!place) return;
@@ -159,7 +158,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
       return sendPage(res, 400, configPage(place, config, publicOrigin(req), problem));
     }
     if (!(await changed(deps, place, config, { name }))) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note("configuration.update", `${config.id}: name "${config.name ?? ""}" → "${name}"`);
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
@@ -171,7 +169,7 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     sendPage(res, 200, configPage(place, config, publicOrigin(req)));
   });
 
-  router.post("/console/w/:workspace/sites/:config/reroll", async (req, res) => {
+  router.post("/console/w/:workspace/sites/:config/rotate", async (req, res) => {
     const place = await enter(deps, req, res, "sites", "edit");
     if (!place) return;
     const config = await configIn(deps, req, place.workspace.id);
@@ -197,13 +195,13 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
         200,
         layout(
           place.frame,
-          "Reroll the secret?",
+          "Rotate the secret?",
           confirmForm({
-            action: `/console/w/${place.workspace.id}/sites/${config.id}/reroll`,
+            action: `/console/w/${place.workspace.id}/sites/${config.id}/rotate`,
             csrf: place.frame.csrf,
-            question: `Reroll the secret of ${name}? ${consequence}`,
+            question: `Rotate the secret of ${name}? ${consequence}`,
             fields: [["grace", graceText]],
-            button: "Reroll now",
+            button: "Rotate now",
             cancel: `/console/w/${place.workspace.id}/sites/${config.id}`,
           }),
         ),
@@ -213,13 +211,9 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const rotated = await rotateSecret(deps.operations, place.actor, config.id, { graceSeconds: grace[0] });
     if (!rotated.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     const { secretKey, previousValidUntil } = rotated.value;
-    await place.note(
-      "configuration.rotate",
-      grace[0] === 0 ? config.id : `${config.id}: the previous secret works until ${previousValidUntil}`,
-    );
     await deps.flash.put(sessionOf(req, place), config.id, {
       secret: secretKey,
-      what: "rerolled",
+      what: "rotated",
       ...(grace[0] === 0 ? {} : { previousValidUntil }),
     });
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}/secret`);
@@ -250,10 +244,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     }
     if (!(await changed(deps, place, config, { hostnames: hostnames.data })))
       return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note(
-      "configuration.update",
-      `${config.id}: ${hostnames.data.length === 0 ? "any host" : hostnames.data.join(", ")}`,
-    );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 
@@ -281,10 +271,6 @@ export const siteRoutes = (router: Router, deps: SitesDeps): void => {
     const adaptive = field(fields, "adaptive") === "on";
     const settings = { difficulty: difficulty.data, challengeTtlSeconds: life.data / 1000, adaptive };
     if (!(await changed(deps, place, config, settings))) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.note(
-      "configuration.update",
-      `${config.id}: difficulty ${difficulty.data}, life ${life.data / 1000} s, adaptive ${adaptive ? "on" : "off"}`,
-    );
     res.redirect(303, `/console/w/${place.workspace.id}/sites/${config.id}`);
   });
 };

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { redisLayout, type Keystore } from "@sift/keystore";
+import { forgetLog } from "@sift/operations";
 import { WorkspaceLog } from "@sift/contracts";
 import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
 import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
@@ -152,16 +153,11 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     const changed = (Object.keys(next) as Array<keyof WorkspaceLog>).filter((k) => next[k] !== before[k]);
     if (changed.length > 0) {
       // workspace.update, as PATCH /v1/workspaces/{id} with the same three fields.
-      const result = await changeWorkspace(
-        deps,
-        place,
-        { logPrivacy: next.privacy, logRetentionDays: next.retentionDays, logMaxEntries: next.maxEntries },
-        {
-          logPrivacy: before.privacy,
-          logRetentionDays: before.retentionDays,
-          logMaxEntries: before.maxEntries,
-        },
-      );
+      const result = await changeWorkspace(deps, place, {
+        logPrivacy: next.privacy,
+        logRetentionDays: next.retentionDays,
+        logMaxEntries: next.maxEntries,
+      });
       if (!result.ok) return refuse(req, res, place, result.message);
     }
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
@@ -173,8 +169,8 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     if (field(formFields(req), "confirm") !== "yes") {
       return refuse(req, res, place, "Tick the box to confirm: forgetting the log cannot be undone.");
     }
-    await deps.verdicts.forget(place.workspace.id);
-    await place.record("workspace.forget-log", "every verdict kept");
+    const forgotten = await forgetLog(deps.operations, place.actor, place.workspace.id);
+    if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     res.redirect(303, `/console/w/${place.workspace.id}/submissions`);
   });
 

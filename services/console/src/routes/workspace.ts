@@ -47,8 +47,6 @@ export interface Place {
   record(action: string, target: string): Promise<void>;
   /** The visitor as an operation (@sift/operations) sees them: an operator, or this workspace's member. */
   actor: Actor;
-  /** The audit page's line for a change an operation recorded in the trail already. */
-  note(action: string, target: string): Promise<void>;
 }
 
 /**
@@ -122,7 +120,5 @@ export const enter = async (
       operator: visitor.user.operator,
       workspaceId: workspace.id,
     },
-    note: (what, target) =>
-      deps.audit.note(workspace.id, { actor: visitor.user.email, action: what, target }),
   };
 };

@@ -53,7 +53,7 @@ export const homePage = (
                 spec: WORKSPACES_TABLE,
                 ...table,
                 caption: visitor.user.operator ? "Every workspace of this deployment" : "Your workspaces",
-                filterLabel: "Search workspaces",
+                filterLabel: "Search sites",
                 columns: [
                   {
                     head: "Name",
@@ -80,11 +80,11 @@ export const homePage = (
       ${
         visitor.user.operator
           ? html`<p><a href="/console/model">The model in service</a> (version, training, comparison)</p>
-              <h2>New workspace</h2>
+              <h2>New site</h2>
               ${postForm(
                 { action: "/console/workspaces", csrf: visitor.session.csrf, inline: true },
                 html`${field("workspace-name", "Name", textInput("workspace-name", "name", 100))}
-                  <button type="submit">Create workspace</button>`,
+                  <button type="submit">Create site</button>`,
               )}`
           : null
       }

@@ -37,7 +37,7 @@ export const SCREENS = {
   overview: "Overview",
   submissions: "Submissions",
   review: "Review queue",
-  sites: "Sites and keys",
+  sites: "Keys",
   lists: "Lists",
   settings: "Settings",
   usage: "Usage",
@@ -82,7 +82,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
         ${
           frame.workspaces.length > 0
             ? html`<form class="switcher" method="get" action="/console/switch">
-                <label for="workspace-switch">Workspace</label>
+                <label for="workspace-switch">Site</label>
                 <select id="workspace-switch" name="workspace">
                   ${frame.workspaces.map(
                     (w) =>
@@ -96,7 +96,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
             : frame.search
               ? html`<form class="switcher" method="get" action="/console/" role="search">
                   ${frame.current?.name ? html`<strong class="current">${frame.current.name}</strong>` : null}
-                  <label for="workspace-switch">Workspace</label>
+                  <label for="workspace-switch">Site</label>
                   <input
                     id="workspace-switch"
                     type="search"
@@ -120,7 +120,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
           frame.current
             ? html`<details class="menu">
                 <summary>Menu</summary>
-                <nav class="side" aria-label="Workspace">
+                <nav class="side" aria-label="Site">
                   <ul>
                     ${(Object.entries(SCREENS) as Array<[Screen, string]>).map(
                       ([screen, label]) =>

@@ -20,7 +20,7 @@ export interface WorkspaceSearchPage {
  */
 export const operatorWorkspaces = (page: WorkspaceSearchPage) =>
   html`<form class="filter" method="get" action="/console/" role="search">
-      <label for="workspaces-q">Search workspaces</label>
+      <label for="workspaces-q">Search sites</label>
       <input
         id="workspaces-q"
         type="search"

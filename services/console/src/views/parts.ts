@@ -76,7 +76,7 @@ export const listing = <T>(table: {
 
 /**
  * The question asked before an action that cannot be undone with one click ("Mark all spam",
- * "Reroll the secret"): the same POST again with `confirm=yes` and every field it was sent with,
+ * "Rotate the secret"): the same POST again with `confirm=yes` and every field it was sent with,
  * or a way back. A page of its own, so it asks with or without JavaScript (boosted, htmx swaps
  * it in like any page).
  */

@@ -20,7 +20,7 @@ export const sitesPage = (
   const canEdit = allows(place.role, "edit");
   return layout(
     place.frame,
-    "Sites and keys",
+    "Keys",
     html`${errorNotice(error)}
     ${dataTable({
       id: "configs",
@@ -69,7 +69,7 @@ export const alreadyShownPage = (place: Place, config: Configuration) =>
     "Secret already shown",
     html`<p class="notice" role="status">
         The secret of <strong>${config.name ?? config.id}</strong> was shown once and is not stored anywhere
-        Sift can read it back. If it was not copied, reroll it: a new secret replaces it.
+        Sift can read it back. If it was not copied, rotate it: a new secret replaces it.
       </p>
       <p>
         <a href="/console/w/${place.workspace.id}/sites/${config.id}"
@@ -96,17 +96,17 @@ export const secretPage = (
   place: Place,
   config: Configuration,
   secret: string,
-  what: "created" | "rerolled",
+  what: "created" | "rotated",
   previousValidUntil?: string,
 ) =>
   layout(
     place.frame,
-    what === "created" ? "Configuration created" : "Secret rerolled",
+    what === "created" ? "Configuration created" : "Secret rotated",
     html`<div class="notice" role="status">
         <p>
           The secret key of <strong>${config.name ? `${config.name} (${config.id})` : config.id}</strong> is
           shown here once and never again: copy it now into your server's
-          configuration.${what === "rerolled" ? previousNote(previousValidUntil) : ""}
+          configuration.${what === "rotated" ? previousNote(previousValidUntil) : ""}
         </p>
         <p><code class="secret" id="secret">${secret}</code></p>
         <p><button type="button" class="secondary" data-copy="secret">Copy</button></p>
@@ -217,7 +217,7 @@ ${(config.hostnames ?? []).join("\n")}</textarea>
         canEdit
           ? html`<h2>Secret key</h2>
               ${postForm(
-                { action: `${base}/reroll`, csrf: place.frame.csrf },
+                { action: `${base}/rotate`, csrf: place.frame.csrf },
                 html`<p>
                     A new secret replaces the current one, which is refused from that moment unless you give
                     your servers time to switch.
@@ -228,7 +228,7 @@ ${(config.hostnames ?? []).join("\n")}</textarea>
                       ${ROTATE_GRACES.map(([seconds, label]) => html`<option value="${String(seconds)}">${label}</option>`)}
                     </select>
                   </div>
-                  <button type="submit" class="danger">Reroll the secret</button>`,
+                  <button type="submit" class="danger">Rotate the secret</button>`,
               )}`
           : null
       }`,

@@ -11,7 +11,7 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * A short in-process cache of key resolutions, so a verify call costs the gateway no Redis round
- * trip. It is emptied entry by entry by the key store's announcements (Keystore: a rerolled-away
+ * trip. It is emptied entry by entry by the key store's announcements (Keystore: a rotated-away
  * secret, a changed workspace) on a Redis pub/sub connection of its own, and bypassed whole
  * while that connection is not subscribed (at start, and from the moment it drops until it is
  * subscribed again, the cache emptied), so no announcement can be missed. A lookup that was in

@@ -67,11 +67,11 @@ describe("the Akismet key", () => {
     }
   });
 
-  it("is invalid, with the reason in X-akismet-debug-help, when missing, unknown, rerolled or a challenge key", async () => {
+  it("is invalid, with the reason in X-akismet-debug-help, when missing, unknown, rotated or a challenge key", async () => {
     const classify = await createKey(stack.keystore, { kind: "classify" });
     const challenge = await createKey(stack.keystore, { kind: "challenge" });
     const old = classify.secretKey;
-    await stack.keystore.reroll(classify.configId);
+    await stack.keystore.rotate(classify.configId);
     for (const [fields, headers, why] of [
       [{}, {}, ClassifyMessage.missingKey],
       [{}, { host: "localhost" }, ClassifyMessage.missingKey],

@@ -1,11 +1,9 @@
-import express from "express";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { MANAGEMENT_OPERATIONS, ManagementMessage } from "@sift/contracts";
-import { managementParts } from "@sift/management-service/wiring";
-import { managementApi } from "@sift/management";
-import { systemClock, silentLogger, listen, closeServer, createHttpServer } from "@sift/runtime";
+import { systemClock } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
-import type { Server } from "node:http";
+import { WebhookStore } from "@sift/management";
 import { operatorToken, runLabel, v1 } from "./helpers.ts";
 
 /**
@@ -16,8 +14,24 @@ import { operatorToken, runLabel, v1 } from "./helpers.ts";
 let stack: Stack;
 let nats: TestServer;
 let operator: string;
-let victim: { workspace: string; config: string; secretKey: string };
-let keys: { classify: string; expired: string; revoked: string; otherWorkspace: string };
+let victim: {
+  workspace: string;
+  config: string;
+  secretKey: string;
+  /** A webhook of the victim's workspace, and a token scoped to it. */
+  webhook: string;
+  token: string;
+};
+let keys: {
+  classify: string;
+  expired: string;
+  revoked: string;
+  otherWorkspace: string;
+  /** Read-only: one for every workspace, one for the victim's own. */
+  readOnlyOperator: string;
+  readOnlyVictim: string;
+};
+let otherId: string;
 const label = runLabel();
 
 beforeAll(async () => {
@@ -32,12 +46,25 @@ beforeAll(async () => {
     token: operator,
     body: { kind: "classify" },
   });
+  const workspace = ws.body["id"] as string;
+  // Made on the store: a webhook's public target would be resolved by /v1, and tests have no DNS.
+  const hooks = new WebhookStore({ redis: stack.redis, clock: systemClock, signingKey: randomBytes(32) });
   victim = {
-    workspace: ws.body["id"] as string,
+    workspace,
     config: cfg.body["id"] as string,
     secretKey: cfg.body["secretKey"] as string,
+    webhook: (
+      await hooks.create({
+        url: "https://hooks.example/victim",
+        events: ["secret.rotated"],
+        workspaceId: workspace,
+      })
+    ).record.id,
+    token: (await stack.tokens.create({ name: "victim's", scope: "workspace", workspaceId: workspace }))
+      .record.tokenId,
   };
   const other = await stack.keystore.createWorkspace({ name: "Other", plan: "free" });
+  otherId = other.id;
   const expired = await stack.tokens.create({
     name: "expired",
     scope: "operator",
@@ -51,6 +78,10 @@ beforeAll(async () => {
     revoked: revoked.token,
     otherWorkspace: (await stack.tokens.create({ name: "other", scope: "workspace", workspaceId: other.id }))
       .token,
+    readOnlyOperator: await operatorToken(stack, { readOnly: true }),
+    readOnlyVictim: (
+      await stack.tokens.create({ name: "ro", scope: "workspace", workspaceId: workspace, readOnly: true })
+    ).token,
   };
   await new Promise((r) => setTimeout(r, 60));
 });
@@ -59,19 +90,37 @@ afterAll(async () => {
   await nats?.stop();
 });
 
+/** Each resource's id of the victim's, by the path's first segment. */
+const victimId = (path: string): string => {
+  const resource = path.split("/")[2];
+  if (resource === "configurations") return victim.config;
+  if (resource === "webhooks") return victim.webhook;
+  if (resource === "tokens") return victim.token;
+  return victim.workspace;
+};
+
+/**
+ * A body each write would accept from a caller allowed it, so that what refuses a hostile call
+ * is the check under test and nothing else (a webhook's target needs no DNS: it is refused
+ * after the tenancy and read-only checks, which come first).
+ */
+const VALID_BODIES: Record<string, unknown> = {
+  "POST /v1/workspaces": { name: `hostile-${label}`, plan: "free" },
+  "PATCH /v1/workspaces/{id}": { name: "renamed" },
+  "POST /v1/workspaces/{id}/configurations": { kind: "classify" },
+  "PATCH /v1/configurations/{id}": { name: "renamed" },
+  "POST /v1/tokens": { name: "minted", scope: "operator" },
+  "POST /v1/webhooks": { url: "https://hooks.example/x", events: ["secret.rotated"] },
+  "POST /v1/model/promote": { version: "none" },
+};
+
 /** Every operation, its parameters filled with the victim's ids. */
-const targets = Object.values(MANAGEMENT_OPERATIONS).map((op) => ({
+const targets = Object.entries(MANAGEMENT_OPERATIONS).map(([name, op]) => ({
+  name,
   method: op.method,
   operatorOnly: "operatorOnly" in op,
-  path: () =>
-    op.path.replace(
-      "{id}",
-      op.path.startsWith("/v1/configurations")
-        ? victim.config
-        : op.path.startsWith("/v1/workspaces")
-          ? victim.workspace
-          : "wh_none",
-    ),
+  path: () => op.path.replace("{id}", victimId(op.path)),
+  body: () => (op.method === "GET" ? undefined : (VALID_BODIES[name] ?? {})),
 }));
 
 const unauthorised: Array<{ name: string; token: () => string | undefined }> = [
@@ -114,18 +163,11 @@ describe.each(targets)("$method on every management path", ({ method, path }) =>
 
 describe("ids of another workspace, and wrong types", () => {
   it("answers a workspace token naming another workspace's resources with 404 on every path with an id (403 on an operator's call)", async () => {
-    for (const { method, path, operatorOnly } of targets.filter((t) => /ws_|cfg_/.test(t.path()))) {
-      // A valid body, so what refuses the call is the tenancy and nothing else.
-      const body =
-        method === "POST" && path().endsWith("/configurations")
-          ? { kind: "classify" }
-          : method === "PATCH"
-            ? { name: "n" }
-            : {};
-      const res = await v1(stack, method, path(), {
-        token: keys.otherWorkspace,
-        body: method === "GET" ? undefined : body,
-      });
+    const withIds = targets.filter((t) => t.path().includes(victimId(t.path())));
+    // Workspaces, configurations, usage, webhooks and their deliveries, tokens.
+    expect(withIds.length).toBeGreaterThanOrEqual(14);
+    for (const { method, path, operatorOnly, body } of withIds) {
+      const res = await v1(stack, method, path(), { token: keys.otherWorkspace, body: body() });
       expect(res.status, `${method} ${path()}`).toBe(operatorOnly ? 403 : 404);
       expect(res.body["ok"]).toBe(false);
     }
@@ -173,6 +215,52 @@ describe("ids of another workspace, and wrong types", () => {
     ).toBe(404);
   });
 
+  it("answers a workspace token's batch naming another workspace with 404 inside, and runs none of it", async () => {
+    const res = await v1(stack, "POST", "/v1/batch", {
+      token: keys.otherWorkspace,
+      body: {
+        operations: [
+          { method: "PATCH", path: `/v1/workspaces/${victim.workspace}`, body: { name: "taken" } },
+          { method: "POST", path: `/v1/configurations/${victim.config}/rotate-secret`, body: {} },
+          { method: "DELETE", path: `/v1/webhooks/${victim.webhook}` },
+          { method: "POST", path: "/v1/webhooks", body: { ...webhookBody, workspaceId: victim.workspace } },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect((res.body["results"] as Array<{ status: number }>).map((r) => r.status)).toEqual([
+      404, 404, 404, 404,
+    ]);
+  });
+
+  it("lists to a workspace token only its own workspace's workspaces, usage, webhooks and audit entries", async () => {
+    const token = keys.otherWorkspace;
+    // An entry of its own to read: its name changed by itself.
+    expect(
+      (await v1(stack, "PATCH", `/v1/workspaces/${otherId}`, { token, body: { name: "Other" } })).status,
+    ).toBe(200);
+    const ids = async (path: string, field: string) => {
+      const res = await v1(stack, "GET", path, { token });
+      expect(res.status, path).toBe(200);
+      return (res.body["data"] as Array<Record<string, unknown>>).map((row) => row[field]);
+    };
+    expect(await ids("/v1/workspaces?limit=1000", "id")).toEqual([otherId]);
+    expect(await ids("/v1/usage?limit=1000", "workspaceId")).toEqual([otherId]);
+    expect(await ids("/v1/webhooks?limit=1000", "workspaceId")).toEqual([]);
+    const audited = await ids("/v1/audit?limit=1000", "workspaceId");
+    expect(audited.length).toBeGreaterThan(0);
+    expect(new Set(audited)).toEqual(new Set([otherId]));
+    // Asking for the victim's trail by name is the same 404 as a workspace that does not exist.
+    expect((await v1(stack, "GET", `/v1/audit?workspace=${victim.workspace}`, { token })).status).toBe(404);
+    // The operator reads the victim's trail, which holds its creation: the list above did hide it.
+    const operatorView = await v1(stack, "GET", `/v1/audit?workspace=${victim.workspace}&limit=1000`, {
+      token: operator,
+    });
+    expect((operatorView.body["data"] as Array<{ action: string }>).map((e) => e.action)).toContain(
+      "workspace.create",
+    );
+  });
+
   it("left the victim workspace, its configuration and its secret as they were, and created nothing", async () => {
     const ws = await v1(stack, "GET", `/v1/workspaces/${victim.workspace}`, { token: operator });
     expect(ws.body).toMatchObject({ name: "Victim", plan: "free", classify: true, labels: { run: label } });
@@ -180,37 +268,73 @@ describe("ids of another workspace, and wrong types", () => {
     expect((await stack.keystore.resolve(victim.secretKey))?.configId).toBe(victim.config);
     const created = await v1(stack, "GET", `/v1/workspaces?q=hostile-${label}`, { token: operator });
     expect(created.body["data"]).toEqual([]);
+    expect((await v1(stack, "GET", `/v1/webhooks/${victim.webhook}`, { token: operator })).status).toBe(200);
+    const token = await v1(stack, "GET", `/v1/tokens/${victim.token}`, { token: operator });
+    expect(token.body["revokedAt"]).toBeNull();
   });
 });
 
-describe("the per-token rate limit", () => {
-  let server: Server;
-  let url: string;
-  beforeAll(async () => {
-    // The same router on the same Redis with a tight rate: two calls, then one a second.
-    const parts = managementParts({
-      redis: stack.redis,
-      clock: systemClock,
-      logger: silentLogger(),
-      internalSecret: stack.internalSecret,
-      allowPrivateWebhooks: false,
-      tokenRate: { rate: 1, burst: 2 },
-    });
-    server = createHttpServer(express().use("/v1", managementApi(parts)));
-    url = `http://127.0.0.1:${await listen(server, 0, "127.0.0.1")}`;
-  });
-  afterAll(async () => closeServer(server));
+const webhookBody = VALID_BODIES["POST /v1/webhooks"] as object;
 
-  it("answers past the burst with 429 rate_limited and a Retry-After in whole seconds", async () => {
-    const { token } = await stack.tokens.create({ name: "limited", scope: "operator" });
+describe.each(targets.filter((t) => t.method !== "GET"))("$name with a read-only token", (target) => {
+  it.each([
+    { name: "an operator's", token: () => keys.readOnlyOperator },
+    { name: "the victim workspace's own", token: () => keys.readOnlyVictim },
+  ])("refuses $name with 403 forbidden and changes nothing", async ({ token }) => {
+    const before = await stack.audit.page({ workspaceId: victim.workspace, limit: 1000 });
+    const res = await v1(stack, target.method, target.path(), { token: token(), body: target.body() });
+    if (target.name === "POST /v1/batch") {
+      // A batch is no write itself: each of its operations is refused as if sent alone.
+      const inner = await v1(stack, "POST", "/v1/batch", {
+        token: token(),
+        body: {
+          operations: [{ method: "PATCH", path: `/v1/workspaces/${victim.workspace}`, body: { name: "ro" } }],
+        },
+      });
+      expect(inner.body["results"]).toEqual([
+        { status: 403, body: { ok: false, code: "forbidden", message: ManagementMessage.readOnly } },
+      ]);
+    } else {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ ok: false, code: "forbidden", message: ManagementMessage.readOnly });
+    }
+    const after = await stack.audit.page({ workspaceId: victim.workspace, limit: 1000 });
+    expect(after.data.length).toBe(before.data.length);
+  });
+});
+
+describe("the edge's limits on /v1, through the gateway as for /classify", () => {
+  // A stack of its own whose management service allows two calls, then one a second: /v1 is
+  // forwarded to it by the gateway, which reads the body under the edge's limit first.
+  let limited: Stack;
+  beforeAll(async () => {
+    limited = await startStack({
+      redisUrl: inject("redisUrl"),
+      natsUrl: nats.url,
+      management: { tokenRate: { rate: 1, burst: 2 } },
+    });
+  }, 60_000);
+  afterAll(async () => limited?.stop());
+
+  it("refuses a body over 1 MB at the edge without spending the token's rate, then answers past the burst with 429 and a whole-second Retry-After", async () => {
+    const { token } = await limited.tokens.create({ name: "limited", scope: "operator" });
+    const big = JSON.stringify({ name: "x".repeat(1_100_000), plan: "free" });
     const statuses: number[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await v1(limited, "POST", "/v1/workspaces", { token, body: big })).status);
     let last: Awaited<ReturnType<typeof v1>> | undefined;
     for (let i = 0; i < 3; i++) {
-      last = await v1({ gatewayUrl: url }, "GET", "/v1/workspaces?limit=1", { token });
+      last = await v1(limited, "GET", "/v1/workspaces?limit=1", { token });
       statuses.push(last.status);
     }
-    expect(statuses).toEqual([200, 200, 429]);
+    // The three 413s never crossed the hop: the burst of two is whole for the GETs.
+    expect(statuses).toEqual([413, 413, 413, 200, 200, 429]);
     expect(last?.body).toEqual({ ok: false, code: "rate_limited", message: ManagementMessage.rateLimited });
     expect(Number(last?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("limits each token on its own: another token still gets through", async () => {
+    const { token } = await limited.tokens.create({ name: "fresh", scope: "operator" });
+    expect((await v1(limited, "GET", "/v1/workspaces?limit=1", { token })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import type { NormalizedField } from "@sift/contracts";
 import { loadSource, SOURCES, type SourceName } from "@sift/training";
+import { seededRandom } from "@sift/training";
 
 /**
  * The multi-site replay's traffic (issue 37): every message is a real row of ../shared/data, and
@@ -39,13 +40,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const WEEK = 7 * DAY;
 
-/** mulberry32: a small seeded generator, so every run of a size replays the same traffic. */
-export const rng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+/**
+ * The one seeded generator (mulberry32, @sift/training's seededRandom), so every run of a size
+ * replays the same traffic: the same numbers as the copy this file had.
+ */
+export const rng = (seed: number): (() => number) => seededRandom(seed);
 
 /** A message's text and the family of the data set it came from. */
 export interface Text {

@@ -6,3 +6,4 @@ export * from "./compare.ts";
 export * from "./prior.ts";
 export * from "./canary.ts";
 export * from "./train.ts";
+export * from "./random.ts";

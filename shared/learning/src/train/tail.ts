@@ -1,4 +1,5 @@
 import { SPAM_THRESHOLD } from "@sift/contracts";
+import { seededRandom, shuffled } from "./random.ts";
 
 /** The label's threshold as log-odds: spam iff a score's log-odds ≥ this. */
 export const THRESHOLD_LOG_ODDS = Math.log(SPAM_THRESHOLD / (1 - SPAM_THRESHOLD));
@@ -36,19 +37,6 @@ export const tailThreshold = (clean: readonly WeightedClean[], rate: number): nu
   return i > 0 ? (below + sorted[i - 1]!.z) / 2 : below + 0.5;
 };
 
-/** mulberry32 and a Fisher-Yates shuffle on it: the candidate is the same for the same reviews. */
-export const seededShuffle = <T>(items: readonly T[], seed: number): T[] => {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-};
+/** A Fisher-Yates shuffle on mulberry32 (random.ts): the candidate is the same for the same reviews. */
+export const seededShuffle = <T>(items: readonly T[], seed: number): T[] =>
+  shuffled(items, seededRandom(seed));

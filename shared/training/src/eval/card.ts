@@ -1,3 +1,4 @@
+import { sigmoid } from "@sift/contracts";
 import { SOURCES, type SourceName } from "../data/catalog.ts";
 import type { ModelMeta } from "@sift/model";
 import type { Metrics } from "./metrics.ts";
@@ -197,8 +198,7 @@ const shapeTables = (c: CardInput): string =>
   c.shapes.map(({ shape, rows }) => `#### ${shape}\n\n${table(rows)}`).join("\n\n");
 
 /** A score as a workspace of that strictness gets it: σ(logit(score) + the mode's offset). */
-const inMode = (score: number, offset: number): number =>
-  1 / (1 + Math.exp(-(Math.log(score / (1 - score)) + offset)));
+const inMode = (score: number, offset: number): number => sigmoid(Math.log(score / (1 - score)) + offset);
 
 const exampleTable = (c: CardInput): string =>
   [

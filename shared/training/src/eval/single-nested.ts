@@ -1,3 +1,4 @@
+import { sigmoid } from "@sift/contracts";
 import type { Example } from "../data/examples.ts";
 import { SOURCES, type SourceName } from "../data/catalog.ts";
 import { calibrate, type Scored } from "../train/calibrate.ts";
@@ -56,7 +57,7 @@ export const singleNested = (
           e.source === source && keep(e)
             ? [
                 {
-                  score: 1 / (1 + Math.exp(-(calibration.scale * scored[i]!.z + calibration.shift))),
+                  score: sigmoid(calibration.scale * scored[i]!.z + calibration.shift),
                   label: e.label,
                   shape: e.shape,
                   ...(e.whole ? { lang: e.whole.lang } : e.translated ? { lang: e.translated.lang } : {}),

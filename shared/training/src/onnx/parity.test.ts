@@ -17,7 +17,7 @@ import { formFields } from "../data/forms.ts";
 import type { Example } from "../data/examples.ts";
 import { buildArtifact } from "../train/build.ts";
 import { DEFAULT_OPTIONS, scoreOf, trainPipeline } from "../train/pipeline.ts";
-import { seededRandom } from "../train/random.ts";
+import { seededRandom } from "@sift/learning";
 import { exportOnnx } from "./export.ts";
 
 /** A few hundred varied submissions: scripts, links, addresses, lengths, shapes. */

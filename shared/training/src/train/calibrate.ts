@@ -1,4 +1,4 @@
-import { SPAM_THRESHOLD } from "@sift/contracts";
+import { SPAM_THRESHOLD, sigmoid } from "@sift/contracts";
 import { tailThreshold } from "@sift/learning";
 
 /**
@@ -136,7 +136,7 @@ const platt = (scored: readonly Scored[]): { a: number; b: number } => {
       hab = 0,
       hbb = 0;
     for (const { z, label, weight } of scored) {
-      const p = 1 / (1 + Math.exp(-(a * z + b)));
+      const p = sigmoid(a * z + b);
       const r = (p - label) * weight;
       const h = p * (1 - p) * weight + 1e-12;
       ga += r * z;

@@ -1,5 +1,6 @@
+import { sigmoid } from "@sift/contracts";
 import { BUCKETS, type Features } from "@sift/model";
-import { seededRandom, shuffled } from "./random.ts";
+import { seededRandom, shuffled } from "@sift/learning";
 
 /** A hashed linear model: one weight per bucket (plus the zero padding row) and a bias. */
 export interface LinearModel {
@@ -52,7 +53,7 @@ export const trainLinear = (items: readonly TrainItem[], options: TrainOptions):
       const { ids, vals } = item.features;
       let z = bias;
       for (let i = 0; i < ids.length; i++) z += weights[ids[i]!]! * vals[i]!;
-      const p = 1 / (1 + Math.exp(-z));
+      const p = sigmoid(z);
       loss += item.weight * -Math.log(item.label === 1 ? Math.max(p, 1e-12) : Math.max(1 - p, 1e-12));
       total += item.weight;
       const g = (p - item.label) * item.weight;

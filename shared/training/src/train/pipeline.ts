@@ -1,3 +1,4 @@
+import { sigmoid } from "@sift/contracts";
 import { rocAuc } from "@sift/learning";
 import { BUCKETS, fnv1a, RULE_SIGNALS } from "@sift/model";
 import { SOURCES } from "../data/catalog.ts";
@@ -229,7 +230,7 @@ export const scoreOf = (
   example: Pick<Example, "features">,
 ): number => {
   const z = Math.fround(logit(model, example.features));
-  return 1 / (1 + Math.exp(-(model.calibration.scale * z + model.calibration.shift)));
+  return sigmoid(model.calibration.scale * z + model.calibration.shift);
 };
 
 /**

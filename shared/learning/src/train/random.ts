@@ -1,4 +1,8 @@
-/** mulberry32: a tiny seeded PRNG, so every shuffle (and so the trained model) is reproducible. */
+/**
+ * mulberry32: the one seeded PRNG of Sift's training, evaluation and replays, so every shuffle
+ * (and so every trained model and every replayed run) is reproducible. It lives here, in the
+ * runtime's training (a deployment's own model), and @sift/training re-exports it.
+ */
 export const seededRandom = (seed: number): (() => number) => {
   let state = seed >>> 0;
   return () => {
@@ -10,6 +14,7 @@ export const seededRandom = (seed: number): (() => number) => {
   };
 };
 
+/** A Fisher-Yates shuffle of a copy, on `random`. */
 export const shuffled = <T>(items: readonly T[], random: () => number): T[] => {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
