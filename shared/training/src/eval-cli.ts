@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { format } from "prettier";
@@ -10,7 +11,7 @@ import { renderCard, type CardInput } from "./eval/card.ts";
 import { writeCharts } from "./eval/charts.ts";
 import type { Metrics } from "./eval/metrics.ts";
 import { probeShortcuts } from "./eval/probes.ts";
-import { crossSource, inDomain, isTest } from "./eval/protocol.ts";
+import { crossSource, inDomain, isTest, prepareProtocols } from "./eval/protocol.ts";
 import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
 import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
@@ -21,12 +22,14 @@ import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 
 /**
  * `pnpm eval --data ../shared/data [--docs docs] [--quick] [--figures f.json] [--render f.json]
- * [--preds p.json]`: group-split, leave-one-source-out and unseen-set evaluation; writes
+ * [--preds p.json] [--threads n]`: group-split, leave-one-source-out and unseen-set evaluation; writes
  * docs/model-card.md and docs/model/*.svg. `--quick` trains with 3 epochs and places 0.8 on 2
  * in-domain folds (so its precision and recall at 0.8 are not the protocol's), prints the tables
  * and writes nothing: for comparing variants on leave-one-source-out ranking. `--figures` saves
  * the card's figures and `--render` re-renders the card from them without training (the card's
  * prose changes more often than its figures). `--preds` saves the leave-one-source-out scores.
+ * The 78 linear models of the nested protocols are trained first, on `--threads` worker threads
+ * (default: the machine's cores; eval/protocol.ts prepareProtocols), then scored in order.
  * `--single-nested [--baseline f.json]` runs the cheaper protocol of eval/single-nested.ts
  * instead (eleven trainings) and writes docs/model/languages.md, beside a previous run's figures.
  */
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     preds: { type: "string" },
     "single-nested": { type: "boolean", default: false },
     baseline: { type: "string" },
+    threads: { type: "string" },
   },
 });
 const dataDir = resolve(values.data!);
@@ -146,8 +150,10 @@ if (values["single-nested"]) {
   log(`wrote ${resolve(docsDir, "model", "languages.md")}`);
   process.exit(0);
 }
-const within = inDomain(corpus, log, options);
-const cross = crossSource(corpus, log, options);
+const threads = Number(values.threads ?? availableParallelism());
+const caches = await prepareProtocols(corpus, options, threads, log);
+const within = inDomain(corpus, log, options, caches.within);
+const cross = crossSource(corpus, log, options, caches.cross);
 if (values.preds) writeFileSync(values.preds, JSON.stringify(cross.map((r) => [r.source, r.preds])));
 const goals = goalsOf(within.pooled, cross, within.unseen);
 const whole = wholeOf(cross);
