@@ -12,7 +12,7 @@ import { writeCharts } from "./eval/charts.ts";
 import type { Metrics } from "./eval/metrics.ts";
 import { probeShortcuts } from "./eval/probes.ts";
 import { crossSource, inDomain, isTest, prepareProtocols } from "./eval/protocol.ts";
-import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
+import { byShape, goalsOf, kindsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
 import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
 import { scoreProbes } from "./eval/probe-submissions.ts";
@@ -182,6 +182,9 @@ for (const r of whole.translatedRowLanguages) console.log(wholeLine(r));
 console.log(
   `whole honest flagged (form-like families' mean) ${(whole.honestFlagged * 100).toFixed(2)}%, whole spam caught (families' mean) ${(whole.spamCaught * 100).toFixed(1)}%`,
 );
+const kinds = kindsOf(cross);
+console.log("\nspam caught per kind, leave one source out (the sets that name kinds: janitr_x, thai_sms)");
+for (const r of kinds) console.log(wholeLine(r));
 const shapes = byShape([
   ["in-domain test (pooled)", within.seen.flatMap((r) => r.preds)],
   ["leave-one-source-out (pooled)", cross.flatMap((r) => r.preds)],
@@ -219,6 +222,12 @@ const figures: Figures = {
   goals,
   whole,
   shapes,
+  kinds,
+  runtime: {
+    seconds: (performance.now() - started) / 1000,
+    threads,
+    load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+  },
   quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
   translations,
 };

@@ -41,6 +41,7 @@ const predict = (model: TrainedModel, examples: readonly Example[]): Prediction[
     label: e.label,
     shape: e.shape,
     ...(e.whole ? { lang: e.whole.lang } : e.translated ? { lang: e.translated.lang } : {}),
+    ...(e.kind ? { kind: e.kind } : {}),
   }));
 
 const result = (source: SourceName, model: TrainedModel, examples: readonly Example[]): SourceResult => {
