@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { format } from "prettier";
 import { readModelMeta } from "@sift/model";
-import { loadCorpus } from "./data/corpus.ts";
+import { loadCorpusInParallel } from "./data/corpus.ts";
 import { ApertiumMissing } from "./translate/apertium.ts";
 import { defaultCacheDir, ensureTranslations, type TranslationSummary } from "./translate/translations.ts";
 import { renderCard, type CardInput } from "./eval/card.ts";
@@ -28,7 +28,7 @@ import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
  * and writes nothing: for comparing variants on leave-one-source-out ranking. `--figures` saves
  * the card's figures and `--render` re-renders the card from them without training (the card's
  * prose changes more often than its figures). `--preds` saves the leave-one-source-out scores.
- * The 78 linear models of the nested protocols are trained first, on `--threads` worker threads
+ * The 66 linear models of the nested protocols are trained first, on `--threads` worker threads
  * (default: the machine's cores; eval/protocol.ts prepareProtocols), then scored in order.
  * `--single-nested [--baseline f.json]` runs the cheaper protocol of eval/single-nested.ts
  * instead (eleven trainings) and writes docs/model/languages.md, beside a previous run's figures.
@@ -99,11 +99,16 @@ try {
   process.exit(2);
 }
 log(`reading ${dataDir} and the translations in ${translationsDir}`);
-const corpus = loadCorpus(dataDir, {
-  translations: translationsDir,
-  log,
-  trainableOnly: values["single-nested"],
-});
+const threads = Number(values.threads ?? availableParallelism());
+const corpus = await loadCorpusInParallel(
+  dataDir,
+  {
+    translations: translationsDir,
+    log,
+    trainableOnly: values["single-nested"],
+  },
+  threads,
+);
 const options = values.quick
   ? { ...DEFAULT_OPTIONS, epochs: 3, calibrationFolds: 2, outOfDomain: false }
   : DEFAULT_OPTIONS;
@@ -150,7 +155,6 @@ if (values["single-nested"]) {
   log(`wrote ${resolve(docsDir, "model", "languages.md")}`);
   process.exit(0);
 }
-const threads = Number(values.threads ?? availableParallelism());
 const caches = await prepareProtocols(corpus, options, threads, log);
 const within = inDomain(corpus, log, options, caches.within);
 const cross = crossSource(corpus, log, options, caches.cross);

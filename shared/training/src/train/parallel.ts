@@ -43,7 +43,8 @@ export interface PipelineToPrepare {
 /**
  * Trains the linear models of several pipelines (pipelineJobs) on `threads` worker threads and
  * puts each into its pipeline's cache, so that `trainPipeline` then only scores and calibrates.
- * The evaluation's nested pipelines are 78 independent trainings; a job shared by two pipelines
+ * The evaluation's nested pipelines are 66 independent trainings (ten families: the in-domain
+ * pipeline's 11, then 45 fold models and 10 final ones leaving one family out); a job shared by two pipelines
  * of one cache (the same key: the same families, so the same examples) is trained once. The
  * models are the ones a single thread would train: the same solver on the same items in the same
  * order, the worker reading views of the same float32 features.
@@ -102,7 +103,9 @@ export const preparePipelines = async (
   let next = 0;
   let done = 0;
   const run = async (): Promise<void> => {
-    const worker = new Worker(new URL("./linear-worker.mjs", import.meta.url));
+    const worker = new Worker(new URL("../worker-entry.mjs", import.meta.url), {
+      workerData: { module: new URL("./linear-worker.ts", import.meta.url).href },
+    });
     worker.postMessage(packed);
     try {
       while (next < jobs.length) {
