@@ -3,7 +3,7 @@ import type { ModelMeta } from "@sift/model";
 import type { Metrics } from "./metrics.ts";
 import type { ProbeResult } from "./probes.ts";
 import type { goalsOf, Row, wholeOf, WholeRow } from "./report.ts";
-import { languageNotes, limitations, whatItIs } from "./card-notes.ts";
+import { evidenceNotes, languageNotes, limitations, whatItIs } from "./card-notes.ts";
 import type { TranslationSummary } from "../translate/translations.ts";
 import type { ProbeScore } from "./probe-submissions.ts";
 
@@ -317,6 +317,10 @@ the fold of the message it came from and is held out with its family. \`pnpm dat
 \`~/.cache/sift/translations\`; without Apertium it refuses, naming the packages.
 
 ${translationTable(c)}
+
+### Evidence beyond the training data (issue 59)
+
+${evidenceNotes}
 
 Shipped model trained on: ${c.meta.trainedOn.map((t) => `${t.source} ${t.rows} (${t.spam} spam)`).join(", ")}.
 
