@@ -1,17 +1,18 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { format } from "prettier";
 import { readModelMeta } from "@sift/model";
-import { loadCorpus } from "./data/corpus.ts";
+import { loadCorpusInParallel } from "./data/corpus.ts";
 import { ApertiumMissing } from "./translate/apertium.ts";
 import { defaultCacheDir, ensureTranslations, type TranslationSummary } from "./translate/translations.ts";
 import { renderCard, type CardInput } from "./eval/card.ts";
 import { writeCharts } from "./eval/charts.ts";
 import type { Metrics } from "./eval/metrics.ts";
 import { probeShortcuts } from "./eval/probes.ts";
-import { crossSource, inDomain, isTest } from "./eval/protocol.ts";
-import { byShape, goalsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
+import { crossSource, inDomain, isTest, prepareProtocols } from "./eval/protocol.ts";
+import { byShape, goalsOf, kindsOf, line, mean, wholeLine, wholeOf } from "./eval/report.ts";
 import { signalWeights } from "./eval/signal-weights.ts";
 import { EXAMPLE_SUBMISSIONS, scoreExamples } from "./eval/submissions.ts";
 import { scoreProbes } from "./eval/probe-submissions.ts";
@@ -21,12 +22,14 @@ import { DEFAULT_OPTIONS } from "./train/pipeline.ts";
 
 /**
  * `pnpm eval --data ../shared/data [--docs docs] [--quick] [--figures f.json] [--render f.json]
- * [--preds p.json]`: group-split, leave-one-source-out and unseen-set evaluation; writes
+ * [--preds p.json] [--threads n]`: group-split, leave-one-source-out and unseen-set evaluation; writes
  * docs/model-card.md and docs/model/*.svg. `--quick` trains with 3 epochs and places 0.8 on 2
  * in-domain folds (so its precision and recall at 0.8 are not the protocol's), prints the tables
  * and writes nothing: for comparing variants on leave-one-source-out ranking. `--figures` saves
  * the card's figures and `--render` re-renders the card from them without training (the card's
  * prose changes more often than its figures). `--preds` saves the leave-one-source-out scores.
+ * The 66 linear models of the nested protocols are trained first, on `--threads` worker threads
+ * (default: the machine's cores; eval/protocol.ts prepareProtocols), then scored in order.
  * `--single-nested [--baseline f.json]` runs the cheaper protocol of eval/single-nested.ts
  * instead (eleven trainings) and writes docs/model/languages.md, beside a previous run's figures.
  */
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     preds: { type: "string" },
     "single-nested": { type: "boolean", default: false },
     baseline: { type: "string" },
+    threads: { type: "string" },
   },
 });
 const dataDir = resolve(values.data!);
@@ -95,11 +99,16 @@ try {
   process.exit(2);
 }
 log(`reading ${dataDir} and the translations in ${translationsDir}`);
-const corpus = loadCorpus(dataDir, {
-  translations: translationsDir,
-  log,
-  trainableOnly: values["single-nested"],
-});
+const threads = Number(values.threads ?? availableParallelism());
+const corpus = await loadCorpusInParallel(
+  dataDir,
+  {
+    translations: translationsDir,
+    log,
+    trainableOnly: values["single-nested"],
+  },
+  threads,
+);
 const options = values.quick
   ? { ...DEFAULT_OPTIONS, epochs: 3, calibrationFolds: 2, outOfDomain: false }
   : DEFAULT_OPTIONS;
@@ -146,8 +155,9 @@ if (values["single-nested"]) {
   log(`wrote ${resolve(docsDir, "model", "languages.md")}`);
   process.exit(0);
 }
-const within = inDomain(corpus, log, options);
-const cross = crossSource(corpus, log, options);
+const caches = await prepareProtocols(corpus, options, threads, log);
+const within = inDomain(corpus, log, options, caches.within);
+const cross = crossSource(corpus, log, options, caches.cross);
 if (values.preds) writeFileSync(values.preds, JSON.stringify(cross.map((r) => [r.source, r.preds])));
 const goals = goalsOf(within.pooled, cross, within.unseen);
 const whole = wholeOf(cross);
@@ -176,6 +186,9 @@ for (const r of whole.translatedRowLanguages) console.log(wholeLine(r));
 console.log(
   `whole honest flagged (form-like families' mean) ${(whole.honestFlagged * 100).toFixed(2)}%, whole spam caught (families' mean) ${(whole.spamCaught * 100).toFixed(1)}%`,
 );
+const kinds = kindsOf(cross);
+console.log("\nspam caught per kind, leave one source out (the sets that name kinds: janitr_x, thai_sms)");
+for (const r of kinds) console.log(wholeLine(r));
 const shapes = byShape([
   ["in-domain test (pooled)", within.seen.flatMap((r) => r.preds)],
   ["leave-one-source-out (pooled)", cross.flatMap((r) => r.preds)],
@@ -213,6 +226,12 @@ const figures: Figures = {
   goals,
   whole,
   shapes,
+  kinds,
+  runtime: {
+    seconds: (performance.now() - started) / 1000,
+    threads,
+    load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+  },
   quantiles: { spam: qs.map((q) => quantile(spamScores, q)), ham: qs.map((q) => quantile(hamScores, q)) },
   translations,
 };

@@ -16,6 +16,8 @@ export interface Example {
   text?: string;
   /** A whole submission joined from several rows (whole.ts), with its language. */
   whole?: { lang: Lang };
+  /** The kind of spam where the source names it (kinds.ts). */
+  kind?: string;
   /** A machine translation of a row of the source (translate/): trained and weighed as a part of its own. */
   translated?: { lang: Lang };
 }
@@ -27,7 +29,8 @@ export const toExamples = (rows: readonly SourceRow[], authors: readonly string[
     if (fields.length === 0) return [];
     const { source, group, label, text } = row;
     const translated = row.translated ? { translated: { lang: langOf(row) } } : {};
-    return [{ source, group, label, shape, features: featurize(fields), text, ...translated }];
+    const kind = row.kind ? { kind: row.kind } : {};
+    return [{ source, group, label, shape, features: featurize(fields), text, ...translated, ...kind }];
   });
 
 /**

@@ -10,6 +10,8 @@ export interface Row {
   author?: string;
   /** The language where the set says it (the translations' column); otherwise read from the script. */
   lang?: string;
+  /** The kind of spam where the set names it (kinds.ts), for the per-kind table. */
+  kind?: string;
   /** A machine translation of another row of the set (translate/), in `lang`. */
   translated?: boolean;
 }

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SourceName } from "./catalog.ts";
 import { readRecords } from "./csv.ts";
+import { kindOf } from "./kinds.ts";
 import { groupKey, type Row } from "./rows.ts";
 import { loadSpamAssassin } from "./spamassassin.ts";
 import { stackExchangePosts, stackExchangeTitles } from "./stackexchange.ts";
@@ -17,7 +18,9 @@ const normalizedCsv = (dir: string, source: SourceName): SourceRow[] =>
     .filter((r) => (r["text"] ?? "").trim() !== "")
     .map((r) => {
       const text = r["text"]!.trim();
-      return { source, text, label: label(r["label"]!), group: `${source}:${groupKey(text)}` };
+      const spam = label(r["label"]!);
+      const kind = spam === 1 ? kindOf(source, r["orig_label"]) : undefined;
+      return { source, text, label: spam, group: `${source}:${groupKey(text)}`, ...(kind ? { kind } : {}) };
     });
 
 const smsSpam = (dir: string): SourceRow[] =>

@@ -37,3 +37,4 @@ export const whatItIs = (meta: ModelMeta): string => {
 /** What the figures do not show, and what was tried and not shipped. */
 export const limitations = note("limitations");
 export const languageNotes = note("languages");
+export const evidenceNotes = note("evidence");

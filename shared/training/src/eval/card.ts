@@ -4,7 +4,7 @@ import type { ModelMeta } from "@sift/model";
 import type { Metrics } from "./metrics.ts";
 import type { ProbeResult } from "./probes.ts";
 import type { goalsOf, Row, wholeOf, WholeRow } from "./report.ts";
-import { languageNotes, limitations, whatItIs } from "./card-notes.ts";
+import { evidenceNotes, languageNotes, limitations, whatItIs } from "./card-notes.ts";
 import type { TranslationSummary } from "../translate/translations.ts";
 import type { ProbeScore } from "./probe-submissions.ts";
 
@@ -18,6 +18,10 @@ export interface CardInput {
   goals: ReturnType<typeof goalsOf>;
   whole: ReturnType<typeof wholeOf>;
   shapes: Array<{ shape: string; rows: Row[] }>;
+  /** Spam caught per kind, where the data names kinds (report.ts kindsOf); absent in older figures. */
+  kinds?: WholeRow[];
+  /** How long the run took, on how many threads, and the machine's load average at its end. */
+  runtime?: { seconds: number; threads: number; load: string };
   examples: Array<{ what: string; content: unknown; v1: number; score: number }>;
   /** The committed model's log-odds for each dense signal alone (eval/signal-weights.ts). */
   signalWeights: Array<{ signal: string; weight: number }>;
@@ -184,6 +188,41 @@ const wholeTables = (c: CardInput): string =>
     }),
   ].join("\n");
 
+/** Issue 59's goals: its targets against this run's figures. */
+const formSpamGoalTable = (c: CardInput): string => {
+  const w = c.whole;
+  const rate = (r: WholeRow | undefined, part: "caught" | "flagged") =>
+    !r ? NaN : part === "caught" ? (r.spam ? r.caught / r.spam : NaN) : r.honest ? r.flagged / r.honest : NaN;
+  const en = w.languages.find((l) => l.key === "en");
+  const enCaught = rate(en, "caught");
+  const langs = GOAL_LANGUAGES.map((lang) => (w.translatedLanguages ?? []).find((l) => l.key === lang));
+  const caught = langs.map((r) => rate(r, "caught"));
+  const flagged = [rate(en, "flagged"), ...langs.map((r) => rate(r, "flagged"))];
+  const g = c.goals;
+  const minutes = c.runtime ? c.runtime.seconds / 60 : NaN;
+  return [
+    "| goal | target | this model | |",
+    "| --- | --- | --- | --- |",
+    `| whole spam caught @0.8, held-out families (mean of families) | ≥ 75% | ${pct(w.spamCaught)} | ${met(w.spamCaught >= 0.75)} |`,
+    `| … English whole submissions | – | ${pct(enCaught)} | |`,
+    `| whole spam caught @0.8, ${GOAL_LANGUAGES.join(" / ")} | ≥ 0.9 × en (${pct(0.9 * enCaught)}) | ${caught.map(pct).join(" / ")} | ${met(caught.every((v) => v >= 0.9 * enCaught))} |`,
+    `| whole honest flagged @0.8, en / ${GOAL_LANGUAGES.join(" / ")} | ≤ 1% each | ${flagged.map(pct).join(" / ")} | ${met(flagged.every((v) => v <= 0.01))} |`,
+    `| held-out mean recall @0.8 / mean ROC AUC | ≥ 0.45 / ≥ 0.85 | ${f3(g.losoMeanRecall)} / ${f3(g.losoMeanAuc)} | ${met(g.losoMeanRecall >= 0.45 && g.losoMeanAuc >= 0.85)} |`,
+    "| each new signal on its honest twins | 0 flagged by it alone | 0 (`shared/model/src/features/signals/twins.test.ts`) | met |",
+    `| the full \`pnpm eval\` on this machine | ≤ 20 min | ${c.runtime ? `${minutes.toFixed(1)} min on ${c.runtime.threads} threads, load average ${c.runtime.load} at the end` : "–"} | ${met(minutes <= 20)} |`,
+  ].join("\n");
+};
+
+/** Spam caught per kind where the data names kinds (janitr_x, thai_sms), leave one source out. */
+const kindTable = (c: CardInput): string =>
+  c.kinds?.length
+    ? [
+        "| kind (held-out rows as they are) | spam | caught @0.8 |",
+        "| --- | --- | --- |",
+        ...c.kinds.map((k) => `| ${k.key} | ${k.spam} | ${k.spam ? pct(k.caught / k.spam) : "–"} |`),
+      ].join("\n")
+    : "(this run's figures have no kinds)";
+
 const probeTable = (c: CardInput): string =>
   [
     "| kind | text | alone | in a form |",
@@ -230,6 +269,16 @@ export const renderCard = (c: CardInput): string => {
 | evaluate | \`pnpm eval --data ../shared/data\` (writes this card and \`docs/model/*.svg\`) |
 | in a deployment | its own version (\`…-d<N>\`) may be trained on top of this one from its sites' reviews: [model/deployment-versions.md](model/deployment-versions.md) |
 
+## Goals (issue 59: today's form spam) against this model
+
+${formSpamGoalTable(c)}
+
+Spam caught per kind, where a data set names its kinds (\`janitr_x\`'s taxonomy and \`thai_sms\`'s
+scam or advertising, gathered into issue 59's groups by \`shared/training/src/data/kinds.ts\`; no
+set here holds contact-form outreach or the price wave, so those kinds are not measured):
+
+${kindTable(c)}
+
 ## Goals (issue 51: the languages sites write) against this model
 
 ${languageGoalTable(c)}
@@ -268,6 +317,10 @@ the fold of the message it came from and is held out with its family. \`pnpm dat
 \`~/.cache/sift/translations\`; without Apertium it refuses, naming the packages.
 
 ${translationTable(c)}
+
+### Evidence beyond the training data (issue 59)
+
+${evidenceNotes}
 
 Shipped model trained on: ${c.meta.trainedOn.map((t) => `${t.source} ${t.rows} (${t.spam} spam)`).join(", ")}.
 

@@ -7,6 +7,8 @@ export interface Prediction {
   shape?: string;
   /** A whole submission's language (data/whole.ts), for the whole-submission tables. */
   lang?: string;
+  /** The kind of spam where the source names it (data/kinds.ts), for the per-kind table. */
+  kind?: string;
 }
 
 export interface Metrics {

@@ -8,7 +8,15 @@ import {
   type PipelineOptions,
   type TrainedModel,
 } from "../train/pipeline.ts";
+import type { LinearModel } from "../train/linear.ts";
+import { preparePipelines } from "../train/parallel.ts";
 import { evaluate, type Metrics, type Prediction } from "./metrics.ts";
+
+/** The models a protocol's pipelines find already trained (pipeline.ts foldCache, finalCache). */
+export interface Caches {
+  foldCache: Map<string, LinearModel>;
+  finalCache: Map<string, LinearModel>;
+}
 
 export interface SourceResult {
   source: SourceName;
@@ -33,6 +41,7 @@ const predict = (model: TrainedModel, examples: readonly Example[]): Prediction[
     label: e.label,
     shape: e.shape,
     ...(e.whole ? { lang: e.whole.lang } : e.translated ? { lang: e.translated.lang } : {}),
+    ...(e.kind ? { kind: e.kind } : {}),
   }));
 
 const result = (source: SourceName, model: TrainedModel, examples: readonly Example[]): SourceResult => {
@@ -68,14 +77,18 @@ export const trainableSources = (): SourceName[] => SOURCE_NAMES.filter((s) => S
  * In-domain: train on 4/5 of the groups of every trainable source, test on the other 1/5 of each.
  * The sources whose terms forbid training are scored with the same model: it never saw them.
  */
+const inDomainTrainSet = (corpus: Map<SourceName, Example[]>): Example[] =>
+  trainableSources().flatMap((s) => corpus.get(s)!.filter((e) => !isTest(e)));
+
 export const inDomain = (
   corpus: Map<SourceName, Example[]>,
   log: (l: string) => void,
   options: PipelineOptions = DEFAULT_OPTIONS,
+  caches?: Caches,
 ) => {
-  const trainSet = trainableSources().flatMap((s) => corpus.get(s)!.filter((e) => !isTest(e)));
+  const trainSet = inDomainTrainSet(corpus);
   log(`in-domain: training on ${trainSet.length} examples`);
-  const model = trainPipeline(trainSet, options);
+  const model = trainPipeline(trainSet, { ...options, ...caches });
   const seen = trainableSources().map((s) => result(s, model, corpus.get(s)!.filter(isTest)));
   const unseen = SOURCE_NAMES.filter((s) => !SOURCES[s].train).map((s) => result(s, model, corpus.get(s)!));
   const pooled = evaluate(seen.flatMap((r) => r.preds));
@@ -86,20 +99,50 @@ export const inDomain = (
  * Leave one source out: train on every other trainable source (all of it), test on all of the
  * held-out one. A family (the SMS set and its translations) is held out together.
  */
+const families = (): string[] => [...new Set(trainableSources().map((s) => SOURCES[s].family))];
+const heldOut = (family: string): SourceName[] =>
+  trainableSources().filter((s) => SOURCES[s].family === family);
+const crossTrainSet = (corpus: Map<SourceName, Example[]>, family: string): Example[] =>
+  trainableSources()
+    .filter((s) => SOURCES[s].family !== family)
+    .flatMap((s) => corpus.get(s)!);
+
 export const crossSource = (
   corpus: Map<SourceName, Example[]>,
   log: (l: string) => void,
   options: PipelineOptions = DEFAULT_OPTIONS,
-): SourceResult[] => {
-  const families = [...new Set(trainableSources().map((s) => SOURCES[s].family))];
-  const foldCache = new Map();
-  return families.flatMap((family) => {
-    const held = trainableSources().filter((s) => SOURCES[s].family === family);
-    const trainSet = trainableSources()
-      .filter((s) => !held.includes(s))
-      .flatMap((s) => corpus.get(s)!);
+  caches: Caches = { foldCache: new Map(), finalCache: new Map() },
+): SourceResult[] =>
+  families().flatMap((family) => {
+    const held = heldOut(family);
+    const trainSet = crossTrainSet(corpus, family);
     log(`cross-source: without ${held.join(" + ")} (${trainSet.length} training examples)`);
-    const model = trainPipeline(trainSet, { ...options, foldCache });
+    const model = trainPipeline(trainSet, { ...options, ...caches });
     return held.map((s) => result(s, model, corpus.get(s)!));
   });
+
+/**
+ * Trains every linear model of both protocols ahead, on `threads` worker threads (parallel.ts):
+ * the in-domain pipeline's and the leave-one-source-out pipelines', the latter sharing one cache
+ * as `crossSource` shares it. `inDomain` and `crossSource` given these caches then only score
+ * and calibrate, and give the figures they give alone.
+ */
+export const prepareProtocols = async (
+  corpus: Map<SourceName, Example[]>,
+  options: PipelineOptions,
+  threads: number,
+  log: (l: string) => void,
+): Promise<{ within: Caches; cross: Caches }> => {
+  const within: Caches = { foldCache: new Map(), finalCache: new Map() };
+  const cross: Caches = { foldCache: new Map(), finalCache: new Map() };
+  await preparePipelines(
+    [
+      { examples: inDomainTrainSet(corpus), ...within },
+      ...families().map((family) => ({ examples: crossTrainSet(corpus, family), ...cross })),
+    ],
+    options,
+    threads,
+    log,
+  );
+  return { within, cross };
 };

@@ -34,7 +34,7 @@ export const buildArtifact = (
     },
   );
   // Metadata options are flat (name → number), as the card's slots read them.
-  const { log: _log, foldCache: _cache, ...plain } = options;
+  const { log: _log, foldCache: _cache, finalCache: _final, ...plain } = options;
   const meta: ModelMeta = {
     model: SPAM_STANDARD,
     version,

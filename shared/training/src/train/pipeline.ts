@@ -40,6 +40,11 @@ export interface PipelineOptions extends Omit<TrainOptions, "onEpoch"> {
    * examples, same seed, so a cached model is the one that would have been trained.
    */
   foldCache?: Map<string, LinearModel>;
+  /**
+   * Final models already trained (parallel.ts), keyed as `pipelineJobs` names them: a pipeline
+   * whose final key is here scores and calibrates around it instead of training it again.
+   */
+  finalCache?: Map<string, LinearModel>;
   /** A source weighs in proportion to its size to this power (0.5: square root, 0: all equal). */
   sourcePower: number;
   /** What a source's whole submissions (data/whole.ts) weigh beside its rows as they are. */
@@ -157,7 +162,7 @@ export const trainPipeline = (
 ): TrainedModel => {
   const log = options.log ?? (() => {});
   const items = weighExamples(examples, options.sourcePower, options.wholeWeight, options.translatedWeight);
-  const { folds, keys } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
+  const { folds, keys, families } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
   const scored: Scored[] = [];
   /** The source of each scored entry (scored runs fold by fold, not in example order). */
   const scoredSources: string[] = [];
@@ -197,12 +202,44 @@ export const trainPipeline = (
   log(
     `calibration: scale ${calibration.scale.toFixed(4)}, shift ${calibration.shift.toFixed(4)}; strictness offsets relaxed ${strictness.relaxed.toFixed(3)}, strict ${strictness.strict.toFixed(3)}`,
   );
-  const model = trainLinear(items, {
-    ...options,
-    onEpoch: (epoch, loss) => log(`epoch ${epoch}/${options.epochs}: weighted log-loss ${loss.toFixed(4)}`),
-  });
+  const finalKey = families ? FINAL_PREFIX + families.join("+") : undefined;
+  const trained = finalKey === undefined ? undefined : options.finalCache?.get(finalKey);
+  // A copy: setRuleWeights writes into the weights, and a cached model may be read again.
+  const model = trained
+    ? { weights: Float32Array.from(trained.weights), bias: trained.bias }
+    : trainLinear(items, {
+        ...options,
+        onEpoch: (epoch, loss) =>
+          log(`epoch ${epoch}/${options.epochs}: weighted log-loss ${loss.toFixed(4)}`),
+      });
   setRuleWeights(model, calibration);
   return { ...model, calibration, strictness, population };
+};
+
+/** Final models' keys start so, fold models' do not: one cache may hold both. */
+const FINAL_PREFIX = "final:";
+
+/** One linear model a pipeline trains: its cache key and the examples (their indices) it trains on. */
+export interface PipelineJob {
+  key: string;
+  final: boolean;
+  members: number[];
+}
+
+/**
+ * The linear models `trainPipeline(examples, options)` would train, so that they can be trained
+ * ahead (in parallel, parallel.ts) and handed to it through `foldCache` and `finalCache`: one per
+ * out-of-domain calibration fold and the final one. Empty where the folds are duplicate-group
+ * folds (no family keys): such a pipeline trains its own.
+ */
+export const pipelineJobs = (examples: readonly Example[], options: PipelineOptions): PipelineJob[] => {
+  const { folds, keys, families } = calibrationFolds(examples, options.calibrationFolds, options.outOfDomain);
+  if (!keys || !families) return [];
+  const all = examples.map((_, i) => i);
+  return [
+    ...keys.map((key, fold) => ({ key, final: false, members: all.filter((i) => folds[i] !== fold) })),
+    { key: FINAL_PREFIX + families.join("+"), final: true, members: all },
+  ];
 };
 
 /** What a rule signal alone in an otherwise neutral message scores (probes.ts). */
