@@ -5,7 +5,7 @@ import type { SourceName } from "../data/catalog.ts";
 import type { Example } from "../data/examples.ts";
 import { preparePipelines } from "./parallel.ts";
 import { DEFAULT_OPTIONS, pipelineJobs, trainPipeline } from "./pipeline.ts";
-import { seededRandom } from "./random.ts";
+import { seededRandom } from "@sift/learning";
 
 const SPAM = ["win a free prize now", "cheap followers, click the link", "earn $500 a day from home"];
 const HAM = ["can I book a table for two", "thanks for the quick delivery", "is the shop open on Sunday"];
