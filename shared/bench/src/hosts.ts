@@ -34,7 +34,7 @@ import { enforceRetention } from "@sift/classify/jobs/log-retention";
 import { NoticeStore } from "@sift/keystore";
 import { listen, silentLogger, systemClock, type RedisClient } from "@sift/runtime";
 import { retryDelay } from "@sift/management";
-import { spawnStack, startModelWorker, startServer, startStack } from "@sift/testkit";
+import { SERVICE_PRIORITY, spawnStack, startModelWorker, startServer, startStack } from "@sift/testkit";
 import { alternate, httpTarget, median as medianOf, type Target } from "./speed/load.ts";
 import { apiClient, apiLoad, type ApiLevel } from "./api-load.ts";
 import { SolutionPool } from "./speed/solutions.ts";
@@ -263,7 +263,7 @@ const besideTheApi = async () => {
   const worker = processes ? null : await startModelWorker(natsServer.url);
   console.log(
     processes
-      ? "classify and verify rows: the services as their own processes (built), management at nice +10"
+      ? `classify and verify rows: the services as their own processes (built), management at nice +${SERVICE_PRIORITY.management ?? 0}`
       : "classify and verify rows: the in-process stack (one event loop)",
   );
   try {

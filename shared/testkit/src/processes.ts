@@ -154,9 +154,11 @@ export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
  * Each service's scheduling priority (nice, added to the launcher's own) where one machine runs them all, as the
  * launcher, the process tests and the benches do: the management API below the request paths,
  * as compose gives it half a CPU and Kubernetes 500m, so a control panel's heavy /v1 load takes
- * what classify and verify leave rather than their share (issue 58; docs/hosts.md).
+ * what classify and verify leave rather than their share (issue 58; docs/hosts.md). +19, the
+ * lowest: `pnpm bench:hosts --only beside` at 10,000 sites kept classify at 0.97 x / 0.90 x
+ * beside the busy / heavy load where +10 kept 0.87 x / 0.73 x (one run each, load 2.5-2.6).
  */
-export const SERVICE_PRIORITY: Partial<Record<ServiceName, number>> = { management: 10 };
+export const SERVICE_PRIORITY: Partial<Record<ServiceName, number>> = { management: 19 };
 
 const nodeOptions = (name: ServiceName): Record<string, string> => {
   const options = SERVICE_NODE_OPTIONS[name];

@@ -18,8 +18,8 @@ describe("a service's priority on one machine", () => {
     );
     const verify = spawnService("verify", { ...env, VERIFY_PORT: String(await freePort()) }, { quiet: true });
     try {
-      expect(SERVICE_PRIORITY.management).toBe(10);
-      expect(getPriority(management.pid!)).toBe(Math.min(19, getPriority() + 10));
+      expect(SERVICE_PRIORITY.management).toBe(19);
+      expect(getPriority(management.pid!)).toBe(Math.min(19, getPriority() + 19));
       expect(getPriority(verify.pid!)).toBe(getPriority());
     } finally {
       await Promise.all([stopChild(management), stopChild(verify)]);
