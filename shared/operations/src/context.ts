@@ -1,3 +1,4 @@
+import type { MemberRole } from "@sift/contracts";
 import type { z } from "zod";
 import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
 import type { FeedbackStore } from "@sift/feedback";
@@ -5,7 +6,6 @@ import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } fr
 import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
 import type { WebhookStore } from "@sift/webhooks";
-import type { MemberDirectory } from "./members.ts";
 
 /**
  * What every operation writes to: the stores, the audit trail and the webhooks. Each door (/v1,
@@ -98,3 +98,18 @@ export const audit = (deps: OperationDeps, actor: Actor, event: Omit<AuditEvent,
 
 export const iso = (ms: number | undefined | null): string | null =>
   ms === undefined || ms === null ? null : new Date(ms).toISOString();
+
+/** The console's accounts as the member operations need them (its AccountStore). */
+export interface MemberDirectory {
+  getUser(id: string): Promise<{ id: string; email: string } | null>;
+  userByEmail(email: string): Promise<{ id: string; email: string } | null>;
+  roleIn(workspaceId: string, userId: string): Promise<MemberRole | null>;
+  /** Gives a role to a user with none yet. */
+  setRole(workspaceId: string, userId: string, role: MemberRole): Promise<void>;
+  /** Changes or takes away a member's role, never the last owner's (one script: no race between owners). */
+  changeRole(
+    workspaceId: string,
+    userId: string,
+    role: MemberRole | null,
+  ): Promise<{ ok: true; previous: MemberRole } | { ok: false; reason: "not-member" | "last-owner" }>;
+}

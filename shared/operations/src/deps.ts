@@ -3,7 +3,7 @@ import { AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystor
 import { ReviewExamples, type ModelDeps } from "@sift/learning";
 import type { Clock, Logger, RedisClient } from "@sift/runtime";
 import type { OperationDeps } from "./context.ts";
-import type { MemberDirectory } from "./members.ts";
+import type { MemberDirectory } from "./context.ts";
 
 /** The operations on one Redis, as each door builds them (the stores are thin: no state of their own). */
 export const operationDeps = (deps: {

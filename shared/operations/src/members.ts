@@ -12,21 +12,6 @@ import {
   type Outcome,
 } from "./context.ts";
 
-/** The console's accounts as the member operations need them (its AccountStore). */
-export interface MemberDirectory {
-  getUser(id: string): Promise<{ id: string; email: string } | null>;
-  userByEmail(email: string): Promise<{ id: string; email: string } | null>;
-  roleIn(workspaceId: string, userId: string): Promise<MemberRole | null>;
-  /** Gives a role to a user with none yet. */
-  setRole(workspaceId: string, userId: string, role: MemberRole): Promise<void>;
-  /** Changes or takes away a member's role, never the last owner's (one script: no race between owners). */
-  changeRole(
-    workspaceId: string,
-    userId: string,
-    role: MemberRole | null,
-  ): Promise<{ ok: true; previous: MemberRole } | { ok: false; reason: "not-member" | "last-owner" }>;
-}
-
 /** A user named by id (the console's member list) or by e-mail (the CLI); `role: null` takes theirs away. */
 export const MemberChange = z.union([
   z.strictObject({ userId: z.string().min(1).max(64), role: z.enum(MEMBER_ROLES).nullable() }),

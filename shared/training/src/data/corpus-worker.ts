@@ -1,22 +1,6 @@
 import { parentPort } from "node:worker_threads";
-import type { SourceName } from "./catalog.ts";
-import { sourceExamples } from "./corpus.ts";
-import { authorPool, type Example } from "./examples.ts";
-
-export interface SourceJob {
-  dataDir: string;
-  source: SourceName;
-  translations: string | undefined;
-}
-
-/** A source's examples without their features, and the features packed: example i owns starts[i] to starts[i + 1]. */
-export interface SourceReply {
-  examples: Array<Omit<Example, "features">>;
-  ids: Int32Array;
-  vals: Float32Array;
-  starts: Uint32Array;
-  summary: string;
-}
+import { sourceExamples, type SourceJob, type SourceReply } from "./corpus.ts";
+import { authorPool } from "./examples.ts";
 
 let authors: string[] | undefined;
 

@@ -3,7 +3,6 @@ import { authorPool, toExamples, toWholeExamples, type Example } from "./example
 import { SOURCE_NAMES, SOURCES, type SourceName } from "./catalog.ts";
 import { loadSource } from "./sources.ts";
 import { translatedRows, translatedSources } from "../translate/translations.ts";
-import type { SourceJob, SourceReply } from "./corpus-worker.ts";
 
 export interface CorpusOptions {
   trainableOnly?: boolean;
@@ -111,3 +110,19 @@ export const loadCorpusInParallel = async (
   await Promise.all(Array.from({ length: Math.min(threads, sources.length) }, run));
   return new Map(sources.map((s) => [s, done.get(s)!]));
 };
+
+/** What corpus-worker.ts is sent, and answers. */
+export interface SourceJob {
+  dataDir: string;
+  source: SourceName;
+  translations: string | undefined;
+}
+
+/** A source's examples without their features, and the features packed: example i owns starts[i] to starts[i + 1]. */
+export interface SourceReply {
+  examples: Array<Omit<Example, "features">>;
+  ids: Int32Array;
+  vals: Float32Array;
+  starts: Uint32Array;
+  summary: string;
+}

@@ -1,14 +1,6 @@
 import { parentPort } from "node:worker_threads";
-import { trainLinear, type TrainItem, type TrainOptions } from "./linear.ts";
-import type { PackedExamples } from "./parallel.ts";
-
-/** A job as parallel.ts posts it: which packed examples, weighed how, and the solver's options. */
-export interface WorkerJob {
-  id: number;
-  members: Uint32Array;
-  weights: Float64Array;
-  options: TrainOptions;
-}
+import { trainLinear, type TrainItem } from "./linear.ts";
+import type { PackedExamples, WorkerJob } from "./parallel.ts";
 
 let packed: PackedExamples | undefined;
 

@@ -1,7 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Example } from "../data/examples.ts";
 import type { LinearModel, TrainOptions } from "./linear.ts";
-import type { WorkerJob } from "./linear-worker.ts";
 import { pipelineJobs, weighExamples, type PipelineOptions } from "./pipeline.ts";
 
 /** Every example's features in three shared arrays, so worker threads read them without a copy. */
@@ -130,3 +129,11 @@ export const preparePipelines = async (
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(threads, jobs.length)) }, run));
 };
+
+/** A job as this file posts it to linear-worker.ts: which packed examples, weighed how, and the solver's options. */
+export interface WorkerJob {
+  id: number;
+  members: Uint32Array;
+  weights: Float64Array;
+  options: TrainOptions;
+}
