@@ -55,6 +55,9 @@ export const createClassifyService = async (
   // Log entries ride the usage script of their workspace's next call (no round trip of their own).
   const usage = new RedisUsageMeter({ redis, clock, rider: recorder });
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  // The language identifier's database is compiled now, at start, not under the first report's
+  // call: compiling it holds the event loop for a few hundred milliseconds (docs/feedback.md).
+  await reports.languageIdentifier();
   const inference = new NatsInferenceClient({
     nats: deps.nats,
     timeoutMs: deps.inferenceTimeoutMs,

@@ -61,6 +61,9 @@ export const createConsoleService = async (deps: {
   const { redis, clock, config } = deps;
   const logKeys = deps.logKeys ?? new LogKeyRing([]);
   const reports = new BullReportQueue({ connection: deps.jobsRedis, prefix: BULL_PREFIX });
+  // The language identifier's database is compiled now, at start, not under the first report's
+  // call: compiling it holds the event loop for a few hundred milliseconds (docs/feedback.md).
+  await reports.languageIdentifier();
   // A change's webhooks (secret.rotated, usage events) go to the gateway's delivery worker.
   const webhooks = new WebhookStore({
     redis,

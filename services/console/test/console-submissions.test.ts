@@ -453,11 +453,13 @@ describe("the review queue", () => {
     expect(done.status).toBe(303);
     expect((await stack.verdicts.get(w.workspaceId, v!.id))?.review).toBe("clean");
     let resent = before;
+    // Within the 5 s a report's effect has (the worker reloads the site's state once the learner
+    // has applied it); the near-duplicate is then held clean.
     await within(5_000, async () => {
       resent = await classify(w.secretKey, RESEND);
-      return resent.score < before.score;
+      return resent.label === "clean";
     });
-    expect(resent.label).toBe("clean");
+    expect(resent.score).toBeLessThan(before.score);
     // The score cell says the layer has the report, with no text to score again.
     const poll = /hx-get="([^"]+\/score\?[^"]+)"/.exec(
       (await w.c.get(done.headers.get("location")!)).text,

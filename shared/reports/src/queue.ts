@@ -51,7 +51,7 @@ export class BullReportQueue implements ReportQueue {
     return this.#scorer;
   }
 
-  /** Loaded with the first report (eld's small database, about 150 MB), not at start. */
+  /** eld's small database (about 85 MB), loaded once; classify and the console ask for it at start. */
   languageIdentifier(): Promise<LanguageIdentifier> {
     this.#identifier ??= loadLanguageIdentifier();
     return this.#identifier;
