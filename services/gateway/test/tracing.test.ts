@@ -81,6 +81,11 @@ describe("traces", () => {
         "classify client send sift.inference.v1 ← classify POST /classify",
         "model-worker consumer process sift.inference.v1 ← classify send sift.inference.v1",
         "model-worker internal model batch ← model-worker process sift.inference.v1",
+        // The hot path's own parts (issue 58: pnpm bench's lone classify by part).
+        "model-worker internal featurise ← model-worker process sift.inference.v1",
+        "model-worker internal reasons ← model-worker process sift.inference.v1",
+        "model-worker internal per-site state ← model-worker process sift.inference.v1",
+        "classify internal verdict log ← classify POST /classify",
       ].sort(),
     );
     // The classify server span hangs off the gateway's CLIENT span (the proxied request's traceparent).

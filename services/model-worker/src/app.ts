@@ -146,6 +146,7 @@ export const createInferenceWorker = (deps: WorkerDeps): InferenceWorker => {
       ...(deps.states ? { states: deps.states } : {}),
       ...(deps.languageIdentifier ? { languageIdentifier: deps.languageIdentifier } : {}),
       rescorer: scorer.weights ? exampleRescorer(scorer.version, scorer.weights) : null,
+      tracing,
     };
     const process: ProcessMessage = async (msg, trace) => {
       const requestIds = msg.headers?.values(REQUEST_ID_HEADER) ?? [];

@@ -38,7 +38,13 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
     memory: Record<string, { peakMb: number }>;
     reports: { count: number; applied: number };
     solutionsSpent: number;
-    stages: { calls: number; complete: number; stages: Array<{ stage: string; atMs: number }> };
+    stages: {
+      calls: number;
+      complete: number;
+      stages: Array<{ stage: string; atMs: number }>;
+      parts: Array<{ part: string; meanMs: number }>;
+      wholeMeanMs: number;
+    };
   };
   const ids = results.summaries.map((s) => s.id);
   expect(ids).toEqual(
@@ -103,6 +109,27 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   expect(results.stages.complete).toBe(results.stages.calls);
   expect(results.stages.stages.map((s) => s.stage)).toContain("worker in");
   for (const stage of results.stages.stages) expect(Number.isFinite(stage.atMs), stage.stage).toBe(true);
+  // By part (issue 58): every part read, the worker's and the verdict log's own spans among them,
+  // and the parts of each call sum to its whole time.
+  const parts = results.stages.parts;
+  expect(parts.map((p) => p.part)).toEqual([
+    "client ↔ gateway",
+    "gateway",
+    "gateway's key script",
+    "gateway ↔ classify",
+    "classify",
+    "NATS both ways",
+    "worker",
+    "featuriser",
+    "model",
+    "reasons",
+    "per-site state",
+    "verdict log",
+  ]);
+  for (const part of ["featuriser", "model", "reasons", "per-site state", "verdict log"])
+    expect(parts.find((p) => p.part === part)!.meanMs, part).toBeGreaterThan(0);
+  const summed = parts.reduce((sum, p) => sum + p.meanMs, 0);
+  expect(summed).toBeCloseTo(results.stages.wholeMeanMs, 6);
   for (const goal of results.goals) expect(goal.figure, goal.goal).not.toBe("not run");
 }, 120_000);
 

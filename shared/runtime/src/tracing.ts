@@ -165,6 +165,29 @@ export const inSpan = async <T>(
   return value;
 };
 
+/**
+ * `work` run synchronously inside a span of `parent` when tracing is on (else just run): the
+ * hot path's parts that never await (featurising, the verdict log's record), named for
+ * `pnpm bench`'s lone-classify table by part.
+ */
+export const syncSpan = <T>(
+  tracing: Tracing | undefined,
+  parent: Context | undefined,
+  name: string,
+  work: () => T,
+): T => {
+  if (!tracing || !parent) return work();
+  const span = tracing.tracer.startSpan(name, {}, parent);
+  try {
+    const value = work();
+    endSpan(span);
+    return value;
+  } catch (err) {
+    endSpan(span, err);
+    throw err;
+  }
+};
+
 /** The context that makes `span` the parent of what follows. */
 export const withSpan = (parent: Context, span: Span): Context => trace.setSpan(parent, span);
 

@@ -15,6 +15,7 @@ import {
   logFailure,
   requestContext,
   sendError,
+  syncSpan,
   traceStep,
   type Clock,
   type Logger,
@@ -177,17 +178,19 @@ export const classifyRoute = (deps: ClassifyRouteDeps): RequestHandler => {
       // After the answer; record() keeps the entry for the workspace's next usage script call.
       const time = deps.clock.now();
       try {
-        const record = classifyRecord({
-          key,
-          time,
-          verdict,
-          modelVersion: result.version,
-          reasons,
-          fields: input.fields,
-          print,
-          attempt: identity.attempt,
+        syncSpan(deps.tracing, requestContext(res).traceContext, "verdict log", () => {
+          const record = classifyRecord({
+            key,
+            time,
+            verdict,
+            modelVersion: result.version,
+            reasons,
+            fields: input.fields,
+            print,
+            attempt: identity.attempt,
+          });
+          deps.verdicts?.record(record, logged);
         });
-        deps.verdicts?.record(record, logged);
       } catch (err) {
         logFailure(deps.logger, err, { requestId: identity.requestId }, "verdict not recorded");
       }

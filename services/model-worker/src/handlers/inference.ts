@@ -10,7 +10,7 @@ import {
 import { logit, personalize, type PopulationCurve, type Rescorer } from "@sift/feedback";
 import type { LanguageIdentifier } from "@sift/model/language";
 import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
-import type { Context, Logger } from "@sift/runtime";
+import { inSpan, syncSpan, type Context, type Logger, type Tracing } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
@@ -46,6 +46,8 @@ export interface InferenceDeps {
   strictness?: Readonly<Record<Strictness, number>>;
   /** The calibration population's clean tail (its metadata): per-site placement's prior. */
   population?: PopulationCurve | undefined;
+  /** With a request's trace: its featurising, reasons and per-site state each a span of it. */
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -88,23 +90,54 @@ export const handleInference = async (
   try {
     // With explain, what featurize reads of each field is kept for the reasons (attributions).
     traces = request.explain ? request.submissions.map((): FieldTrace[] => []) : undefined;
-    features = request.submissions.map((fields, i) => featurize(fields, traces?.[i]));
+    features = syncSpan(deps.tracing, trace, "featurise", () =>
+      request.submissions.map((fields, i) => featurize(fields, traces?.[i])),
+    );
     base = await deps.score(features, trace);
     // A NaN would fail the requester's schema; treat it as the model error it is.
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
     if (request.explain) {
       const light = request.lightReasons && deps.parts ? deps.parts : undefined;
-      fieldReasons = await explainSignals(request.submissions, features, traces!, deps, light);
+      const explain = () => explainSignals(request.submissions, features, traces!, deps, light);
+      fieldReasons = await (deps.tracing && trace
+        ? inSpan(deps.tracing, trace, "reasons", {}, explain)
+        : explain());
     }
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
   }
 
-  const learned =
-    request.workspaceId && deps.states ? await deps.states.get(request.workspaceId, deps.rescorer) : null;
+  const perSite = async () => {
+    const learned =
+      request.workspaceId && deps.states ? await deps.states.get(request.workspaceId, deps.rescorer) : null;
+    return personalized(request.submissions, features, base, fieldReasons, learned, deps);
+  };
+  const scored = await (deps.tracing && trace
+    ? inSpan(deps.tracing, trace, "per-site state", {}, perSite)
+    : perSite());
+  const held = scored.map((s) => s.reasons.some((r) => HELD_BY.has(r.signal)));
+  return {
+    ok: true,
+    model: deps.model,
+    version: deps.version,
+    scores: scored.map((s) => Math.min(1, Math.max(0, s.score))),
+    ...(request.explain ? { reasons: scored.map((s) => s.reasons) } : {}),
+    ...(held.some(Boolean) ? { held } : {}),
+  };
+};
+
+/** Each submission's score and reasons after what its workspace taught (none: the base model's). */
+const personalized = (
+  submissions: readonly (readonly NormalizedField[])[],
+  features: readonly Features[],
+  base: readonly number[],
+  fieldReasons: Reason[][] | undefined,
+  learned: Awaited<ReturnType<WorkspaceStates["get"]>> | null,
+  deps: InferenceDeps,
+): Array<{ score: number; reasons: Reason[] }> => {
   const strictnessOffset = deps.strictness?.[learned?.state?.strictness ?? DEFAULT_STRICTNESS] ?? 0;
-  const scored = request.submissions.map((fields, i) =>
+  return submissions.map((fields, i) =>
     learned
       ? personalize({
           strictnessOffset,
@@ -119,15 +152,6 @@ export const handleInference = async (
         })
       : { score: base[i]!, reasons: fieldReasons?.[i] ?? [] },
   );
-  const held = scored.map((s) => s.reasons.some((r) => HELD_BY.has(r.signal)));
-  return {
-    ok: true,
-    model: deps.model,
-    version: deps.version,
-    scores: scored.map((s) => Math.min(1, Math.max(0, s.score))),
-    ...(request.explain ? { reasons: scored.map((s) => s.reasons) } : {}),
-    ...(held.some(Boolean) ? { held } : {}),
-  };
 };
 
 /** Scores one-feature rows through `score` when the scorer has no `scoreSingles`. */

@@ -113,6 +113,21 @@ interface Goal {
 /** The bare chain at one connection: what issue 40's latency multiples are of. */
 const BARE_1 = "classify-bare-1";
 
+/**
+ * The design card's floor for one classify at one connection: the bare chain (client → no-op
+ * gateway → no-op service over loopback HTTP) plus one Redis script and one NATS request, each
+ * timed alone (the breakdown's floor rows). Undefined unless the latency scenario ran.
+ */
+const cardFloor = (r: Results, find: (id: string) => Summary | undefined) => {
+  const bare = find(BARE_1);
+  const floor = (start: string) => r.hops.find((h) => h.hop.startsWith(start))?.meanMs;
+  const script = floor("floor: the gateway's key script");
+  const nats = floor("floor: NATS request/reply");
+  if (!bare || script === undefined || nats === undefined) return undefined;
+  const bareMs = 1000 / bare.median;
+  return { bareMs, script, nats, ms: bareMs + script + nats };
+};
+
 const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] => {
   const ratio = (goal: string, a: string, b: string, min: number): Goal => {
     const x = find(a);
@@ -155,7 +170,18 @@ const goals = (r: Results, find: (id: string) => Summary | undefined): Goal[] =>
     };
   };
   const worker = r.memory["worker"];
+  const card = cardFloor(r, find);
+  const lone = find("classify-gateway-1");
+  const floorGoal =
+    "a lone classify ≤ 1.3 × the card's floor (bare chain + one Redis script + one NATS request), one connection (issue 58)";
   return [
+    card && lone
+      ? {
+          goal: floorGoal,
+          figure: `${(1000 / lone.median).toFixed(2)} / ${card.ms.toFixed(2)} ms = ${(1000 / lone.median / card.ms).toFixed(2)}×`,
+          met: 1000 / lone.median / card.ms <= 1.3,
+        }
+      : { goal: floorGoal, figure: "not run", met: undefined },
     latencyRatio(
       "classify, real key, one connection ≤ 2.5 × the bare chain (issue 40)",
       "classify-gateway-1",
@@ -372,6 +398,20 @@ export const writeResults = async (
         ),
       ]
     : ["(not run)"];
+  const card = cardFloor(r, find);
+  const partTable = r.stages
+    ? [
+        "| part | mean ms | median ms | what it holds |",
+        "| --- | ---: | ---: | --- |",
+        ...r.stages.parts.map(
+          (p) => `| ${p.part} | ${p.meanMs.toFixed(3)} | ${p.medianMs.toFixed(3)} | ${p.note} |`,
+        ),
+        `| **the whole call (traced)** | **${r.stages.wholeMeanMs.toFixed(3)}** | | the parts' sum, call by call |`,
+        card
+          ? `| the card's floor | ${card.ms.toFixed(3)} | | bare chain ${card.bareMs.toFixed(3)} + one Redis script ${card.script.toFixed(3)} + one NATS request ${card.nats.toFixed(3)} (untraced) |`
+          : "| the card's floor | not run | | needs the latency scenario |",
+      ]
+    : ["(not run)"];
   const memoryTable = [
     "| service | RSS started, idle MB | RSS after the run MB | peak RSS MB | V8 heap used / total MB after the run |",
     "| --- | ---: | ---: | ---: | ---: |",
@@ -387,6 +427,7 @@ export const writeResults = async (
   options.log(`\n### where one classify's time goes (1 connection)\n\n${hopTable.join("\n")}`);
   options.log(`\n### one connection, × the bare chain\n\n${multiplesTable.join("\n")}`);
   options.log(`\n### one lone classify by stage (traced stack, wall clock)\n\n${stageTable.join("\n")}`);
+  options.log(`\n### one lone classify by part, beside the card's floor\n\n${partTable.join("\n")}`);
   options.log(`\n### coalescing and batching (classify, full load)\n\n${batchingTable.join("\n")}`);
   options.log(`\n### memory\n\n${memoryTable.join("\n")}`);
 
@@ -485,6 +526,11 @@ process of the machine). The first and last rows are the bench's own clock aroun
 Tracing costs the traced stack some microseconds per span; the stack measured above has it off.
 
 ${stageTable.join("\n")}
+
+The same calls by part (issue 58): each call's time cut at its spans' edges, so the parts of a
+call sum to its whole; the card's floor beside them is the untraced stack's, from the rows above.
+
+${partTable.join("\n")}
 
 How much one NATS request and one model run carried during the classify runs at
 ${mode.connections} connections:

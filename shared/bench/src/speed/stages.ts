@@ -59,12 +59,82 @@ export interface StageFigure {
   stepMedianMs: number;
 }
 
+/**
+ * The parts issue 58 asks the lone classify's time be read by: each call's wall clock cut at its
+ * spans' edges, so the parts of one call sum to its whole time (client sent → client has it).
+ */
+const PARTS: ReadonlyArray<{ part: string; note: string }> = [
+  { part: "client ↔ gateway", note: "loopback both ways, the gateway's HTTP parse and the bench's" },
+  { part: "gateway", note: "its own handling: body read, identity signed, the proxy (key script aside)" },
+  { part: "gateway's key script", note: "key resolved and rate limit taken: one Lua call (a floor part)" },
+  { part: "gateway ↔ classify", note: "loopback both ways, the classify service's HTTP parse" },
+  {
+    part: "classify",
+    note: "body, identity, request parse, content rules, the answer's JSON (the usage script runs beside)",
+  },
+  {
+    part: "NATS both ways",
+    note: "classify → NATS server → worker and back, the reply's parse (a floor part)",
+  },
+  { part: "worker", note: "the request's parse and schema check, batching, the reply's JSON" },
+  { part: "featuriser", note: "the submission's features" },
+  { part: "model", note: "one ONNX run (a batch of one)" },
+  { part: "reasons", note: "the verdict log's light reasons (no extra model run)" },
+  { part: "per-site state", note: "the site's learned layer, lists, strictness, languages" },
+  { part: "verdict log", note: "the entry's record, after the answer is written" },
+];
+
+export interface PartFigure {
+  part: string;
+  note: string;
+  meanMs: number;
+  medianMs: number;
+}
+
 export interface StageBreakdown {
   calls: number;
   /** Calls whose trace came back whole (every stage's span), the ones the figures are read from. */
   complete: number;
   stages: StageFigure[];
+  /** The same calls by part (PARTS); each call's parts sum to its whole time. */
+  parts: PartFigure[];
+  /** Mean whole time of those calls, client sent → client has the answer, ms. */
+  wholeMeanMs: number;
 }
+
+/** One call's time by part, in PARTS' order (ms), from its trace; null when a span is missing. */
+const partsOf = (spans: CollectedSpan[], sent: number, answered: number): number[] | null => {
+  const find = (service: string, kind: CollectedSpan["kind"], name?: string) =>
+    spans.find((s) => s.service === service && s.kind === kind && (name === undefined || s.name === name));
+  const length = (s: CollectedSpan | undefined) => (s ? s.endMs - s.startMs : 0);
+  const gateway = find("gateway", "server");
+  const key = find("gateway", "internal", "key resolve");
+  const hop = find("gateway", "client");
+  const classify = find("classify", "server");
+  const send = find("classify", "client");
+  const worker = find("model-worker", "consumer");
+  const batch = find("model-worker", "internal", "model batch");
+  const featurise = find("model-worker", "internal", "featurise");
+  if (!gateway || !key || !hop || !classify || !send || !worker || !batch || !featurise) return null;
+  const reasons = length(find("model-worker", "internal", "reasons"));
+  const perSite = length(find("model-worker", "internal", "per-site state"));
+  const log = length(find("classify", "internal", "verdict log"));
+  const inWorker = length(featurise) + length(batch) + reasons + perSite;
+  return [
+    answered - sent - length(gateway),
+    length(gateway) - length(hop) - length(key),
+    length(key),
+    length(hop) - length(classify),
+    length(classify) - length(send) - log,
+    length(send) - length(worker),
+    length(worker) - inWorker,
+    length(featurise),
+    length(batch),
+    reasons,
+    perSite,
+    log,
+  ];
+};
 
 /** The wall-clock moment of each stage of one call (ms since the epoch), from its trace. */
 const timeline = (spans: CollectedSpan[], sent: number, answered: number): number[] | null => {
@@ -157,7 +227,8 @@ export const stageBreakdown = async (options: {
     }
     // Each service exports its spans in batches (every 5 s): wait for the last call's whole trace.
     const deadline = Date.now() + 20_000;
-    const complete = () => {
+    /** Each call's spans, read off the collector (a call whose root has not arrived: none). */
+    const traces = () => {
       const byTrace = new Map<string, CollectedSpan[]>();
       for (const s of collector.spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
       const roots = new Map(
@@ -165,11 +236,14 @@ export const stageBreakdown = async (options: {
           .filter((s) => s.service === "gateway" && s.kind === "server")
           .map((s) => [String(s.attributes["sift.request_id"]), s.traceId]),
       );
-      return calls.map((c) => {
-        const traceId = roots.get(c.requestId);
-        return traceId ? timeline(byTrace.get(traceId) ?? [], c.sent, c.answered) : null;
-      });
+      return calls.map((c) => ({ call: c, spans: byTrace.get(roots.get(c.requestId) ?? "") ?? [] }));
     };
+    const complete = () => traces().map(({ call, spans }) => timeline(spans, call.sent, call.answered));
+    const partLines = () =>
+      traces().flatMap(({ call, spans }) => {
+        const parts = partsOf(spans, call.sent, call.answered);
+        return parts ? [{ parts, whole: call.answered - call.sent }] : [];
+      });
     let lines = complete();
     while (lines.some((l) => l === null) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -178,9 +252,15 @@ export const stageBreakdown = async (options: {
     const whole = lines.filter((l): l is number[] => l !== null);
     options.log(`stage breakdown: ${whole.length} of ${calls.length} traces whole`);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const byPart = partLines();
     return {
       calls: calls.length,
       complete: whole.length,
+      parts: PARTS.map(({ part, note }, i) => {
+        const xs = byPart.map((l) => l.parts[i]!);
+        return { part, note, meanMs: mean(xs), medianMs: median(xs) };
+      }),
+      wholeMeanMs: mean(byPart.map((l) => l.whole)),
       stages: STAGES.map(({ stage, note, from }, i) => {
         const base = from === undefined ? i - 1 : STAGES.findIndex((x) => x.stage === from);
         const steps = whole.map((l) => (i === 0 ? 0 : l[i]! - l[base]!));
