@@ -102,10 +102,15 @@ export interface StageBreakdown {
   wholeMeanMs: number;
 }
 
+/** A call's span by its service, kind and (for internal spans) name. */
+const spanFinder =
+  (spans: readonly CollectedSpan[]) =>
+  (service: string, kind: CollectedSpan["kind"], name?: string): CollectedSpan | undefined =>
+    spans.find((s) => s.service === service && s.kind === kind && (name === undefined || s.name === name));
+
 /** One call's time by part, in PARTS' order (ms), from its trace; null when a span is missing. */
 const partsOf = (spans: CollectedSpan[], sent: number, answered: number): number[] | null => {
-  const find = (service: string, kind: CollectedSpan["kind"], name?: string) =>
-    spans.find((s) => s.service === service && s.kind === kind && (name === undefined || s.name === name));
+  const find = spanFinder(spans);
   const length = (s: CollectedSpan | undefined) => (s ? s.endMs - s.startMs : 0);
   const gateway = find("gateway", "server");
   const key = find("gateway", "internal", "key resolve");
@@ -138,8 +143,7 @@ const partsOf = (spans: CollectedSpan[], sent: number, answered: number): number
 
 /** The wall-clock moment of each stage of one call (ms since the epoch), from its trace. */
 const timeline = (spans: CollectedSpan[], sent: number, answered: number): number[] | null => {
-  const find = (service: string, kind: CollectedSpan["kind"], name?: string) =>
-    spans.find((s) => s.service === service && s.kind === kind && (name === undefined || s.name === name));
+  const find = spanFinder(spans);
   const gatewayServer = find("gateway", "server");
   const keyResolve = find("gateway", "internal", "key resolve");
   const gatewayClient = find("gateway", "client");
