@@ -141,7 +141,7 @@ export const buildGatewayApp = (deps: GatewayDeps): Express => {
       ...managementAccess(deps),
       ...forwardTo(deps.config.managementUrl, {
         ...deps,
-        unreachable: "unavailable",
+        unreachable: "management_unavailable",
         cookies: false,
         authorization: true,
         // A /v1 write is not sent twice on a failed hop: its Idempotency-Key is the caller's to resend with.

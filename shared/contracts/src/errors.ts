@@ -38,6 +38,8 @@ export const ERRORS = {
   internal: { status: 500, message: ClassifyMessage.internal },
   unavailable: { status: 503, message: ClassifyMessage.unavailable },
   challenges_unavailable: { status: 503, message: EdgeMessage.challengesUnavailable },
+  /** /v1 while the management service cannot be reached: never classify's text, which callers act on. */
+  management_unavailable: { status: 503, message: EdgeMessage.managementUnavailable },
 } as const satisfies Record<string, ErrorSpec>;
 export type ErrorKind = keyof typeof ERRORS;
 

@@ -70,6 +70,7 @@ export const EdgeMessage = {
   badRequest: "Bad request",
   challengeRateLimited: "Too many challenges from this address. Retry after a short wait.",
   challengesUnavailable: "Challenges are temporarily unavailable",
+  managementUnavailable: "The management API is temporarily unavailable",
   missingSiteKey: "Missing site key",
   unknownSiteKey: "Unknown site key",
 } as const;
