@@ -18,17 +18,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * deleting them) and reading a page of 100 workspaces and one of 10 workspaces' usage a second.
  * `heavy`: each second a batch creating 20 workspaces and one deleting them, and five times a
  * second a page of 1,000 workspaces (walking the directory) and a page of 100 workspaces' usage
- * (about 7,500 Redis reads a second). Returns the calls (a batch is one) and operations made.
+ * (about 7,500 Redis reads a second). Returns the calls (a batch is one) and operations made, and
+ * the calls that failed.
  */
 export type ApiLevel = "busy" | "heavy";
 export const apiLoad = (level: ApiLevel, { call, batch }: ApiClient) => {
   let on = true;
   let calls = 0;
   let operations = 0;
+  // A call answered other than 200 (a 503 while the management service is starved or restarting):
+  // counted, and the lane goes on at its next tick, as a control panel retries.
+  let failed = 0;
   const each = async (ms: number, work: () => Promise<void>) => {
     while (on) {
       const t = performance.now();
-      await work();
+      await work().catch(() => void failed++);
       await sleep(Math.max(0, ms - (performance.now() - t)));
     }
   };
@@ -63,8 +67,10 @@ export const apiLoad = (level: ApiLevel, { call, batch }: ApiClient) => {
         "GET",
         `/v1/workspaces?limit=${level === "busy" ? 100 : 1000}${cursor ? `&cursor=${cursor}` : ""}`,
       );
+      if (res.status !== 200) throw new Error(`a page answered ${res.status}`);
       cursor = res.body["nextCursor"] as string | null;
-      await call("GET", `/v1/usage?limit=${level === "busy" ? 10 : 100}`);
+      const usage = await call("GET", `/v1/usage?limit=${level === "busy" ? 10 : 100}`);
+      if (usage.status !== 200) throw new Error(`a usage page answered ${usage.status}`);
       calls += 2;
       operations += 2;
     }),
@@ -73,7 +79,7 @@ export const apiLoad = (level: ApiLevel, { call, batch }: ApiClient) => {
     stop: async () => {
       on = false;
       await Promise.all(lanes);
-      return { calls, operations };
+      return { calls, operations, failed };
     },
   };
 };

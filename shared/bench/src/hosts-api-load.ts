@@ -1,7 +1,7 @@
 /**
  * One of hosts.ts's /v1 loads in a process of its own, as a control panel elsewhere would send
  * it: `SIFT_BENCH_TOKEN=st_… tsx hosts-api-load.ts <gateway url> <busy|heavy>`. Prints `ready`,
- * runs until SIGTERM, then prints `{calls, operations}` as JSON and exits.
+ * runs until SIGTERM, then prints `{calls, operations, failed}` as JSON and exits.
  */
 import { apiClient, apiLoad, type ApiLevel } from "./api-load.ts";
 

@@ -235,7 +235,10 @@ const apiLoadProcess = async (level: ApiLevel, gatewayUrl: string) => {
     stop: async () => {
       const cpuUs = (await processCpu(child.pid!)) - cpuAtReady;
       child.kill("SIGTERM");
-      return { ...(JSON.parse(await line()) as { calls: number; operations: number }), cpuUs };
+      return {
+        ...(JSON.parse(await line()) as { calls: number; operations: number; failed: number }),
+        cpuUs,
+      };
     },
   };
 };
@@ -308,8 +311,8 @@ const besideTheApi = async () => {
         pool.ensure(Math.ceil((rate ?? expected) * seconds * 1.5) + 200),
     });
     const spent = {
-      busy: { calls: 0, operations: 0, seconds: 0, cpuUs: 0 },
-      heavy: { calls: 0, operations: 0, seconds: 0, cpuUs: 0 },
+      busy: { calls: 0, operations: 0, failed: 0, seconds: 0, cpuUs: 0 },
+      heavy: { calls: 0, operations: 0, failed: 0, seconds: 0, cpuUs: 0 },
     };
     // No traffic but the /v1 load's: what the API alone costs this process (the gateway, classify
     // and the model worker share its one event loop here) and Redis.
@@ -380,10 +383,12 @@ const besideTheApi = async () => {
         try {
           return await costed(t, `${t.id}+${level}`).run(options);
         } finally {
-          const made: { calls: number; operations: number; cpuUs?: number } = await load.stop();
+          const made: { calls: number; operations: number; failed: number; cpuUs?: number } =
+            await load.stop();
           spent[level].cpuUs += made.cpuUs ?? NaN;
           spent[level].calls += made.calls;
           spent[level].operations += made.operations;
+          spent[level].failed += made.failed;
           spent[level].seconds += (performance.now() - started) / 1000;
         }
       },
@@ -420,7 +425,9 @@ const besideTheApi = async () => {
       ] as const) {
         const load = spent[level];
         row(
-          `${name} req/s, ${level} /v1 beside (${(load.calls / load.seconds).toFixed(1)} calls, ${(load.operations / load.seconds).toFixed(0)} ops/s)`,
+          `${name} req/s, ${level} /v1 beside (${(load.calls / load.seconds).toFixed(1)} calls, ${(load.operations / load.seconds).toFixed(0)} ops/s` +
+            (load.failed > 0 ? `, ${load.failed} /v1 calls failed` : "") +
+            ")",
           `${Math.round(rps(beside))} vs ${Math.round(rps(alone))} alone (${(rps(beside) / rps(alone)).toFixed(2)} x)` +
             (refused(alone) + refused(beside) > 0 ? `, ${refused(alone) + refused(beside)} not ok` : ""),
           "≥ 0.95 x",
