@@ -11,6 +11,8 @@ import { Difficulty, KeyKind, Plan } from "@sift/keystore";
 import {
   createConfiguration,
   createWorkspace,
+  deleteConfiguration,
+  deleteWorkspace,
   forgetLog,
   rotateSecret,
   updateConfiguration,
@@ -145,6 +147,19 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
       return { workspaceId, ...patch };
     },
   },
+  // DELETE /v1/workspaces/{id}'s twin: its keys stop at once.
+  "workspace delete": {
+    flags: ["workspace"],
+    audited: true,
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      unwrap(
+        await deleteWorkspace(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
+      return { workspaceId, deleted: true };
+    },
+  },
   "config create": {
     flags: ["workspace", "kind"],
     audited: true,
@@ -192,6 +207,19 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
         `no configuration ${configId}`,
       );
       return { configId, ...changes };
+    },
+  },
+  // DELETE /v1/configurations/{id}'s twin: its secrets stop at once.
+  "config delete": {
+    flags: ["config"],
+    audited: true,
+    run: async (flags, deps) => {
+      const configId = required(flags, "config");
+      unwrap(
+        await deleteConfiguration(deps.operations, actorOf(deps), configId),
+        `no configuration ${configId}`,
+      );
+      return { configId, deleted: true };
     },
   },
   "workspace forget-log": {

@@ -5,6 +5,7 @@ import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
 import { MODEL_COMMANDS } from "./model-commands.ts";
 import { OPERATION_COMMANDS } from "./operation-commands.ts";
 import { TOKEN_COMMANDS } from "./token-commands.ts";
+import { WEBHOOK_COMMANDS } from "./webhook-commands.ts";
 
 /** Commands that change nothing: the others land in the audit trail. */
 const READS = /( show| list| stats| status)$|^challenge solve$/;
@@ -36,6 +37,7 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
     ...FEEDBACK_COMMANDS,
     ...CONSOLE_COMMANDS,
     ...TOKEN_COMMANDS,
+    ...WEBHOOK_COMMANDS,
     ...MODEL_COMMANDS,
     ...deps.extra,
   };

@@ -22,6 +22,8 @@ export interface OperationDeps {
     | "setExpectedLanguages"
     | "updateList"
     | "addListEntries"
+    | "listPage"
+    | "listAdded"
     | "forget"
   >;
   /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
@@ -35,7 +37,7 @@ export interface OperationDeps {
    * them), and the subscriptions (`webhook.create` signs with the store's key: only a door that
    * holds it offers that change).
    */
-  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
+  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete" | "page" | "of" | "canSign">;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
   /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
