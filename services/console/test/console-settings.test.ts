@@ -148,3 +148,47 @@ describe("the workspace settings page", () => {
     expect(await state(ws.workspaceId)).toEqual(before);
   });
 });
+
+/** What a person reads on a page: its text, without tags, attributes, scripts or styles. */
+const visibleText = (html: string): string =>
+  html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&[a-z#0-9]+;/gi, " ");
+
+describe("the console's words", () => {
+  it("calls a workspace a site on every page an owner and an operator read (docs/console.md)", async () => {
+    const { c } = await signedIn("owner");
+    const email = `settings-operator-${process.pid}@example.com`;
+    await addUser(stack, email, { operator: true });
+    const operator = new ConsoleClient(stack.gatewayUrl, ADDRESS);
+    await operator.signIn(email);
+    const screens = [
+      "overview",
+      "sites",
+      "review",
+      "submissions",
+      "lists",
+      "settings",
+      "usage",
+      "members",
+      "audit",
+    ];
+    const pages = [
+      ...screens.map((s) => [c, `/console/w/${ws.workspaceId}/${s}`] as const),
+      [c, "/console/"] as const,
+      [c, "/console/account"] as const,
+      [operator, "/console/"] as const,
+      [operator, "/console/?q=zz-no-such-site"] as const,
+    ];
+    for (const [client, path] of pages) {
+      const page = await client.get(path);
+      expect(page.status, path).toBe(200);
+      const words = visibleText(page.text);
+      // The page was read (not an empty shell): the site's words are on it.
+      expect(words, path).toMatch(/\b[Ss]ites?\b|\bsite's\b/);
+      // Action names (`workspace.update`) are the audit trail's own words, shown as recorded.
+      expect(words.match(/\b[Ww]orkspaces?\b(?![.-][a-z])[^.]*/g) ?? [], path).toEqual([]);
+    }
+  });
+});

@@ -24,7 +24,6 @@ const listChange = (change: "add" | "remove"): Command => ({
   flags: ["workspace", "type"],
   booleans: ["block", "allow"],
   positional: "value",
-  audited: true,
   run: async (flags, deps) => {
     const workspaceId = required(flags, "workspace");
     const kind = listKind(flags);
@@ -52,7 +51,6 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
    */
   "list import": {
     flags: ["workspace", "file"],
-    audited: true,
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       const path = required(flags, "file");
@@ -107,7 +105,6 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    audited: true,
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       // Its reviews kept for the deployment's model go too (issue 53).

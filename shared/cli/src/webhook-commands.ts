@@ -22,7 +22,6 @@ const EventList = z
 export const WEBHOOK_COMMANDS: Record<string, Command> = {
   "webhook create": {
     flags: ["url", "events", "workspace"],
-    audited: true,
     run: async (flags, deps) => {
       if (!deps.operations.webhooks.canSign)
         throw new UsageError(
@@ -57,7 +56,6 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
   },
   "webhook delete": {
     flags: ["webhook"],
-    audited: true,
     run: async (flags, deps) => {
       const webhookId = required(flags, "webhook");
       unwrap(await deleteWebhook(deps.operations, actorOf(deps), webhookId), `no webhook ${webhookId}`);

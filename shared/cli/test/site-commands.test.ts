@@ -75,6 +75,22 @@ describe("sift workspace delete and config delete", () => {
   });
 });
 
+describe("sift workspace reindex", () => {
+  it("reindexes the directory as an operator's change, audited by its own name", async () => {
+    const since = Date.now();
+    const result = JSON.parse((await withoutKey("workspace", "reindex")).stdout) as { reindexed: number };
+    expect(result.reindexed).toBeGreaterThan(0);
+    const { data } = await audit.page({ since, limit: 1000 });
+    const entries = data.filter((e) => e.action.startsWith("workspace.reindex"));
+    expect(entries.map((e) => [e.action, e.actor.type, e.after])).toContainEqual([
+      "workspace.reindex",
+      "cli",
+      { reindexed: result.reindexed },
+    ]);
+    expect(data.some((e) => e.action.startsWith("cli."))).toBe(false);
+  });
+});
+
 describe("sift webhook", () => {
   it("creates a site's webhook with its secret shown once, lists it, and deletes it", async () => {
     const s = await site();

@@ -106,6 +106,12 @@ export interface MemberDirectory {
   getUser(id: string): Promise<{ id: string; email: string } | null>;
   userByEmail(email: string): Promise<{ id: string; email: string } | null>;
   roleIn(workspaceId: string, userId: string): Promise<MemberRole | null>;
+  /** A new account (its password stored as a hash), or null when the e-mail has one. */
+  addUser(input: {
+    email: string;
+    password: string;
+    operator: boolean;
+  }): Promise<{ id: string; email: string; operator: boolean } | null>;
   /** Gives a role to a user with none yet. */
   setRole(workspaceId: string, userId: string, role: MemberRole): Promise<void>;
   /** Changes or takes away a member's role, never the last owner's (one script: no race between owners). */

@@ -96,7 +96,7 @@ export const TEXTS: Readonly<Record<string, string>> = {
   unexpected_language: "written in a language this site does not receive",
   email_domain_unreachable: "the sender's e-mail domain cannot receive mail",
   random_string: "random letters and digits",
-  strictness: "the workspace's strictness",
+  strictness: "the site's strictness",
   learned_site: "what this site's reviews taught",
   learned_shared: "what sharing sites' reviews taught",
   near_duplicate_spam: "a near-copy of a message reviewed as spam",

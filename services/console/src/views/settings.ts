@@ -46,10 +46,9 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
         </select>`,
       )}
       <p class="muted" id="strictness-help">
-        Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8
-        or more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not
-        spam", your reviews place the line for this workspace, never flagging more than the mode's share of
-        them.
+        Where the spam line sits for this site alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8 or
+        more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not spam",
+        your reviews place the line for this site, never flagging more than the mode's share of them.
       </p>
       ${field("shareReports", "Share reports", onOff("shareReports", "shareReports", form.shareReports, "share-help"))}
       <p class="muted" id="share-help">${SHARING_SENTENCE}</p>
