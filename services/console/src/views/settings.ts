@@ -48,7 +48,7 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
       <p class="muted" id="strictness-help">
         Where the spam line sits for this site alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8 or
         more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not spam",
-        your reviews place the line for this site, never flagging more than the mode's share of them.
+        your reports place the line for this site, never flagging more than the mode's share of them.
       </p>
       ${field("shareReports", "Share reports", onOff("shareReports", "shareReports", form.shareReports, "share-help"))}
       <p class="muted" id="share-help">${SHARING_SENTENCE}</p>
@@ -72,10 +72,10 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
 
 /** What sharing gives and what it never gives (DESIGN: the deployment's model learns only from sharing sites). */
 const SHARING_SENTENCE =
-  "When on, the submissions you review (here, through POST /feedback or Akismet's submit-spam and " +
+  "When on, the submissions you report (here, marked in the review queue, through POST /feedback or Akismet's submit-spam and " +
   "submit-ham) also teach this Sift's own model and what its sharing sites learn together: only their " +
   "hashed features and your label are kept, never their text or the sender. Turning it off forgets " +
-  "the reviews already kept for training.";
+  "what was already kept of them for training.";
 const NETWORK_SENTENCE =
   "When on, a message that other sites of this Sift also received counts toward its score, and this " +
   "site's messages count for them: only keyed hashes and counts are shared, never text, addresses or " +
@@ -83,7 +83,7 @@ const NETWORK_SENTENCE =
 const LANGUAGES_SENTENCE =
   `The languages your visitors write, as two-letter codes (e.g. "es, en"; at most ${LANGUAGES_MAX}). ` +
   "Leave it empty to have them learned from the submissions you mark not spam. " +
-  "A message in another language is one more hint, weighed by your own reviews, never a verdict on its own.";
+  "A message in another language is one more hint, weighed by your own reports, never a verdict on its own.";
 
 const readOnly = (view: WorkspaceView) =>
   html`<dl>
@@ -94,7 +94,7 @@ const readOnly = (view: WorkspaceView) =>
       <dt>Network</dt>
       <dd>${view.network ? "on" : "off"}</dd>
       <dt>Languages</dt>
-      <dd>${view.languages.length > 0 ? view.languages.join(", ") : "learned from your reviews"}</dd>
+      <dd>${view.languages.length > 0 ? view.languages.join(", ") : "learned from your reports"}</dd>
     </dl>
     <p class="muted">${SHARING_SENTENCE}</p>`;
 
