@@ -108,6 +108,33 @@ describe("the workspace settings page", () => {
     expect(await state(ws.workspaceId)).toEqual(before);
   });
 
+  it("renames the site, and refuses an empty or hostile-but-too-long name keeping what was typed", async () => {
+    const { c } = await signedIn("owner");
+    const form = { strictness: "balanced", shareReports: "off", network: "on", languages: "" };
+    const named = async () => (await stack.keystore.getWorkspace(ws.workspaceId))?.name;
+    const before = await named();
+    for (const name of ["   ", `<i>${"x".repeat(120)}</i>`]) {
+      await c.get(path());
+      const refused = await c.post(path(), { ...form, name });
+      expect(refused.status, name).toBe(400);
+      expect(refused.text).toContain("Site name:");
+      expect(refused.text).not.toContain("<i>");
+      expect(await named()).toBe(before);
+    }
+    await c.get(path());
+    expect((await c.post(path(), { ...form, name: " Bakery <&> Co " })).status).toBe(303);
+    expect(await named()).toBe("Bakery <&> Co");
+    expect((await c.get(path())).text).toContain('value="Bakery &lt;&amp;&gt; Co"');
+    const entry = (await stack.audit.page({ workspaceId: ws.workspaceId, limit: 1000 })).data.at(-1);
+    expect(entry).toMatchObject({
+      action: "workspace.update",
+      actor: { type: "user" },
+      after: { name: "Bakery <&> Co" },
+    });
+    await c.get(path());
+    await c.post(path(), { ...form, name: before! });
+  });
+
   it("forgets the workspace's kept reviews when sharing is turned off here", async () => {
     const { c } = await signedIn("owner");
     expect(

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import {
   CHALLENGE_TTL_MS,
+  ExternalId,
   Hostnames,
+  Labels,
   languageList,
   PrivacyMode,
   STRICTNESS_MODES,
@@ -30,6 +32,7 @@ import {
   required,
   type CliDeps,
   type Command,
+  type Flags,
 } from "./commands.ts";
 
 /**
@@ -53,7 +56,10 @@ export const unwrap = <T>(outcome: Outcome<T>, missing: string, conflict?: strin
   if (outcome.ok) return outcome.value;
   if (outcome.code === "not_found") throw new NotFound(missing);
   if (outcome.code === "invalid") throw new UsageError(outcome.message);
-  if (outcome.code === "conflict" && conflict !== undefined) throw new UsageError(conflict);
+  if (outcome.code === "conflict")
+    throw new UsageError(
+      conflict ?? `${outcome.message}${outcome.id === undefined ? "" : ` (${outcome.id})`}`,
+    );
   throw new Error(outcome.message);
 };
 
@@ -69,6 +75,27 @@ const HostnameList = z
   )
   .pipe(Hostnames);
 const LanguageList = z.string().transform(languageList);
+/** `reseller=r12,region=eu` (a value holding a comma goes through PATCH /v1/workspaces/{id}); "" clears them. */
+const LabelList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((pair) => pair.trim())
+      .filter((pair) => pair.length > 0)
+      .map((pair) => {
+        const at = pair.indexOf("=");
+        return at < 0 ? [pair, ""] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      }),
+  )
+  .transform((pairs) => Object.fromEntries(pairs))
+  .pipe(Labels);
+/** What `workspace create` and `workspace set` both take: a name, an external id, labels. */
+const identity = (flags: Flags) =>
+  definedOnly({
+    externalId: parse(ExternalId, flags["external-id"], "external-id"),
+    labels: parse(LabelList, flags["labels"], "labels"),
+  });
 
 /** `--config C [--grace-seconds N]`: DESIGN's twin of POST /v1/configurations/{id}/rotate-secret. */
 const rotate: Command = {
@@ -85,12 +112,13 @@ const rotate: Command = {
 
 export const OPERATION_COMMANDS: Record<string, Command> = {
   "workspace create": {
-    flags: ["name", "plan", "allowance"],
+    flags: ["name", "plan", "allowance", "external-id", "labels"],
     run: async (flags, deps) => {
       const input = {
         name: required(flags, "name"),
         plan: parse(Plan, required(flags, "plan"), "plan")!,
         ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
+        ...identity(flags),
       };
       const view = unwrap(await createWorkspace(deps.operations, actorOf(deps), input), "");
       return { workspaceId: view.id };
@@ -99,6 +127,9 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
   "workspace set": {
     flags: [
       "workspace",
+      "name",
+      "external-id",
+      "labels",
       "classify",
       "plan",
       "allowance",
@@ -115,6 +146,8 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       const patch = definedOnly({
+        name: flags["name"],
+        ...identity(flags),
         classify: parse(onOff, flags["classify"], "classify"),
         network: parse(onOff, flags["network"], "network"),
         plan: parse(Plan, flags["plan"], "plan"),
@@ -163,12 +196,15 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
     run: async (_flags, deps) => unwrap(await reindexWorkspaces(deps.operations, actorOf(deps)), ""),
   },
   "config create": {
-    flags: ["workspace", "kind"],
+    flags: ["workspace", "kind", "name"],
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       const kind = parse(KeyKind, required(flags, "kind"), "kind")!;
       const created = unwrap(
-        await createConfiguration(deps.operations, actorOf(deps), workspaceId, { kind }),
+        await createConfiguration(deps.operations, actorOf(deps), workspaceId, {
+          kind,
+          ...definedOnly({ name: flags["name"] }),
+        }),
         `no workspace ${workspaceId}`,
       );
       return created.siteKey
@@ -177,7 +213,7 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
     },
   },
   "config set": {
-    flags: ["config", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
+    flags: ["config", "name", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
     run: async (flags, deps) => {
       const configId = required(flags, "config");
       // The configuration schema's bounds (the keystore's), the life given in seconds here.
@@ -191,6 +227,7 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
         "challenge-ttl",
       );
       const changes = definedOnly({
+        name: flags["name"],
         difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
         adaptive: parse(onOff, flags["adaptive"], "adaptive"),

@@ -205,6 +205,7 @@ const settingsPage = (s: Site) => `/console/w/${s.workspaceId}/settings`;
 const settingsForm = async (s: Site, changes: Record<string, string>) => {
   const view = await v1("GET", `/v1/workspaces/${s.workspaceId}`);
   return {
+    name: String(view["name"]),
     strictness: String(view["strictness"]),
     shareReports: view["shareReports"] ? "on" : "off",
     network: view["network"] ? "on" : "off",
@@ -821,6 +822,90 @@ const CASES: Case[] = [
         )),
     },
     state: async (s) => ({ hostnames: (await stack.keystore.getConfig(s.configId))?.hostnames }),
+    audited: (e) => {
+      const shape = (v: unknown) => {
+        const {
+          id: _id,
+          workspaceId: _w,
+          siteKey: _k,
+          createdAt: _c,
+          updatedAt: _u,
+          ...rest
+        } = v as Record<string, unknown>;
+        return rest;
+      };
+      return { before: shape(e.before), after: shape(e.after) };
+    },
+    events: [],
+  },
+  {
+    change: "rename a site",
+    actions: "workspace.",
+    doors: {
+      v1: async (s) => void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, { name: "Bakery Ltd" })),
+      console: async (s) =>
+        void (await browser.submit(
+          settingsPage(s),
+          settingsPage(s),
+          await settingsForm(s, { name: "  Bakery Ltd " }),
+        )),
+      cli: async (s) =>
+        void (await sift("workspace", "set", "--workspace", s.workspaceId, "--name", "Bakery Ltd")),
+    },
+    state: async (s) => ({ name: (await stack.keystore.getWorkspace(s.workspaceId))?.name }),
+    audited: (e) => ({ before: viewOf(e.before), after: viewOf(e.after) }),
+    events: [],
+  },
+  {
+    change: "set a site's external id and labels",
+    actions: "workspace.",
+    doors: {
+      v1: async (s) =>
+        void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, {
+          externalId: `panel-${s.workspaceId}`,
+          labels: { reseller: "r12", region: "eu" },
+        })),
+      cli: async (s) =>
+        void (await sift(
+          "workspace",
+          "set",
+          "--workspace",
+          s.workspaceId,
+          "--external-id",
+          `panel-${s.workspaceId}`,
+          "--labels",
+          "reseller=r12,region=eu",
+        )),
+    },
+    state: async (s) => {
+      const w = (await stack.keystore.getWorkspace(s.workspaceId))!;
+      return {
+        externalId: w.externalId === `panel-${s.workspaceId}`,
+        labels: w.labels,
+        found: (await stack.keystore.workspaceIdByExternalId(`panel-${s.workspaceId}`)) === s.workspaceId,
+      };
+    },
+    audited: (e) => {
+      const shape = (v: unknown) => {
+        const { externalId, ...rest } = viewOf(v);
+        return { ...rest, externalId: externalId === null ? null : "set" };
+      };
+      return { before: shape(e.before), after: shape(e.after) };
+    },
+    events: [],
+  },
+  {
+    change: "rename a configuration",
+    actions: "configuration.",
+    doors: {
+      v1: async (s) => void (await v1("PATCH", `/v1/configurations/${s.configId}`, { name: "Contact form" })),
+      console: async (s) => {
+        const page = `/console/w/${s.workspaceId}/sites/${s.configId}`;
+        await browser.submit(page, `${page}/rename`, { name: "Contact form" });
+      },
+      cli: async (s) => void (await sift("config", "set", "--config", s.configId, "--name", "Contact form")),
+    },
+    state: async (s) => ({ name: (await stack.keystore.getConfig(s.configId))?.name }),
     audited: (e) => {
       const shape = (v: unknown) => {
         const {

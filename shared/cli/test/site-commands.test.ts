@@ -75,6 +75,68 @@ describe("sift workspace delete and config delete", () => {
   });
 });
 
+describe("sift workspace set and create: name, external id, labels", () => {
+  it("renames a site and sets its external id and labels; creates one with them", async () => {
+    const s = await site();
+    const external = `panel-${s.workspaceId}`;
+    const set = await withoutKey(
+      "workspace",
+      "set",
+      "--workspace",
+      s.workspaceId,
+      "--name",
+      "Bakery",
+      "--external-id",
+      external,
+      "--labels",
+      "reseller=r12, region=eu",
+    );
+    expect(set.stderr).toBe("");
+    expect(await keystore.getWorkspace(s.workspaceId)).toMatchObject({
+      name: "Bakery",
+      externalId: external,
+      labels: { reseller: "r12", region: "eu" },
+    });
+    const created = await withoutKey(
+      "workspace",
+      "create",
+      "--name",
+      "Second",
+      "--plan",
+      "free",
+      "--external-id",
+      `${external}-2`,
+      "--labels",
+      "tier=gold",
+    );
+    const id = (JSON.parse(created.stdout) as { workspaceId: string }).workspaceId;
+    expect(await keystore.getWorkspace(id)).toMatchObject({
+      externalId: `${external}-2`,
+      labels: { tier: "gold" },
+    });
+    // A taken external id: exit 2 naming the site that holds it, nothing changed.
+    const taken = await withoutKey("workspace", "set", "--workspace", id, "--external-id", external);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(s.workspaceId);
+    expect((await keystore.getWorkspace(id))?.externalId).toBe(`${external}-2`);
+  });
+
+  it.each([
+    [["--name", ""], "name"],
+    [["--name", "x".repeat(101)], "name"],
+    [["--labels", "reseller"], "--labels"],
+    [["--labels", "bad key=v"], "--labels"],
+    [["--external-id", "a b"], "--external-id"],
+  ])("refuses %j with exit 2 and changes nothing", async (flags, says) => {
+    const s = await site();
+    const before = await keystore.getWorkspace(s.workspaceId);
+    const result = await withoutKey("workspace", "set", "--workspace", s.workspaceId, ...flags);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(says);
+    expect(await keystore.getWorkspace(s.workspaceId)).toEqual(before);
+  });
+});
+
 describe("sift workspace reindex", () => {
   it("reindexes the directory as an operator's change, audited by its own name", async () => {
     const since = Date.now();

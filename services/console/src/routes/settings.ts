@@ -29,6 +29,7 @@ export const changeWorkspace = async (
 
 /** A refusal's sentence for a person: the operation names the field, the form its label. */
 const FIELD_LABELS: Record<string, string> = {
+  name: "Site name",
   strictness: "Strictness",
   shareReports: "Share reports",
   network: "Network",
@@ -44,8 +45,8 @@ const switchOf = (value: string): boolean | string =>
   value === "on" ? true : value === "off" ? false : value;
 
 /**
- * Settings: strictness, report sharing, the network and expected languages, the four settings
- * PATCH /v1/workspaces/{id} and `sift workspace set` change, in one form (a POST that redirects;
+ * Settings: the site's name, strictness, report sharing, the network and expected languages, as
+ * PATCH /v1/workspaces/{id} and `sift workspace set` change them, in one form (a POST that redirects;
  * a refusal shows the form again with what was typed and changes nothing).
  */
 export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
@@ -59,13 +60,17 @@ export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
     const place = await enter(deps, req, res, "settings", "edit");
     if (!place) return;
     const fields = formFields(req);
+    // A form from before the name was on it leaves the name as it is.
+    const named = typeof fields["name"] === "string";
     const form: SettingsForm = {
+      name: named ? field(fields, "name") : place.workspace.name,
       strictness: field(fields, "strictness"),
       shareReports: field(fields, "shareReports") === "on",
       network: field(fields, "network") === "on",
       languages: field(fields, "languages"),
     };
     const changed = await changeWorkspace(deps, place, {
+      ...(named ? { name: form.name } : {}),
       strictness: form.strictness,
       shareReports: switchOf(field(fields, "shareReports")),
       network: switchOf(field(fields, "network")),

@@ -14,6 +14,7 @@ export const STRICTNESS_HELP: Record<Strictness, string> = {
 
 /** The settings as a form shows them (what was typed, when a save was refused). */
 export interface SettingsForm {
+  name: string;
   strictness: string;
   shareReports: boolean;
   network: boolean;
@@ -21,6 +22,7 @@ export interface SettingsForm {
 }
 
 export const settingsForm = (view: WorkspaceView): SettingsForm => ({
+  name: view.name,
   strictness: view.strictness,
   shareReports: view.shareReports,
   network: view.network,
@@ -37,6 +39,11 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
   postForm(
     { action: `/console/w/${place.workspace.id}/settings`, csrf: place.frame.csrf },
     html`${field(
+        "name",
+        "Site name",
+        html`<input id="name" name="name" type="text" required maxlength="100" value="${form.name}" />`,
+      )}
+      ${field(
         "strictness",
         "Strictness",
         html`<select id="strictness" name="strictness" aria-describedby="strictness-help">
@@ -87,6 +94,8 @@ const LANGUAGES_SENTENCE =
 
 const readOnly = (view: WorkspaceView) =>
   html`<dl>
+      <dt>Site name</dt>
+      <dd>${view.name}</dd>
       <dt>Strictness</dt>
       <dd>${view.strictness}</dd>
       <dt>Share reports</dt>
@@ -99,8 +108,8 @@ const readOnly = (view: WorkspaceView) =>
     <p class="muted">${SHARING_SENTENCE}</p>`;
 
 /**
- * The workspace's settings (DESIGN, "workspace settings through every door"): the same four
- * fields as PATCH /v1/workspaces/{id} and `sift workspace set`, one form, one save.
+ * The workspace's settings (DESIGN, "workspace settings through every door"): its name and the
+ * same four settings as PATCH /v1/workspaces/{id} and `sift workspace set`, one form, one save.
  */
 export const settingsPage = (
   place: Place,
