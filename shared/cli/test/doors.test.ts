@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
-import { BULL_PREFIX } from "@sift/contracts";
+import { BULL_PREFIX, workspaceLogFrom } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { NoticeStore } from "@sift/keystore";
 import { readFileSync } from "node:fs";
@@ -194,6 +194,8 @@ interface Case {
   doors: Partial<Record<Door, (site: Site) => Promise<string | void>>>;
   /** What the change leaves, with nothing that differs between two workspaces (ids, times). */
   state(site: Site, secret: string | void): Promise<unknown>;
+  /** The workspace whose audit entries the change writes, if not the site's (a created one's). */
+  auditOf?(site: Site, secret: string | void): string;
   /** The audit entries' fields that must match (besides the action), per entry. */
   audited(entry: { before?: unknown; after?: unknown }): unknown;
   /** The webhooks this change must deliver (at least one door's run shows each). */
@@ -222,6 +224,123 @@ const viewOf = (value: unknown) => {
   const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = (value ?? {}) as Record<string, unknown>;
   return rest;
 };
+
+const configShape = (v: unknown) => {
+  const {
+    id: _id,
+    workspaceId: _w,
+    siteKey: _k,
+    createdAt: _c,
+    updatedAt: _u,
+    ...rest
+  } = v as Record<string, unknown>;
+  return rest;
+};
+
+/** Creating a site, its verdict log's settings, a configuration's challenge settings: every door. */
+function settingCases(): Case[] {
+  return [
+    {
+      change: "create a site",
+      actions: "workspace.",
+      doors: {
+        v1: async () =>
+          (await v1("POST", "/v1/workspaces", { name: "Created site", plan: "free" }))["id"] as string,
+        console: async () => {
+          await browser.request("/console/");
+          const res = await browser.request("/console/workspaces", { name: " Created site " });
+          expect(res.status, res.text.slice(0, 300)).toBe(303);
+          return /\/console\/w\/([\w-]+)\/sites/.exec(res.location ?? "")?.[1];
+        },
+        cli: async () =>
+          (await sift("workspace", "create", "--name", "Created site", "--plan", "free"))[
+            "workspaceId"
+          ] as string,
+      },
+      auditOf: (_s, id) => id as string,
+      state: async (_s, id) => {
+        const w = typeof id === "string" ? await stack.keystore.getWorkspace(id) : null;
+        return w && viewOf({ ...(await v1("GET", `/v1/workspaces/${w.id}`)) });
+      },
+      audited: (e) => ({ before: e.before, after: viewOf(e.after) }),
+      events: [],
+    },
+    {
+      change: "set the verdict log's privacy, retention and maximum",
+      actions: "workspace.",
+      doors: {
+        v1: async (s) =>
+          void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, {
+            logPrivacy: "none",
+            logRetentionDays: 30,
+            logMaxEntries: 5000,
+          })),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/submissions`;
+          await browser.submit(page, `/console/w/${s.workspaceId}/log`, {
+            privacy: "none",
+            retention_days: "30",
+            max_entries: "5000",
+          });
+        },
+        cli: async (s) =>
+          void (await sift(
+            "workspace",
+            "set",
+            "--workspace",
+            s.workspaceId,
+            "--log-privacy",
+            "none",
+            "--log-retention-days",
+            "30",
+            "--log-max-entries",
+            "5000",
+          )),
+      },
+      state: async (s) => ({
+        log: workspaceLogFrom((await stack.keystore.getWorkspace(s.workspaceId))!),
+        keyRecord: (await stack.keystore.resolve(s.secretKey))?.log,
+      }),
+      audited: (e) => ({ before: viewOf(e.before), after: viewOf(e.after) }),
+      events: [],
+    },
+    {
+      change: "set a challenge configuration's difficulty, life and adaptive mode",
+      actions: "configuration.",
+      doors: {
+        v1: async (s) =>
+          void (await v1("PATCH", `/v1/configurations/${s.configId}`, {
+            difficulty: 12,
+            challengeTtlSeconds: 300,
+            adaptive: true,
+          })),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/sites/${s.configId}`;
+          await browser.submit(page, page, { difficulty: "12", life: "300", adaptive: "on" });
+        },
+        cli: async (s) =>
+          void (await sift(
+            "config",
+            "set",
+            "--config",
+            s.configId,
+            "--difficulty",
+            "12",
+            "--challenge-ttl",
+            "300",
+            "--adaptive",
+            "on",
+          )),
+      },
+      state: async (s) => {
+        const c = (await stack.keystore.getConfig(s.configId))!;
+        return { difficulty: c.difficulty, challengeTtlMs: c.challengeTtlMs, adaptive: c.adaptive };
+      },
+      audited: (e) => ({ before: configShape(e.before), after: configShape(e.after) }),
+      events: [],
+    },
+  ];
+}
 
 const listsPage = (s: Site) => `/console/w/${s.workspaceId}/lists`;
 const listsOf = async (s: Site) => ({ entries: await feedback.lists(s.workspaceId) });
@@ -922,6 +1041,7 @@ const CASES: Case[] = [
     },
     events: [],
   },
+  ...settingCases(),
   ...listCases(),
   ...tokenCases(),
   ...memberCases(),
@@ -974,7 +1094,10 @@ describe("one operation per change, through /v1, the console and the CLI", () =>
       const seen = await Promise.all(
         doorsOf(c).map(async (door) => {
           const { site, secret } = byDoor[door]!;
-          const { data } = await stack.audit.page({ workspaceId: site.workspaceId, limit: 100 });
+          const { data } = await stack.audit.page({
+            workspaceId: c.auditOf?.(site, secret) ?? site.workspaceId,
+            limit: 100,
+          });
           const entries = data.filter((e) => e.action.startsWith(c.actions) && !site.before?.has(e.id));
           return {
             door,
