@@ -327,6 +327,10 @@ describe("ids of another workspace, and wrong types", () => {
     expect(await ids("/v1/workspaces?limit=1000", "id")).toEqual([otherId]);
     expect(await ids("/v1/usage?limit=1000", "workspaceId")).toEqual([otherId]);
     expect(await ids("/v1/webhooks?limit=1000", "workspaceId")).toEqual([]);
+    // The victim's own token reads its site's webhook, on the first page whatever the deployment holds.
+    const victims = await v1(stack, "GET", "/v1/webhooks?limit=1", { token: keys.readOnlyVictim });
+    expect((victims.body["data"] as Array<{ id: string }>).map((w) => w.id)).toEqual([victim.webhook]);
+    expect(victims.body["nextCursor"]).toBeNull();
     const audited = await ids("/v1/audit?limit=1000", "workspaceId");
     expect(audited.length).toBeGreaterThan(0);
     expect(new Set(audited)).toEqual(new Set([otherId]));
