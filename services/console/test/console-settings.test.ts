@@ -135,6 +135,34 @@ describe("the workspace settings page", () => {
     await c.post(path(), { ...form, name: before! });
   });
 
+  it("lets an owner forget what the site's reports taught, confirmed, and no one else", async () => {
+    const { c } = await signedIn("owner");
+    const { c: viewer } = await signedIn("viewer");
+    await examples.keep(ws.workspaceId, {
+      label: 1,
+      featurizerVersion: 1,
+      reviewedAt: Date.now(),
+      ids: Int32Array.from([3]),
+      vals: Float32Array.from([1]),
+    });
+    const forget = `/console/w/${ws.workspaceId}/reports/forget`;
+    const version = await feedback.version(ws.workspaceId);
+    const page = await c.get(path());
+    expect(page.text).toContain("Forget the reports");
+    expect((await viewer.get(path())).text).not.toContain("Forget the reports");
+    expect((await viewer.post(forget, { confirm: "yes" })).status).toBe(403);
+    const unconfirmed = await c.post(forget, {});
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.text).toContain("Tick the box to confirm");
+    expect(await examples.countOf(ws.workspaceId)).toBe(1);
+    await c.get(path());
+    expect((await c.post(forget, { confirm: "yes" })).status).toBe(303);
+    expect(await examples.countOf(ws.workspaceId)).toBe(0);
+    expect(await feedback.version(ws.workspaceId)).toBeGreaterThan(version);
+    const entry = (await stack.audit.page({ workspaceId: ws.workspaceId, limit: 1000 })).data.at(-1);
+    expect(entry).toMatchObject({ action: "feedback.forget", actor: { type: "user" } });
+  });
+
   it("forgets the workspace's kept reviews when sharing is turned off here", async () => {
     const { c } = await signedIn("owner");
     expect(

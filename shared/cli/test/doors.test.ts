@@ -604,7 +604,7 @@ function memberCases(): Case[] {
   ];
 }
 
-/** Forgetting a site's verdict log (every door) and what its reports taught (/v1 and the CLI). */
+/** Forgetting a site's verdict log and what its reports taught: every door. */
 function forgetCases(): Case[] {
   return [
     {
@@ -650,6 +650,10 @@ function forgetCases(): Case[] {
       },
       doors: {
         v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}/reports`)),
+        console: async (s) =>
+          void (await browser.submit(settingsPage(s), `/console/w/${s.workspaceId}/reports/forget`, {
+            confirm: "yes",
+          })),
         cli: async (s) => void (await sift("feedback", "forget", "--workspace", s.workspaceId)),
       },
       state: async (s) => ({

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { languageList, type WorkspaceView } from "@sift/contracts";
-import { readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
+import { forgetFeedback, readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
 import { settingsPage, type SettingsForm } from "../views/settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
@@ -81,6 +81,24 @@ export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
       const view = await readWorkspaceView(deps.operations, place.workspace);
       return sendPage(res, 400, settingsPage(place, view, { error: sentence(changed.message), form }));
     }
+    res.redirect(303, `/console/w/${place.workspace.id}/settings`);
+  });
+
+  router.post("/console/w/:workspace/reports/forget", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "manage");
+    if (!place) return;
+    if (field(formFields(req), "confirm") !== "yes") {
+      const view = await readWorkspaceView(deps.operations, place.workspace);
+      return sendPage(
+        res,
+        400,
+        settingsPage(place, view, {
+          error: "Tick the box to confirm: forgetting the reports cannot be undone.",
+        }),
+      );
+    }
+    const forgotten = await forgetFeedback(deps.operations, place.actor, place.workspace.id);
+    if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     res.redirect(303, `/console/w/${place.workspace.id}/settings`);
   });
 };

@@ -92,6 +92,30 @@ const LANGUAGES_SENTENCE =
   "Leave it empty to have them learned from the submissions you mark not spam. " +
   "A message in another language is one more hint, weighed by your own reports, never a verdict on its own.";
 
+/**
+ * `feedback.forget`, as `DELETE /v1/workspaces/{id}/reports` and `sift feedback forget`: an
+ * owner's, confirmed, since it cannot be undone.
+ */
+const forgetReports = (place: Place) =>
+  html`<section aria-labelledby="forget-reports-title">
+    <h2 id="forget-reports-title">Forget the reports</h2>
+    <p class="muted">
+      What this site's reports taught its own verdicts (words, near-copies, where the line sits) and what was
+      kept of them for this Sift's own model. Verdicts then score as for a new site until new reports come in;
+      the block and allow lists stay.
+    </p>
+    ${postForm(
+      { action: `/console/w/${place.workspace.id}/reports/forget`, csrf: place.frame.csrf },
+      html`<div class="check">
+          <input id="reports-forget-confirm" name="confirm" type="checkbox" value="yes" required />
+          <label for="reports-forget-confirm"
+            >Forget what ${place.workspace.name}'s reports taught, now; this cannot be undone</label
+          >
+        </div>
+        <button type="submit" class="danger">Forget the reports</button>`,
+    )}
+  </section>`;
+
 const readOnly = (view: WorkspaceView) =>
   html`<dl>
       <dt>Site name</dt>
@@ -120,5 +144,6 @@ export const settingsPage = (
     place.frame,
     "Settings",
     html`${errorNotice(options.error)}
-    ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}`,
+    ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}
+    ${allows(place.role, "manage") ? forgetReports(place) : null}`,
   );
