@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WEBHOOK_EVENTS } from "@sift/contracts";
 import { createWebhook, deleteWebhook, webhookView } from "@sift/operations";
-import { UsageError, definedOnly, parse, required, type Command } from "./commands.ts";
+import { NotFound, UsageError, definedOnly, parse, required, type Command } from "./commands.ts";
 import { actorOf, unwrap } from "./operation-commands.ts";
 
 const EventList = z
@@ -52,6 +52,16 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
           .map(webhookView),
         nextCursor: page.next,
       };
+    },
+  },
+  // GET /v1/webhooks/{id}/deliveries's twin: every attempt, newest first, its status or error.
+  "webhook deliveries": {
+    flags: ["webhook", "limit"],
+    run: async (flags, deps) => {
+      const webhookId = required(flags, "webhook");
+      const limit = parse(z.coerce.number().int().min(1).max(1000), flags["limit"], "limit") ?? 100;
+      if (!(await deps.operations.webhooks.get(webhookId))) throw new NotFound(`no webhook ${webhookId}`);
+      return { data: await deps.operations.webhooks.deliveries(webhookId, limit), nextCursor: null };
     },
   },
   "webhook delete": {

@@ -213,6 +213,42 @@ describe("sift webhook", () => {
     expect(result.stderr).toContain("SIFT_INTERNAL_SECRET");
   });
 
+  it("prints a webhook's delivery log, newest first", async () => {
+    const s = await site();
+    const created = await withKey(
+      "webhook",
+      "create",
+      "--url",
+      "http://127.0.0.1:9/hooks",
+      "--events",
+      "secret.rotated",
+      "--workspace",
+      s.workspaceId,
+    );
+    const { webhookId } = JSON.parse(created.stdout) as { webhookId: string };
+    const store = new WebhookStore({ redis, clock: systemClock });
+    for (const attempt of [1, 2])
+      await store.logDelivery(webhookId, {
+        deliveryId: `d${attempt}`,
+        eventId: "evt_1",
+        type: "secret.rotated",
+        attempt,
+        at: new Date().toISOString(),
+        status: attempt === 1 ? 500 : 204,
+        error: null,
+        delivered: attempt === 2,
+      });
+    const log = JSON.parse((await withKey("webhook", "deliveries", "--webhook", webhookId)).stdout) as {
+      data: Array<{ attempt: number; status: number }>;
+    };
+    expect(log.data.map((d) => [d.attempt, d.status])).toEqual([
+      [2, 204],
+      [1, 500],
+    ]);
+    expect((await withKey("webhook", "deliveries", "--webhook", "wh_none")).code).toBe(1);
+    expect((await withKey("webhook", "deliveries", "--webhook", webhookId, "--limit", "0")).code).toBe(2);
+  });
+
   it("answers a webhook that does not exist with exit 1", async () => {
     expect(await withKey("webhook", "delete", "--webhook", "wh_none")).toEqual({
       code: 1,

@@ -37,7 +37,10 @@ export interface OperationDeps {
    * them), and the subscriptions (`webhook.create` signs with the store's key: only a door that
    * holds it offers that change).
    */
-  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete" | "page" | "of" | "canSign">;
+  webhooks: Pick<
+    WebhookStore,
+    "emit" | "create" | "get" | "delete" | "page" | "of" | "deliveries" | "canSign"
+  >;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
   /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
