@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ListEntryInput, type ListEntryView } from "@sift/contracts";
+import { ListEntryInput, MAX_LIST_IMPORT, type ListEntryView } from "@sift/contracts";
 import { listMember, normalizeListValue, type ListEntry } from "@sift/feedback";
 import {
   NOT_FOUND,
@@ -56,7 +56,7 @@ export const importList = async (
   workspaceId: string,
   input: unknown,
 ): Promise<Outcome<{ entries: number; added: number }>> => {
-  const parsed = validate(z.array(ListChange).max(100_000), input);
+  const parsed = validate(z.array(ListChange).max(MAX_LIST_IMPORT), input);
   if (!parsed.ok) return parsed;
   const entries: ListEntry[] = [];
   for (const [i, e] of parsed.value.entries()) {
