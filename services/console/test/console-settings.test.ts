@@ -244,6 +244,8 @@ describe("the console's words", () => {
       expect(words, path).toMatch(/\b[Ss]ites?\b|\bsite's\b/);
       // Action names (`workspace.update`) are the audit trail's own words, shown as recorded.
       expect(words.match(/\b[Ww]orkspaces?\b(?![.-][a-z])[^.]*/g) ?? [], path).toEqual([]);
+      // And a site is never a configuration: those are its keys.
+      expect(words, path).not.toMatch(/[Ss]ite \(configuration\)/);
     }
   });
 });
