@@ -170,8 +170,10 @@ describe("invitations", () => {
     expect((await again.get(`/console/invite/${token}`)).status).toBe(410);
     expect((await guest.get(`/console/invite/${token}`)).status).toBe(410);
     const audit = (await owner.c.get(`/console/w/${id}/audit`)).text;
-    expect(audit).toContain("member.invite");
+    // The change's action names, never the door's (`console.…`): the actor says who and how.
+    expect(audit).toContain("invitation.create");
     expect(audit).toContain("member.join");
+    expect(audit).not.toMatch(/console\.[a-z-]+\.[a-z]/);
     expect((await owner.c.get(members(id))).text).toContain("No pending invitation.");
   });
 
@@ -273,7 +275,9 @@ describe("invitations", () => {
     ).toBe(404);
     expect((await owner.c.post(`${members(id)}/invites/revoke`, { invite: inviteId })).status).toBe(303);
     expect((await client().get(`/console/invite/${revokable}`)).status).toBe(410);
-    expect((await owner.c.get(`/console/w/${id}/audit`)).text).toContain("invite.revoke");
+    const audit = (await owner.c.get(`/console/w/${id}/audit`)).text;
+    expect(audit).toContain("invitation.revoke");
+    expect(audit).not.toMatch(/console\.[a-z-]+\.[a-z]/);
   });
 
   it("shows a hostile invited e-mail as text", async () => {
@@ -465,6 +469,8 @@ describe("a second factor (TOTP and recovery codes)", () => {
     expect((await viewer.c.post(`/console/w/${key.workspaceId}/members/second-factor`, {})).status).toBe(403);
     const audit = await owner.c.get(`/console/w/${key.workspaceId}/audit`);
     expect(audit.text).toContain("workspace.second-factor");
+    expect(audit.text).toContain("secondFactor not required → required");
+    expect(audit.text).not.toMatch(/console\.[a-z-]+\.[a-z]/);
     // Once the viewer has one, the workspace opens.
     const secret = keyOf((await viewer.c.get("/console/account/second-factor")).text);
     expect((await viewer.c.post("/console/account/second-factor", { code: code(secret) })).status).toBe(200);

@@ -108,6 +108,61 @@ describe("the workspace settings page", () => {
     expect(await state(ws.workspaceId)).toEqual(before);
   });
 
+  it("renames the site, and refuses an empty or hostile-but-too-long name keeping what was typed", async () => {
+    const { c } = await signedIn("owner");
+    const form = { strictness: "balanced", shareReports: "off", network: "on", languages: "" };
+    const named = async () => (await stack.keystore.getWorkspace(ws.workspaceId))?.name;
+    const before = await named();
+    for (const name of ["   ", `<i>${"x".repeat(120)}</i>`]) {
+      await c.get(path());
+      const refused = await c.post(path(), { ...form, name });
+      expect(refused.status, name).toBe(400);
+      expect(refused.text).toContain("Site name:");
+      expect(refused.text).not.toContain("<i>");
+      expect(await named()).toBe(before);
+    }
+    await c.get(path());
+    expect((await c.post(path(), { ...form, name: " Bakery <&> Co " })).status).toBe(303);
+    expect(await named()).toBe("Bakery <&> Co");
+    expect((await c.get(path())).text).toContain('value="Bakery &lt;&amp;&gt; Co"');
+    const entry = (await stack.audit.page({ workspaceId: ws.workspaceId, limit: 1000 })).data.at(-1);
+    expect(entry).toMatchObject({
+      action: "workspace.update",
+      actor: { type: "user" },
+      after: { name: "Bakery <&> Co" },
+    });
+    await c.get(path());
+    await c.post(path(), { ...form, name: before! });
+  });
+
+  it("lets an owner forget what the site's reports taught, confirmed, and no one else", async () => {
+    const { c } = await signedIn("owner");
+    const { c: viewer } = await signedIn("viewer");
+    await examples.keep(ws.workspaceId, {
+      label: 1,
+      featurizerVersion: 1,
+      reviewedAt: Date.now(),
+      ids: Int32Array.from([3]),
+      vals: Float32Array.from([1]),
+    });
+    const forget = `/console/w/${ws.workspaceId}/reports/forget`;
+    const version = await feedback.version(ws.workspaceId);
+    const page = await c.get(path());
+    expect(page.text).toContain("Forget the reports");
+    expect((await viewer.get(path())).text).not.toContain("Forget the reports");
+    expect((await viewer.post(forget, { confirm: "yes" })).status).toBe(403);
+    const unconfirmed = await c.post(forget, {});
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.text).toContain("Tick the box to confirm");
+    expect(await examples.countOf(ws.workspaceId)).toBe(1);
+    await c.get(path());
+    expect((await c.post(forget, { confirm: "yes" })).status).toBe(303);
+    expect(await examples.countOf(ws.workspaceId)).toBe(0);
+    expect(await feedback.version(ws.workspaceId)).toBeGreaterThan(version);
+    const entry = (await stack.audit.page({ workspaceId: ws.workspaceId, limit: 1000 })).data.at(-1);
+    expect(entry).toMatchObject({ action: "feedback.forget", actor: { type: "user" } });
+  });
+
   it("forgets the workspace's kept reviews when sharing is turned off here", async () => {
     const { c } = await signedIn("owner");
     expect(
@@ -146,5 +201,51 @@ describe("the workspace settings page", () => {
     });
     expect(refused.status).toBe(403);
     expect(await state(ws.workspaceId)).toEqual(before);
+  });
+});
+
+/** What a person reads on a page: its text, without tags, attributes, scripts or styles. */
+const visibleText = (html: string): string =>
+  html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&[a-z#0-9]+;/gi, " ");
+
+describe("the console's words", () => {
+  it("calls a workspace a site on every page an owner and an operator read (docs/console.md)", async () => {
+    const { c } = await signedIn("owner");
+    const email = `settings-operator-${process.pid}@example.com`;
+    await addUser(stack, email, { operator: true });
+    const operator = new ConsoleClient(stack.gatewayUrl, ADDRESS);
+    await operator.signIn(email);
+    const screens = [
+      "overview",
+      "sites",
+      "review",
+      "submissions",
+      "lists",
+      "settings",
+      "usage",
+      "members",
+      "audit",
+    ];
+    const pages = [
+      ...screens.map((s) => [c, `/console/w/${ws.workspaceId}/${s}`] as const),
+      [c, "/console/"] as const,
+      [c, "/console/account"] as const,
+      [operator, "/console/"] as const,
+      [operator, "/console/?q=zz-no-such-site"] as const,
+    ];
+    for (const [client, path] of pages) {
+      const page = await client.get(path);
+      expect(page.status, path).toBe(200);
+      const words = visibleText(page.text);
+      // The page was read (not an empty shell): the site's words are on it.
+      expect(words, path).toMatch(/\b[Ss]ites?\b|\bsite's\b/);
+      // Action names (`workspace.update`) are the audit trail's own words, shown as recorded.
+      expect(words.match(/\b[Ww]orkspaces?\b(?![.-][a-z])[^.]*/g) ?? [], path).toEqual([]);
+      // And a site is never a configuration: those are its keys.
+      expect(words, path).not.toMatch(/[Ss]ite \(configuration\)/);
+    }
   });
 });

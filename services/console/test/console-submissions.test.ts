@@ -246,7 +246,10 @@ describe("the Submissions screen", () => {
     expect(all[0]!.content).toContainEqual(["message", SPAM.message]);
 
     const exported = await audit.range(w.workspaceId, 0, 10);
-    expect(exported.map((e) => e.target)).toContain("1 verdicts as CSV");
+    // The export's own action name, not the door's (issue 58): the rows and format beside it.
+    expect(exported.map((e) => `${e.action} ${e.target}`)).toContain(
+      `workspace.export-log ${w.workspaceId}: verdicts 1; format csv`,
+    );
   });
 });
 
@@ -418,8 +421,8 @@ describe("the review queue", () => {
     expect(after?.review).toBe("clean");
     expect(after?.history[0]?.by).toBe(`full-${w.workspaceId}-${owner}`.toLowerCase());
     expect((await audit.range(w.workspaceId, 0, 5)).map((e) => `${e.action} ${e.target}`)).toContain(
-      // Not a change of a site's settings: the console's own action, under its name.
-      `console.review.clean ${v!.id}`,
+      // A review is a report: one action name, its label beside (never the door's `console.`).
+      `report.create ${v!.id}: label clean`,
     );
     // The page after the action polls for the row's new score.
     const shown = await w.c.get(location);

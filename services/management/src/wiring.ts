@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import type { Queue } from "bullmq";
 import {
   AuditTrail,
@@ -13,7 +12,7 @@ import type { ManagementDeps } from "@sift/management";
 import { operationDeps } from "@sift/operations";
 import type { Clock, IdentitySigner, Logger, ReadinessChecks, RedisClient, Registry } from "@sift/runtime";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
-import { WebhookStore } from "@sift/webhooks";
+import { WebhookStore, webhookSigningKey } from "@sift/webhooks";
 import { buildManagementApp } from "./app.ts";
 
 /**
@@ -40,6 +39,8 @@ export const managementParts = (deps: {
   });
   // The deployment's model (issue 53): the versions workers read, on this Redis as the CLI's.
   const models = deploymentModels({ redis: deps.redis, modelPath: deps.modelPath });
+  // Day counts and forgetting read no content: no content key.
+  const verdicts = new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) });
   return {
     redis: deps.redis,
     clock: deps.clock,
@@ -50,8 +51,7 @@ export const managementParts = (deps: {
     usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
     refusals: new RefusalCounter({ redis: deps.redis, clock: deps.clock }),
     verified: new VerifiedCounter({ redis: deps.redis, clock: deps.clock }),
-    // Only the day counts are read, which need no content key.
-    verdicts: new RedisVerdictLog({ redis: deps.redis, clock: deps.clock, keys: new LogKeyRing([]) }),
+    verdicts,
     webhooks,
     operations: operationDeps({
       redis: deps.redis,
@@ -60,16 +60,13 @@ export const managementParts = (deps: {
       webhooks,
       allowPrivateWebhooks: deps.allowPrivateWebhooks,
       models,
+      verdicts,
     }),
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
     ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),
     models,
   };
 };
-
-/** The webhook signing key: the internal secret's HMAC under a fixed label, so it is never the secret itself. */
-export const webhookSigningKey = (internalSecret: string): Buffer =>
-  createHmac("sha256", internalSecret).update("sift-webhook-signing").digest();
 
 /** The management service on real clients; main.ts and the test harness both build it here. */
 export const createManagementService = (deps: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { SPAM_STANDARD, type FeedbackJob } from "@sift/contracts";
+import { SPAM_STANDARD, type ReportJob } from "@sift/contracts";
 import {
   CORRECTION_RECORD_BYTES,
   encodeSignature,
@@ -66,7 +66,7 @@ const content = Object.fromEntries(MESSAGE);
 
 /** What the learner writes for one report. */
 const learn = (workspaceId: string, label: "spam" | "clean") => {
-  const job: FeedbackJob = {
+  const job: ReportJob = {
     workspaceId,
     label,
     buckets: reportBuckets(featurize(MESSAGE).ids),
@@ -173,7 +173,7 @@ describe("a model worker's learned state", () => {
     for (const review of reviews) {
       const fields = [["message", review.text]] as const;
       const base = await classify(probe.secretKey, { message: review.text });
-      const job: FeedbackJob = {
+      const job: ReportJob = {
         workspaceId: taught.workspaceId,
         label: review.label,
         buckets: reportBuckets(featurize(fields).ids),
@@ -326,7 +326,7 @@ describe("a model worker's learned state", () => {
       text: string,
       label: "spam" | "clean",
       by: LinearScorer,
-    ): FeedbackJob => {
+    ): ReportJob => {
       const fields = [["message", text]] as const;
       const features = featurize(fields);
       return {

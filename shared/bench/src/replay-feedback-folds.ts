@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { SPAM_STANDARD, type FeedbackJob, sigmoid } from "@sift/contracts";
+import { SPAM_STANDARD, type ReportJob, sigmoid } from "@sift/contracts";
 import {
   encodeSignature,
   FeedbackStore,
@@ -335,7 +335,7 @@ for (let i = 0; i < heavyReports; i++) {
   const item = everything[i % everything.length]!;
   const prepared = prepareContent(item.content);
   if (!prepared.ok) continue;
-  const job: FeedbackJob = {
+  const job: ReportJob = {
     workspaceId: heavy.workspaceId,
     label: item.label ? "spam" : "clean",
     buckets: reportBuckets(featurize(prepared.fields).ids),

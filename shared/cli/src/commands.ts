@@ -56,8 +56,6 @@ export interface Command {
   booleans?: string[];
   /** The name one positional argument is read as, when the command takes one. */
   positional?: string;
-  /** It records its own audit entry (an operation of @sift/operations): run.ts adds none. */
-  audited?: boolean;
   run(flags: Flags, deps: CliDeps): Promise<unknown>;
 }
 
@@ -78,11 +76,6 @@ export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
 
 /** Exactly the commands other tools are written against (issue 3), plus usage and notices. */
 export const COMMANDS: Record<string, Command> = {
-  "workspace reindex": {
-    flags: [],
-    // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
-    run: async (_flags, { keystore }) => ({ reindexed: await keystore.reindexWorkspaces() }),
-  },
   "notices list": {
     flags: [],
     run: async (_flags, { notices }) => notices.list(),

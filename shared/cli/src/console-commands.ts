@@ -1,7 +1,7 @@
 import { isEmail } from "@sift/console/accounts";
 import { passwordProblem } from "@sift/console/password";
 import { isRole } from "@sift/console/roles";
-import { LAST_OWNER, setMemberRole } from "@sift/operations";
+import { createUser, LAST_OWNER, setMemberRole } from "@sift/operations";
 import { required, UsageError, type Command, type ConsoleCliDeps } from "./commands.ts";
 import { actorOf, unwrap } from "./operation-commands.ts";
 
@@ -21,19 +21,21 @@ export const CONSOLE_COMMANDS: Record<string, Command> = {
         throw new UsageError("the only action is add: sift console user add --email …");
       const email = required(flags, "email").trim().toLowerCase();
       if (!isEmail(email)) throw new UsageError(`--email: ${JSON.stringify(email)} is not an e-mail address`);
-      const { accounts, readPassword } = consoleDeps(deps);
+      const { readPassword } = consoleDeps(deps);
       const password = await readPassword();
       const problem = passwordProblem(password);
       if (problem) throw new UsageError(`the password needs ${problem}`);
-      const user = await accounts.addUser({ email, password, operator: flags["operator"] === "true" });
-      if (!user) throw new UsageError(`${email} already has an account`);
-      return { userId: user.id, email: user.email, operator: user.operator };
+      const created = await createUser(deps.operations, actorOf(deps), {
+        email,
+        password,
+        operator: flags["operator"] === "true",
+      });
+      return unwrap(created, "this CLI has no console accounts", `${email} already has an account`);
     },
   },
   "console member": {
     flags: ["workspace", "email", "role"],
     positional: "action",
-    audited: true,
     run: async (flags, deps) => {
       if (flags["action"] !== "set")
         throw new UsageError("the only action is set: sift console member set …");

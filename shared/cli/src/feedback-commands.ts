@@ -1,5 +1,7 @@
+import { readFile } from "node:fs/promises";
+import { readListCsv } from "@sift/console/list-csv";
 import { LIST_TYPES, type ListKind, type ListType } from "@sift/feedback";
-import { changeList, forgetFeedback } from "@sift/operations";
+import { changeList, forgetFeedback, importList } from "@sift/operations";
 import { NotFound, required, UsageError, type Command, type Flags } from "./commands.ts";
 import { actorOf, unwrap } from "./operation-commands.ts";
 
@@ -22,7 +24,6 @@ const listChange = (change: "add" | "remove"): Command => ({
   flags: ["workspace", "type"],
   booleans: ["block", "allow"],
   positional: "value",
-  audited: true,
   run: async (flags, deps) => {
     const workspaceId = required(flags, "workspace");
     const kind = listKind(flags);
@@ -44,6 +45,30 @@ const listChange = (change: "add" | "remove"): Command => ({
 export const FEEDBACK_COMMANDS: Record<string, Command> = {
   "list add": listChange("add"),
   "list remove": listChange("remove"),
+  /**
+   * `--file lists.csv`: the console's import (kind, type, value; its export reads back), all or
+   * nothing: a file with a bad line adds nothing and every bad line is named.
+   */
+  "list import": {
+    flags: ["workspace", "file"],
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      const path = required(flags, "file");
+      const text = await readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => {
+        throw new UsageError(`--file: cannot read ${path} (${err.code ?? err.message})`);
+      });
+      const read = readListCsv(text);
+      if (!read.ok)
+        throw new UsageError(
+          `nothing imported: ${read.problems.map((p) => `line ${p.line}: ${p.problem}`).join("; ")}`,
+        );
+      const imported = unwrap(
+        await importList(deps.operations, actorOf(deps), workspaceId, read.entries),
+        `no workspace ${workspaceId}`,
+      );
+      return { workspaceId, ...imported };
+    },
+  },
   "list show": {
     flags: ["workspace", "type"],
     booleans: ["block", "allow"],
@@ -80,7 +105,6 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback forget": {
     flags: ["workspace"],
-    audited: true,
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       // Its reviews kept for the deployment's model go too (issue 53).

@@ -7,7 +7,7 @@ import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { pino } from "pino";
 import { createJobsRedis, createRedis, redisReady, systemClock } from "@sift/runtime";
 import { operationDeps } from "@sift/operations";
-import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
+import { createWebhookQueue, WebhookStore, webhookSigningKey } from "@sift/webhooks";
 import { required } from "./commands.ts";
 import { readPassword } from "./password-input.ts";
 import { runCli } from "./run.ts";
@@ -27,6 +27,9 @@ const webhookQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PR
 const modelPath = process.env["SIFT_MODEL_PATH"];
 const models = deploymentModels({ redis, modelPath });
 const accounts = new AccountStore({ redis, clock: systemClock });
+// A webhook's secret is derived from the deployment's internal secret: without it, `webhook
+// create` says so (events are still queued; the delivery worker signs them).
+const internalSecret = process.env["SIFT_INTERNAL_SECRET"];
 let code = 1;
 try {
   await redisReady(redis, 3_000);
@@ -37,7 +40,13 @@ try {
       clock: systemClock,
       // Warnings (a usage webhook not queued) on stderr: stdout is the command's JSON answer.
       logger: pino({ name: "sift-cli", level: "warn" }, pino.destination(2)),
-      webhooks: new WebhookStore({ redis, clock: systemClock, queue: webhookQueue }),
+      webhooks: new WebhookStore({
+        redis,
+        clock: systemClock,
+        queue: webhookQueue,
+        ...(internalSecret ? { signingKey: webhookSigningKey(internalSecret) } : {}),
+      }),
+      allowPrivateWebhooks: process.env["SIFT_WEBHOOK_ALLOW_PRIVATE"] === "1",
       models,
       members: accounts,
       // Forgetting reads no content: no keys needed.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { modelStatus, trainDeploymentModel, type ModelDeps } from "@sift/learning";
-import { promoteModel, rollbackModel } from "@sift/operations";
+import { promoteModel, rollbackModel, trainModel } from "@sift/operations";
 import { CANARY_PATH, metaPathOf, MODEL_PATH, readModelMeta, type ModelMeta } from "@sift/model";
 import { z } from "zod";
 import { parse, required, type CliDeps, type Command, type ModelCliDeps } from "./commands.ts";
@@ -83,7 +83,18 @@ export const MODEL_COMMANDS: Record<string, Command> = {
         const fresh = (await m.examples.keptEver()) - since;
         if (fresh < minNew) return { trained: false, newReviews: fresh, minNew };
       }
-      const trained = await train(m, deps);
+      const trained = unwrap(
+        await trainModel(
+          deps.operations,
+          actorOf(deps),
+          () => train(m, deps),
+          (t) => ({
+            ...trainedView(t),
+            comparison: { wins: t.comparison.wins, losses: t.comparison.losses },
+          }),
+        ),
+        "",
+      );
       const promoted = flags["promote-if-wins"] === "true" && trained.comparison.wins;
       // A promotion is the model's change whichever door: its own audit entry, as `model promote`'s.
       if (promoted)
@@ -97,7 +108,6 @@ export const MODEL_COMMANDS: Record<string, Command> = {
   "model promote": {
     flags: ["version"],
     booleans: ["force"],
-    audited: true,
     run: async (flags, deps) => {
       const version = required(flags, "version");
       return unwrap(
@@ -109,7 +119,6 @@ export const MODEL_COMMANDS: Record<string, Command> = {
   },
   "model rollback": {
     flags: [],
-    audited: true,
     run: async (_flags, deps) =>
       unwrap(
         await rollbackModel(deps.operations, actorOf(deps)),

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import {
   CHALLENGE_TTL_MS,
+  ExternalId,
   Hostnames,
+  Labels,
   languageList,
   PrivacyMode,
   STRICTNESS_MODES,
@@ -11,6 +13,9 @@ import { Difficulty, KeyKind, Plan } from "@sift/keystore";
 import {
   createConfiguration,
   createWorkspace,
+  deleteConfiguration,
+  deleteWorkspace,
+  reindexWorkspaces,
   forgetLog,
   rotateSecret,
   updateConfiguration,
@@ -27,13 +32,14 @@ import {
   required,
   type CliDeps,
   type Command,
+  type Flags,
 } from "./commands.ts";
 
 /**
  * The commands that change a workspace or a configuration: each reads its flags, runs the one
  * operation /v1 and the console run (@sift/operations: the same checks, audit entry and
- * webhooks) and prints its answer. They record their own audit entry, so `audited` keeps run.ts
- * from adding its generic `cli.…` one.
+ * webhooks) and prints its answer; the operation records the audit entry (the CLI adds none of
+ * its own: a command that is no operation changes nothing).
  */
 
 /** The CLI acts as the deployment's operator (it holds the Redis), under the account that ran it. */
@@ -50,7 +56,10 @@ export const unwrap = <T>(outcome: Outcome<T>, missing: string, conflict?: strin
   if (outcome.ok) return outcome.value;
   if (outcome.code === "not_found") throw new NotFound(missing);
   if (outcome.code === "invalid") throw new UsageError(outcome.message);
-  if (outcome.code === "conflict" && conflict !== undefined) throw new UsageError(conflict);
+  if (outcome.code === "conflict")
+    throw new UsageError(
+      conflict ?? `${outcome.message}${outcome.id === undefined ? "" : ` (${outcome.id})`}`,
+    );
   throw new Error(outcome.message);
 };
 
@@ -66,11 +75,31 @@ const HostnameList = z
   )
   .pipe(Hostnames);
 const LanguageList = z.string().transform(languageList);
+/** `reseller=r12,region=eu` (a value holding a comma goes through PATCH /v1/workspaces/{id}); "" clears them. */
+const LabelList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((pair) => pair.trim())
+      .filter((pair) => pair.length > 0)
+      .map((pair) => {
+        const at = pair.indexOf("=");
+        return at < 0 ? [pair, ""] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      }),
+  )
+  .transform((pairs) => Object.fromEntries(pairs))
+  .pipe(Labels);
+/** What `workspace create` and `workspace set` both take: a name, an external id, labels. */
+const identity = (flags: Flags) =>
+  definedOnly({
+    externalId: parse(ExternalId, flags["external-id"], "external-id"),
+    labels: parse(LabelList, flags["labels"], "labels"),
+  });
 
 /** `--config C [--grace-seconds N]`: DESIGN's twin of POST /v1/configurations/{id}/rotate-secret. */
 const rotate: Command = {
   flags: ["config", "grace-seconds"],
-  audited: true,
   run: async (flags, deps) => {
     const configId = required(flags, "config");
     const graceSeconds = parse(z.coerce.number().int(), flags["grace-seconds"], "grace-seconds");
@@ -83,13 +112,13 @@ const rotate: Command = {
 
 export const OPERATION_COMMANDS: Record<string, Command> = {
   "workspace create": {
-    flags: ["name", "plan", "allowance"],
-    audited: true,
+    flags: ["name", "plan", "allowance", "external-id", "labels"],
     run: async (flags, deps) => {
       const input = {
         name: required(flags, "name"),
         plan: parse(Plan, required(flags, "plan"), "plan")!,
         ...definedOnly({ allowance: parse(count, flags["allowance"], "allowance") }),
+        ...identity(flags),
       };
       const view = unwrap(await createWorkspace(deps.operations, actorOf(deps), input), "");
       return { workspaceId: view.id };
@@ -98,6 +127,9 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
   "workspace set": {
     flags: [
       "workspace",
+      "name",
+      "external-id",
+      "labels",
       "classify",
       "plan",
       "allowance",
@@ -111,10 +143,11 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
       "log-retention-days",
       "log-max-entries",
     ],
-    audited: true,
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       const patch = definedOnly({
+        name: flags["name"],
+        ...identity(flags),
         classify: parse(onOff, flags["classify"], "classify"),
         network: parse(onOff, flags["network"], "network"),
         plan: parse(Plan, flags["plan"], "plan"),
@@ -145,14 +178,33 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
       return { workspaceId, ...patch };
     },
   },
+  // DELETE /v1/workspaces/{id}'s twin: its keys stop at once.
+  "workspace delete": {
+    flags: ["workspace"],
+    run: async (flags, deps) => {
+      const workspaceId = required(flags, "workspace");
+      unwrap(
+        await deleteWorkspace(deps.operations, actorOf(deps), workspaceId),
+        `no workspace ${workspaceId}`,
+      );
+      return { workspaceId, deleted: true };
+    },
+  },
+  // Once after upgrading to 1.5: workspaces made before the directory are not in its lists.
+  "workspace reindex": {
+    flags: [],
+    run: async (_flags, deps) => unwrap(await reindexWorkspaces(deps.operations, actorOf(deps)), ""),
+  },
   "config create": {
-    flags: ["workspace", "kind"],
-    audited: true,
+    flags: ["workspace", "kind", "name"],
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       const kind = parse(KeyKind, required(flags, "kind"), "kind")!;
       const created = unwrap(
-        await createConfiguration(deps.operations, actorOf(deps), workspaceId, { kind }),
+        await createConfiguration(deps.operations, actorOf(deps), workspaceId, {
+          kind,
+          ...definedOnly({ name: flags["name"] }),
+        }),
         `no workspace ${workspaceId}`,
       );
       return created.siteKey
@@ -161,8 +213,7 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
     },
   },
   "config set": {
-    flags: ["config", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
-    audited: true,
+    flags: ["config", "name", "difficulty", "challenge-ttl", "adaptive", "hostnames"],
     run: async (flags, deps) => {
       const configId = required(flags, "config");
       // The configuration schema's bounds (the keystore's), the life given in seconds here.
@@ -176,6 +227,7 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
         "challenge-ttl",
       );
       const changes = definedOnly({
+        name: flags["name"],
         difficulty: parse(z.coerce.number().pipe(Difficulty), flags["difficulty"], "difficulty"),
         challengeTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
         adaptive: parse(onOff, flags["adaptive"], "adaptive"),
@@ -194,9 +246,20 @@ export const OPERATION_COMMANDS: Record<string, Command> = {
       return { configId, ...changes };
     },
   },
+  // DELETE /v1/configurations/{id}'s twin: its secrets stop at once.
+  "config delete": {
+    flags: ["config"],
+    run: async (flags, deps) => {
+      const configId = required(flags, "config");
+      unwrap(
+        await deleteConfiguration(deps.operations, actorOf(deps), configId),
+        `no configuration ${configId}`,
+      );
+      return { configId, deleted: true };
+    },
+  },
   "workspace forget-log": {
     flags: ["workspace"],
-    audited: true,
     run: async (flags, deps) => {
       const workspaceId = required(flags, "workspace");
       if (!deps.operations.verdicts) throw new UsageError("this CLI has no verdict log");

@@ -5,9 +5,7 @@ import { FEEDBACK_COMMANDS } from "./feedback-commands.ts";
 import { MODEL_COMMANDS } from "./model-commands.ts";
 import { OPERATION_COMMANDS } from "./operation-commands.ts";
 import { TOKEN_COMMANDS } from "./token-commands.ts";
-
-/** Commands that change nothing: the others land in the audit trail. */
-const READS = /( show| list| stats| status)$|^challenge solve$/;
+import { WEBHOOK_COMMANDS } from "./webhook-commands.ts";
 
 export interface CliResult {
   code: number;
@@ -36,6 +34,7 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
     ...FEEDBACK_COMMANDS,
     ...CONSOLE_COMMANDS,
     ...TOKEN_COMMANDS,
+    ...WEBHOOK_COMMANDS,
     ...MODEL_COMMANDS,
     ...deps.extra,
   };
@@ -72,27 +71,12 @@ export const runCli = async (argv: string[], deps: CliDeps): Promise<CliResult> 
       ]),
     );
     if (command.positional && positionals[0] !== undefined) flags[command.positional] = positionals[0];
+    // A change is an operation of @sift/operations, which records its own audit entry.
     const output = await command.run(flags, deps);
-    if (deps.audit && !READS.test(name) && !command.audited) {
-      // The flags as given (a password is never one: it is read from stdin), secrets dropped by scrub.
-      await deps.audit.trail.record({
-        actor: { type: "cli", id: deps.audit.actorId },
-        action: `cli.${name.replace(" ", ".")}`,
-        target: flags["config"] ?? flags["workspace"] ?? flags["token"] ?? flags["email"] ?? "",
-        workspaceId: flags["workspace"] ?? workspaceOf(output),
-        after: { flags, result: output },
-      });
-    }
     return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: "" };
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
     if (err instanceof NotFound) return { code: 1, stdout: "", stderr: `sift ${name}: ${err.message}\n` };
     return { code: 1, stdout: "", stderr: `sift ${name}: ${(err as Error).message}\n` };
   }
-};
-
-/** The workspace a command's answer names (`workspace create` prints it). */
-const workspaceOf = (output: unknown): string | undefined => {
-  const id = (output as { workspaceId?: unknown } | null)?.workspaceId;
-  return typeof id === "string" ? id : undefined;
 };

@@ -28,7 +28,6 @@ export const TOKEN_COMMANDS: Record<string, Command> = {
   "token create": {
     flags: ["name", "scope", "workspace", "expires-in"],
     booleans: ["read-only"],
-    audited: true,
     run: async (flags, deps) => {
       const scope = parse(TokenScope, required(flags, "scope"), "scope")!;
       const workspaceId = flags["workspace"];
@@ -72,7 +71,6 @@ export const TOKEN_COMMANDS: Record<string, Command> = {
   },
   "token revoke": {
     flags: ["token"],
-    audited: true,
     run: async (flags, deps) => {
       const tokenId = required(flags, "token");
       unwrap(await revokeToken(deps.operations, actorOf(deps), tokenId), `no token ${tokenId}`);

@@ -38,6 +38,7 @@ describe("sift console", () => {
   it("adds an operator with the password it reads (hashed with Argon2id), once per e-mail", async () => {
     const email = unique("op");
     password = "a long enough password";
+    const since = Date.now();
     const added = await cli("console", "user", "add", "--email", email, "--operator");
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ email, operator: true });
@@ -45,6 +46,12 @@ describe("sift console", () => {
     expect(found?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await checkPassword(found!.passwordHash, password)).toBe(true);
     expect(await cli("console", "user", "add", "--email", email)).toMatchObject({ code: 2 });
+    // One entry, by the operation's name (`user.create`), never with the password.
+    const { data } = await new AuditTrail({ redis, clock: systemClock }).page({ since, limit: 1000 });
+    const entries = data.filter((e) => e.target === email);
+    expect(entries.map((e) => [e.action, e.actor.type])).toEqual([["user.create", "cli"]]);
+    expect(entries[0]?.after).toMatchObject({ email, operator: true });
+    expect(JSON.stringify(entries)).not.toContain(password);
   });
 
   it("refuses a short password, a bad e-mail and a password given as an argument", async () => {

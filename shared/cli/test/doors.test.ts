@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
-import { BULL_PREFIX } from "@sift/contracts";
+import { BULL_PREFIX, workspaceLogFrom } from "@sift/contracts";
 import { FeedbackStore } from "@sift/feedback";
 import { NoticeStore } from "@sift/keystore";
 import { readFileSync } from "node:fs";
@@ -11,7 +11,10 @@ import { operationDeps } from "@sift/operations";
 import { closeServer, createJobsRedis, listen, silentLogger, type RedisClient } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
 import { DEFAULT_LOG_SETTINGS, LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
-import { createWebhookQueue, WebhookStore } from "@sift/webhooks";
+import { createWebhookQueue, WebhookStore, webhookSigningKey } from "@sift/webhooks";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Queue } from "bullmq";
 import { runCli } from "../src/run.ts";
 
@@ -37,6 +40,8 @@ let models: ModelDeps;
 let accounts: AccountStore;
 let verdicts: RedisVerdictLog;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
+/** The CLI's webhook store: signing under the deployment's key, as main.ts with SIFT_INTERNAL_SECRET. */
+let cliWebhooks: WebhookStore;
 const received: Array<{ type: string; data: Record<string, unknown> }> = [];
 
 /** A cookie-keeping console client through the gateway, reading each page's CSRF token. */
@@ -98,13 +103,20 @@ beforeAll(async () => {
   // The stack's BullMQ jobs live in database 1 (stack.ts): the CLI queues its webhooks there.
   jobsRedis = createJobsRedis({ url: `${inject("redisUrl")}/1` }, "doors-cli-jobs");
   cliQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
+  cliWebhooks = new WebhookStore({
+    redis: stack.redis,
+    clock: stack.clock,
+    queue: cliQueue,
+    signingKey: webhookSigningKey(stack.internalSecret),
+  });
   const deps = {
     keystore: stack.keystore,
     operations: operationDeps({
       redis: stack.redis,
       clock: stack.clock,
       logger: silentLogger(),
-      webhooks: new WebhookStore({ redis: stack.redis, clock: stack.clock, queue: cliQueue }),
+      webhooks: cliWebhooks,
+      allowPrivateWebhooks: true,
       models,
       members: accounts,
       verdicts,
@@ -147,6 +159,8 @@ interface Site {
   secretKey: string;
   /** What a case's setup made for its change to act on (a token's id). */
   made?: string;
+  /** The audit entries made before the door ran (the site's own webhook, a setup's): not the change's. */
+  before?: Set<string>;
 }
 
 const v1 = async (method: string, path: string, body?: unknown) => {
@@ -180,6 +194,8 @@ interface Case {
   doors: Partial<Record<Door, (site: Site) => Promise<string | void>>>;
   /** What the change leaves, with nothing that differs between two workspaces (ids, times). */
   state(site: Site, secret: string | void): Promise<unknown>;
+  /** The workspace whose audit entries the change writes, if not the site's (a created one's). */
+  auditOf?(site: Site, secret: string | void): string;
   /** The audit entries' fields that must match (besides the action), per entry. */
   audited(entry: { before?: unknown; after?: unknown }): unknown;
   /** The webhooks this change must deliver (at least one door's run shows each). */
@@ -191,6 +207,7 @@ const settingsPage = (s: Site) => `/console/w/${s.workspaceId}/settings`;
 const settingsForm = async (s: Site, changes: Record<string, string>) => {
   const view = await v1("GET", `/v1/workspaces/${s.workspaceId}`);
   return {
+    name: String(view["name"]),
     strictness: String(view["strictness"]),
     shareReports: view["shareReports"] ? "on" : "off",
     network: view["network"] ? "on" : "off",
@@ -208,16 +225,147 @@ const viewOf = (value: unknown) => {
   return rest;
 };
 
+const configShape = (v: unknown) => {
+  const {
+    id: _id,
+    workspaceId: _w,
+    siteKey: _k,
+    createdAt: _c,
+    updatedAt: _u,
+    ...rest
+  } = v as Record<string, unknown>;
+  return rest;
+};
+
+/** Creating a site, its verdict log's settings, a configuration's challenge settings: every door. */
+function settingCases(): Case[] {
+  return [
+    {
+      change: "create a site",
+      actions: "workspace.",
+      doors: {
+        v1: async () =>
+          (await v1("POST", "/v1/workspaces", { name: "Created site", plan: "free" }))["id"] as string,
+        console: async () => {
+          await browser.request("/console/");
+          const res = await browser.request("/console/workspaces", { name: " Created site " });
+          expect(res.status, res.text.slice(0, 300)).toBe(303);
+          return /\/console\/w\/([\w-]+)\/sites/.exec(res.location ?? "")?.[1];
+        },
+        cli: async () =>
+          (await sift("workspace", "create", "--name", "Created site", "--plan", "free"))[
+            "workspaceId"
+          ] as string,
+      },
+      auditOf: (_s, id) => id as string,
+      state: async (_s, id) => {
+        const w = typeof id === "string" ? await stack.keystore.getWorkspace(id) : null;
+        return w && viewOf({ ...(await v1("GET", `/v1/workspaces/${w.id}`)) });
+      },
+      audited: (e) => ({ before: e.before, after: viewOf(e.after) }),
+      events: [],
+    },
+    {
+      change: "set the verdict log's privacy, retention and maximum",
+      actions: "workspace.",
+      doors: {
+        v1: async (s) =>
+          void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, {
+            logPrivacy: "none",
+            logRetentionDays: 30,
+            logMaxEntries: 5000,
+          })),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/submissions`;
+          await browser.submit(page, `/console/w/${s.workspaceId}/log`, {
+            privacy: "none",
+            retention_days: "30",
+            max_entries: "5000",
+          });
+        },
+        cli: async (s) =>
+          void (await sift(
+            "workspace",
+            "set",
+            "--workspace",
+            s.workspaceId,
+            "--log-privacy",
+            "none",
+            "--log-retention-days",
+            "30",
+            "--log-max-entries",
+            "5000",
+          )),
+      },
+      state: async (s) => ({
+        log: workspaceLogFrom((await stack.keystore.getWorkspace(s.workspaceId))!),
+        keyRecord: (await stack.keystore.resolve(s.secretKey))?.log,
+      }),
+      audited: (e) => ({ before: viewOf(e.before), after: viewOf(e.after) }),
+      events: [],
+    },
+    {
+      change: "set a challenge configuration's difficulty, life and adaptive mode",
+      actions: "configuration.",
+      doors: {
+        v1: async (s) =>
+          void (await v1("PATCH", `/v1/configurations/${s.configId}`, {
+            difficulty: 12,
+            challengeTtlSeconds: 300,
+            adaptive: true,
+          })),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/sites/${s.configId}`;
+          await browser.submit(page, page, { difficulty: "12", life: "300", adaptive: "on" });
+        },
+        cli: async (s) =>
+          void (await sift(
+            "config",
+            "set",
+            "--config",
+            s.configId,
+            "--difficulty",
+            "12",
+            "--challenge-ttl",
+            "300",
+            "--adaptive",
+            "on",
+          )),
+      },
+      state: async (s) => {
+        const c = (await stack.keystore.getConfig(s.configId))!;
+        return { difficulty: c.difficulty, challengeTtlMs: c.challengeTtlMs, adaptive: c.adaptive };
+      },
+      audited: (e) => ({ before: configShape(e.before), after: configShape(e.after) }),
+      events: [],
+    },
+  ];
+}
+
 const listsPage = (s: Site) => `/console/w/${s.workspaceId}/lists`;
 const listsOf = async (s: Site) => ({ entries: await feedback.lists(s.workspaceId) });
 
-/** Lists: the console and the CLI (no /v1 resource yet: docs/hosts.md, "Not yet"). */
+/** A CSV file of list entries, as `sift list import --file` reads it. */
+const csvFile = (text: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), "sift-doors-")), "lists.csv");
+  writeFileSync(path, text);
+  return path;
+};
+const IMPORT_CSV = "kind,type,value\nblock,email,a@b.example\nblock,domain,c.example\n";
+
+/** Lists: every door. */
 function listCases(): Case[] {
   return [
     {
       change: "add a list entry",
       actions: "list.",
       doors: {
+        v1: async (s) =>
+          void (await v1("POST", `/v1/workspaces/${s.workspaceId}/lists`, {
+            kind: "block",
+            type: "domain",
+            value: "https://www.Spam.example/offer",
+          })),
         console: async (s) =>
           void (await browser.submit(listsPage(s), `${listsPage(s)}/add`, {
             kind: "block",
@@ -250,6 +398,12 @@ function listCases(): Case[] {
           value: "hi there",
         })),
       doors: {
+        v1: async (s) =>
+          void (await v1("POST", `/v1/workspaces/${s.workspaceId}/lists/remove`, {
+            kind: "allow",
+            type: "phrase",
+            value: "Hi  There",
+          })),
         console: async (s) =>
           void (await browser.submit(listsPage(s), `${listsPage(s)}/remove`, {
             kind: "allow",
@@ -282,10 +436,17 @@ function listCases(): Case[] {
           value: "a@b.example",
         })),
       doors: {
-        console: async (s) =>
-          void (await browser.submit(listsPage(s), `${listsPage(s)}/import`, {
-            csv: "kind,type,value\nblock,email,a@b.example\nblock,domain,c.example\n",
+        v1: async (s) =>
+          void (await v1("POST", `/v1/workspaces/${s.workspaceId}/lists/import`, {
+            entries: [
+              { kind: "block", type: "email", value: "a@b.example" },
+              { kind: "block", type: "domain", value: "c.example" },
+            ],
           })),
+        console: async (s) =>
+          void (await browser.submit(listsPage(s), `${listsPage(s)}/import`, { csv: IMPORT_CSV })),
+        cli: async (s) =>
+          void (await sift("list", "import", "--workspace", s.workspaceId, "--file", csvFile(IMPORT_CSV))),
       },
       state: listsOf,
       audited: (e) => ({ after: e.after }),
@@ -443,7 +604,7 @@ function memberCases(): Case[] {
   ];
 }
 
-/** Forgetting a site's verdict log: the console (an owner's submissions page) and the CLI. */
+/** Forgetting a site's verdict log and what its reports taught: every door. */
 function forgetCases(): Case[] {
   return [
     {
@@ -463,6 +624,7 @@ function forgetCases(): Case[] {
           DEFAULT_LOG_SETTINGS,
         )),
       doors: {
+        v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}/verdicts`)),
         console: async (s) => {
           const page = `/console/w/${s.workspaceId}/submissions`;
           await browser.submit(page, `/console/w/${s.workspaceId}/log/forget`, { confirm: "yes" });
@@ -471,6 +633,130 @@ function forgetCases(): Case[] {
       },
       state: async (s) => ({ kept: (await verdicts.list(s.workspaceId)).verdicts.length }),
       audited: (e) => ({ before: e.before, after: e.after }),
+      events: [],
+    },
+    {
+      change: "forget what a site's reports taught",
+      actions: "feedback.forget",
+      setup: async (s) => {
+        await feedback.setSharing(s.workspaceId, true);
+        await examples.keep(s.workspaceId, {
+          label: 1,
+          featurizerVersion: 1,
+          reviewedAt: Date.now(),
+          ids: Int32Array.from([7]),
+          vals: Float32Array.from([1]),
+        });
+      },
+      doors: {
+        v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}/reports`)),
+        console: async (s) =>
+          void (await browser.submit(settingsPage(s), `/console/w/${s.workspaceId}/reports/forget`, {
+            confirm: "yes",
+          })),
+        cli: async (s) => void (await sift("feedback", "forget", "--workspace", s.workspaceId)),
+      },
+      state: async (s) => ({
+        kept: await examples.countOf(s.workspaceId),
+        ...(await feedback.stats(s.workspaceId)),
+      }),
+      audited: (e) => ({ before: e.before, after: e.after }),
+      events: [],
+    },
+  ];
+}
+
+/** Deleting a site or a configuration, and webhooks: /v1 and the CLI (docs/hosts.md says why not the console). */
+function deletionCases(): Case[] {
+  const hooksOf = async (s: Site) =>
+    (await cliWebhooks.of(s.workspaceId)).map((w) => ({ url: w.url, events: w.events }));
+  const hookShape = (v: unknown) => {
+    if (v === undefined) return undefined;
+    const { id: _id, workspaceId: _w, createdAt: _c, ...rest } = v as Record<string, unknown>;
+    return rest;
+  };
+  return [
+    {
+      change: "delete a site",
+      actions: "workspace.",
+      doors: {
+        v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}`)),
+        cli: async (s) => void (await sift("workspace", "delete", "--workspace", s.workspaceId)),
+      },
+      state: async (s) => ({
+        workspace: await stack.keystore.getWorkspace(s.workspaceId),
+        secretWorks: (await stack.keystore.resolve(s.secretKey)) !== null,
+      }),
+      audited: (e) => ({ before: viewOf(e.before), after: e.after }),
+      events: [],
+    },
+    {
+      change: "delete a configuration",
+      actions: "configuration.",
+      doors: {
+        v1: async (s) => void (await v1("DELETE", `/v1/configurations/${s.configId}`)),
+        cli: async (s) => void (await sift("config", "delete", "--config", s.configId)),
+      },
+      state: async (s) => ({
+        configurations: (await stack.keystore.configIdsOf(s.workspaceId)).length,
+        secretWorks: (await stack.keystore.resolve(s.secretKey)) !== null,
+      }),
+      audited: (e) => {
+        const {
+          id: _id,
+          workspaceId: _w,
+          siteKey,
+          createdAt: _c,
+          updatedAt: _u,
+          ...rest
+        } = e.before as Record<string, unknown>;
+        return { ...rest, siteKey: typeof siteKey, after: e.after };
+      },
+      events: [],
+    },
+    {
+      change: "create a webhook",
+      actions: "webhook.",
+      doors: {
+        v1: async (s) =>
+          void (await v1("POST", "/v1/webhooks", {
+            url: `${receiverUrl}/panel`,
+            events: ["workspace.state"],
+            workspaceId: s.workspaceId,
+          })),
+        cli: async (s) =>
+          void (await sift(
+            "webhook",
+            "create",
+            "--url",
+            `${receiverUrl}/panel`,
+            "--events",
+            "workspace.state",
+            "--workspace",
+            s.workspaceId,
+          )),
+      },
+      state: hooksOf,
+      audited: (e) => ({ before: hookShape(e.before), after: hookShape(e.after) }),
+      events: [],
+    },
+    {
+      change: "delete a webhook",
+      actions: "webhook.",
+      setup: async (s) =>
+        (
+          await cliWebhooks.create({
+            url: `${receiverUrl}/old`,
+            events: ["usage.threshold"],
+            workspaceId: s.workspaceId,
+          })
+        ).record.id,
+      doors: {
+        v1: async (s) => void (await v1("DELETE", `/v1/webhooks/${s.made}`)),
+        cli: async (s) => void (await sift("webhook", "delete", "--webhook", s.made!)),
+      },
+      state: async (s) => ({ hooks: await hooksOf(s), gone: (await cliWebhooks.get(s.made!)) === null }),
+      audited: (e) => ({ before: hookShape(e.before), after: hookShape(e.after) }),
       events: [],
     },
   ];
@@ -675,10 +961,96 @@ const CASES: Case[] = [
     },
     events: [],
   },
+  {
+    change: "rename a site",
+    actions: "workspace.",
+    doors: {
+      v1: async (s) => void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, { name: "Bakery Ltd" })),
+      console: async (s) =>
+        void (await browser.submit(
+          settingsPage(s),
+          settingsPage(s),
+          await settingsForm(s, { name: "  Bakery Ltd " }),
+        )),
+      cli: async (s) =>
+        void (await sift("workspace", "set", "--workspace", s.workspaceId, "--name", "Bakery Ltd")),
+    },
+    state: async (s) => ({ name: (await stack.keystore.getWorkspace(s.workspaceId))?.name }),
+    audited: (e) => ({ before: viewOf(e.before), after: viewOf(e.after) }),
+    events: [],
+  },
+  {
+    change: "set a site's external id and labels",
+    actions: "workspace.",
+    doors: {
+      v1: async (s) =>
+        void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, {
+          externalId: `panel-${s.workspaceId}`,
+          labels: { reseller: "r12", region: "eu" },
+        })),
+      cli: async (s) =>
+        void (await sift(
+          "workspace",
+          "set",
+          "--workspace",
+          s.workspaceId,
+          "--external-id",
+          `panel-${s.workspaceId}`,
+          "--labels",
+          "reseller=r12,region=eu",
+        )),
+    },
+    state: async (s) => {
+      const w = (await stack.keystore.getWorkspace(s.workspaceId))!;
+      return {
+        externalId: w.externalId === `panel-${s.workspaceId}`,
+        labels: w.labels,
+        found: (await stack.keystore.workspaceIdByExternalId(`panel-${s.workspaceId}`)) === s.workspaceId,
+      };
+    },
+    audited: (e) => {
+      const shape = (v: unknown) => {
+        const { externalId, ...rest } = viewOf(v);
+        return { ...rest, externalId: externalId === null ? null : "set" };
+      };
+      return { before: shape(e.before), after: shape(e.after) };
+    },
+    events: [],
+  },
+  {
+    change: "rename a configuration",
+    actions: "configuration.",
+    doors: {
+      v1: async (s) => void (await v1("PATCH", `/v1/configurations/${s.configId}`, { name: "Contact form" })),
+      console: async (s) => {
+        const page = `/console/w/${s.workspaceId}/sites/${s.configId}`;
+        await browser.submit(page, `${page}/rename`, { name: "Contact form" });
+      },
+      cli: async (s) => void (await sift("config", "set", "--config", s.configId, "--name", "Contact form")),
+    },
+    state: async (s) => ({ name: (await stack.keystore.getConfig(s.configId))?.name }),
+    audited: (e) => {
+      const shape = (v: unknown) => {
+        const {
+          id: _id,
+          workspaceId: _w,
+          siteKey: _k,
+          createdAt: _c,
+          updatedAt: _u,
+          ...rest
+        } = v as Record<string, unknown>;
+        return rest;
+      };
+      return { before: shape(e.before), after: shape(e.after) };
+    },
+    events: [],
+  },
+  ...settingCases(),
   ...listCases(),
   ...tokenCases(),
   ...memberCases(),
   ...forgetCases(),
+  ...deletionCases(),
 ];
 
 /** Each case's sites by door, made and changed in beforeAll-free sequence so webhooks can settle. */
@@ -706,6 +1078,8 @@ describe("one operation per change, through /v1, the console and the CLI", () =>
         const site = await newSite();
         const made = await c.setup?.(site);
         if (made) site.made = made;
+        const { data } = await stack.audit.page({ workspaceId: site.workspaceId, limit: 100 });
+        site.before = new Set(data.map((e) => e.id));
         byDoor[door] = { site, secret: await c.doors[door]!(site) };
       }
       runs.set(c.change, byDoor);
@@ -724,8 +1098,11 @@ describe("one operation per change, through /v1, the console and the CLI", () =>
       const seen = await Promise.all(
         doorsOf(c).map(async (door) => {
           const { site, secret } = byDoor[door]!;
-          const { data } = await stack.audit.page({ workspaceId: site.workspaceId, limit: 100 });
-          const entries = data.filter((e) => e.action.startsWith(c.actions));
+          const { data } = await stack.audit.page({
+            workspaceId: c.auditOf?.(site, secret) ?? site.workspaceId,
+            limit: 100,
+          });
+          const entries = data.filter((e) => e.action.startsWith(c.actions) && !site.before?.has(e.id));
           return {
             door,
             state: await c.state(site, secret),

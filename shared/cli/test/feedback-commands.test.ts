@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { FeedbackStore } from "@sift/feedback";
@@ -207,5 +210,60 @@ describe("sift feedback and sharing", () => {
     });
     await ok("workspace", "set", "--workspace", ws, "--languages", "");
     expect(await feedback.expectedLanguages(ws)).toEqual([]);
+  });
+});
+
+describe("sift list import", () => {
+  const file = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), "sift-import-")), "lists.csv");
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it("adds a CSV file's entries, as the console's export writes it, and counts the new ones", async () => {
+    const ws = await newWorkspace();
+    await ok("list", "add", "--workspace", ws, "--block", "--type", "domain", "old.example");
+    const csv =
+      "kind,type,value,added_by,added_at\nblock,domain,old.example,,\nallow,email,Ann@Shop.Example,,\n";
+    expect(await ok("list", "import", "--workspace", ws, "--file", file(csv))).toEqual({
+      workspaceId: ws,
+      entries: 2,
+      added: 1,
+    });
+    expect((await feedback.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "old.example"]);
+  });
+
+  it("imports nothing from a file with a bad line, naming every bad line, and exits 2", async () => {
+    const ws = await newWorkspace();
+    const result = await cli(
+      "list",
+      "import",
+      "--workspace",
+      ws,
+      "--file",
+      file("block,domain,good.example\ndeny,domain,a.example\nblock,email,nobody\n"),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("line 2: the list is “deny”");
+    expect(result.stderr).toContain("line 3: “nobody” is not a valid email");
+    expect(await feedback.lists(ws)).toEqual([]);
+  });
+
+  it("answers a file it cannot read with exit 2, and a workspace that does not exist with exit 1", async () => {
+    const ws = await newWorkspace();
+    const missing = await cli("list", "import", "--workspace", ws, "--file", "/nonexistent/lists.csv");
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      expect.stringContaining("cannot read /nonexistent/lists.csv"),
+    ]);
+    const nowhere = await cli(
+      "list",
+      "import",
+      "--workspace",
+      "ws_nowhere",
+      "--file",
+      file("block,domain,a.example\n"),
+    );
+    expect([nowhere.code, nowhere.stderr]).toEqual([1, "sift list import: no workspace ws_nowhere\n"]);
   });
 });

@@ -3,7 +3,7 @@ import { SPAM_STANDARD } from "@sift/contracts";
 import { AccountStore } from "@sift/console/accounts";
 import { runCli, type CliDeps } from "../src/index.ts";
 import { FeedbackStore } from "@sift/feedback";
-import { NoticeStore, RedisUsageMeter } from "@sift/keystore";
+import { AuditTrail, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
 import { readModelMeta } from "@sift/model";
 import { systemClock } from "@sift/runtime";
@@ -270,6 +270,7 @@ describe("the deployment's own model", () => {
 
   it("trains on a schedule only when enough new reviews were kept, and promotes only a winner", async () => {
     // The first test left a candidate trained on every review kept so far: nothing new since.
+    const started = Date.now();
     const skipped = await sift("model", "train", "--min-new", "50", "--promote-if-wins");
     expect(skipped.json).toEqual({ trained: false, newReviews: 0, minNew: 50 });
     expect((await sift("model", "train", "--min-new", "-1")).code).toBe(2);
@@ -279,6 +280,19 @@ describe("the deployment's own model", () => {
     const status = (await sift("model", "status")).json!;
     expect(status["version"]).toBe(wins ? ran.json!["version"] : shipped);
     if (wins) await sift("model", "rollback");
+    // One entry per change, by the operations' names: a run that trained nothing records nothing.
+    const { data } = await new AuditTrail({ redis: stack.redis, clock: systemClock }).page({
+      since: started,
+      limit: 1000,
+    });
+    const entries = data.filter((e) => e.actor.type === "cli");
+    expect(entries.map((e) => e.action)).toEqual(
+      wins ? ["model.train", "model.promote", "model.rollback"] : ["model.train"],
+    );
+    expect(entries[0]).toMatchObject({
+      target: ran.json!["version"],
+      after: { version: ran.json!["version"], comparison: { wins } },
+    });
   });
 
   it("keeps serving what it serves when the version put in service cannot be loaded", async () => {

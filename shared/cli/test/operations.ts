@@ -8,7 +8,7 @@ import { WebhookStore } from "@sift/webhooks";
 /**
  * The operations as main.ts builds them, on a test's Redis: events are handed to a webhook store
  * with no delivery queue (so dropped), as these files test the CLI's effects, not deliveries
- * (shared/operations/test/doors.test.ts delivers them).
+ * (doors.test.ts delivers them).
  */
 export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): OperationDeps =>
   operationDeps({

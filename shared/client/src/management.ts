@@ -84,6 +84,18 @@ export interface ConfigurationInput {
   adaptive?: boolean;
 }
 
+/** A block or allow entry of a site's lists, as added (its value folded as stored). */
+export interface ListEntryInput {
+  kind: "block" | "allow";
+  type: "domain" | "email" | "phrase";
+  value: string;
+}
+export interface ListEntry extends ListEntryInput {
+  /** Who added it (a token's id, a console user's e-mail, `CLI`) and when; null from before that was kept. */
+  addedBy: string | null;
+  addedAt: string | null;
+}
+
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
@@ -202,6 +214,75 @@ export class ManagementClient {
     idempotencyKey?: string,
   ): Promise<{ id: string; secret: string; url: string; events: string[] }> {
     return this.#call("POST", "/v1/webhooks", input, idempotencyKey);
+  }
+  /** A page of a site's lists in kind, type, value order; `kind` (and `type` with it) narrow it. */
+  listEntries(
+    workspaceId: string,
+    filter: {
+      kind?: ListEntryInput["kind"];
+      type?: ListEntryInput["type"];
+      cursor?: string;
+      limit?: number;
+    } = {},
+  ): Promise<Page<ListEntry>> {
+    return this.#call("GET", `/v1/workspaces/${encodeURIComponent(workspaceId)}/lists${query(filter)}`);
+  }
+  addListEntry(workspaceId: string, entry: ListEntryInput, idempotencyKey?: string): Promise<ListEntryInput> {
+    return this.#call(
+      "POST",
+      `/v1/workspaces/${encodeURIComponent(workspaceId)}/lists`,
+      entry,
+      idempotencyKey,
+    );
+  }
+  removeListEntry(
+    workspaceId: string,
+    entry: ListEntryInput,
+    idempotencyKey?: string,
+  ): Promise<ListEntryInput> {
+    return this.#call(
+      "POST",
+      `/v1/workspaces/${encodeURIComponent(workspaceId)}/lists/remove`,
+      entry,
+      idempotencyKey,
+    );
+  }
+  /** Up to 20,000 entries, all or none. */
+  importListEntries(
+    workspaceId: string,
+    entries: ListEntryInput[],
+    idempotencyKey?: string,
+  ): Promise<{ entries: number; added: number }> {
+    return this.#call(
+      "POST",
+      `/v1/workspaces/${encodeURIComponent(workspaceId)}/lists/import`,
+      { entries },
+      idempotencyKey,
+    );
+  }
+  /** Every verdict the site's log keeps, gone at once. */
+  forgetVerdicts(
+    workspaceId: string,
+    idempotencyKey?: string,
+  ): Promise<{ workspaceId: string; forgotten: true }> {
+    return this.#call(
+      "DELETE",
+      `/v1/workspaces/${encodeURIComponent(workspaceId)}/verdicts`,
+      undefined,
+      idempotencyKey,
+    );
+  }
+  /** What the site's reports taught, and what was kept of them for the deployment's model. */
+  forgetReports(
+    workspaceId: string,
+    idempotencyKey?: string,
+  ): Promise<{ workspaceId: string; forgotten: true; version: number }> {
+    return this.#call(
+      "DELETE",
+      `/v1/workspaces/${encodeURIComponent(workspaceId)}/reports`,
+      undefined,
+      idempotencyKey,
+    );
   }
   /** Up to 1,000 operations, each answered as if sent alone, in order. */
   batch(

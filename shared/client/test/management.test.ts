@@ -52,4 +52,35 @@ describe("ManagementClient", () => {
     expect(error).toBeInstanceOf(ManagementError);
     expect(error).toMatchObject({ status: 409, code: "conflict", existingId: first.id });
   });
+
+  it("adds, imports, pages and removes a site's list entries, and forgets its log and reports", async () => {
+    const site = await client.createWorkspace({ name: "Lists", plan: "free" });
+    expect(
+      await client.addListEntry(site.id, { kind: "block", type: "domain", value: "https://Spam.example/x" }),
+    ).toEqual({ kind: "block", type: "domain", value: "spam.example" });
+    expect(
+      await client.importListEntries(site.id, [
+        { kind: "allow", type: "email", value: "ann@shop.example" },
+        { kind: "block", type: "phrase", value: "free seo audit" },
+      ]),
+    ).toEqual({ entries: 2, added: 2 });
+    const first = await client.listEntries(site.id, { limit: 2 });
+    const rest = await client.listEntries(site.id, { limit: 2, cursor: first.nextCursor! });
+    expect([...first.data, ...rest.data].map((e) => e.value)).toEqual([
+      "ann@shop.example",
+      "spam.example",
+      "free seo audit",
+    ]);
+    expect(rest.nextCursor).toBeNull();
+    await client.removeListEntry(site.id, { kind: "block", type: "domain", value: "spam.example" });
+    expect((await client.listEntries(site.id, { kind: "block" })).data.map((e) => e.value)).toEqual([
+      "free seo audit",
+    ]);
+    const bad = await client
+      .addListEntry(site.id, { kind: "block", type: "email", value: "nobody" })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({ status: 400, code: "invalid" });
+    expect(await client.forgetVerdicts(site.id)).toEqual({ workspaceId: site.id, forgotten: true });
+    expect(await client.forgetReports(site.id)).toMatchObject({ workspaceId: site.id, forgotten: true });
+  });
 });

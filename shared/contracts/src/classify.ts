@@ -120,7 +120,7 @@ export const classifyDoc: OperationDoc = {
       ClassifyMessage.tooManyFields,
       ClassifyMessage.tooLong,
     ]),
-    ...keyedAnswers("Key missing, unknown, rerolled, mismatched or of the wrong kind."),
+    ...keyedAnswers("Key missing, unknown, rotated away, mismatched or of the wrong kind."),
     "429": {
       ...jsonResponse(
         ErrorBody,

@@ -16,3 +16,4 @@ export * from "./management.ts";
 export * from "./management-doc.ts";
 export * from "./model-api.ts";
 export * from "./score.ts";
+export * from "./lists-api.ts";

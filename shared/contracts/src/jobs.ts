@@ -37,7 +37,7 @@ export const BULL_PREFIX = "{sift:bull}";
  */
 export const FEEDBACK_QUEUE = "sift-feedback";
 
-export const FeedbackJob = z.object({
+export const ReportJob = z.object({
   workspaceId: z.string(),
   label: z.enum(["spam", "clean"]),
   buckets: z.array(z.number().int().nonnegative()).max(8192),
@@ -66,7 +66,7 @@ export const FeedbackJob = z.object({
    */
   example: z.string().max(262_144).optional(),
 });
-export type FeedbackJob = z.infer<typeof FeedbackJob>;
+export type ReportJob = z.infer<typeof ReportJob>;
 
 /**
  * The verdict log's retention job (@sift/verdicts, run by classify): hourly, trims every

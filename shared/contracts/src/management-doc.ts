@@ -22,6 +22,7 @@ import {
   WorkspaceView,
   page,
 } from "./management.ts";
+import { LIST_OPERATIONS } from "./lists-api.ts";
 import { MODEL_OPERATIONS } from "./model-api.ts";
 import { jsonSchema, queryParameters, type OperationDoc } from "./openapi-parts.ts";
 
@@ -207,6 +208,7 @@ export const MANAGEMENT_OPERATIONS = {
     body: BatchRequest,
     answer: BatchResult,
   },
+  ...LIST_OPERATIONS,
   ...MODEL_OPERATIONS,
 } as const satisfies Record<string, ManagementOperation>;
 

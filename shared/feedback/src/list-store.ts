@@ -13,7 +13,9 @@ export interface ListStoreDeps {
  * Each workspace's block and allow lists in Redis: the set of entries the workers match
  * (`{fb:<id>}:lists`, `kind|type|value`), and beside it who added each entry and when (a hash,
  * `lists-added`, and the same times as a sorted set, `lists-at`, so a page in the order entries
- * were added is cut by Redis). Every change bumps the workspace's version, which workers watch.
+ * were added is cut by Redis), and the entries again as a sorted set of equal scores,
+ * `lists-by-value`, whose lexical ranges are /v1's cursor pages (a cursor is an entry, so it
+ * survives adds and removes between pages). Every change bumps the workspace's version, which workers watch.
  * All keys of a workspace share the hash tag `{fb:<id>}`, so each MULTI is one Cluster slot.
  */
 export class ListStore {
@@ -56,6 +58,7 @@ export class ListStore {
         .srem(this.key(workspaceId, "lists"), member)
         .hdel(this.key(workspaceId, "lists-added"), member)
         .zrem(this.key(workspaceId, "lists-at"), member)
+        .zrem(this.key(workspaceId, "lists-by-value"), member)
         .incr(this.key(workspaceId, "version")),
     );
     return normalized;
@@ -73,7 +76,10 @@ export class ListStore {
   ): Promise<number> {
     if (entries.length === 0) return 0;
     const members = entries.map(listMember);
-    const multi = this.redis.multi().sadd(this.key(workspaceId, "lists"), ...members);
+    const multi = this.redis
+      .multi()
+      .sadd(this.key(workspaceId, "lists"), ...members)
+      .zadd(this.key(workspaceId, "lists-by-value"), ...members.flatMap((m) => [0, m]));
     if (addedBy !== undefined) {
       const at = this.#clock.now();
       const meta = JSON.stringify({ by: addedBy, at } satisfies ListAdded);
@@ -165,6 +171,41 @@ export class ListStore {
     return (range.descending ? [...datedPage, ...restPage] : [...restPage, ...datedPage]).flatMap(
       parseListMember,
     );
+  }
+
+  /**
+   * Up to `limit` entries after `cursor` (an entry's member, as `next` gave it) in kind, type and
+   * value order (bytes), within those whose member starts with `prefix` (`block|`, `block|domain|`).
+   * Lists from before the index are indexed at their first page.
+   */
+  async listPage(
+    workspaceId: string,
+    page: { limit: number; cursor: string | null; prefix?: string },
+  ): Promise<{ entries: ListEntry[]; next: string | null }> {
+    const index = this.key(workspaceId, "lists-by-value");
+    const [size, indexed] = await Promise.all([this.listSize(workspaceId), this.redis.zcard(index)]);
+    if (size !== indexed) await this.#reindex(workspaceId);
+    const prefix = page.prefix ?? "";
+    // Every prefix ends in "|"; "}" is the byte after it, so "(…}" bounds the prefix's range.
+    const max = prefix === "" ? "+" : `(${prefix.slice(0, -1)}}`;
+    const min =
+      page.cursor !== null && page.cursor >= prefix ? `(${page.cursor}` : prefix === "" ? "-" : `[${prefix}`;
+    const members = await this.redis.zrangebylex(index, min, max, "LIMIT", 0, page.limit + 1);
+    const shown = members.slice(0, page.limit);
+    return {
+      entries: shown.flatMap(parseListMember),
+      next: members.length > page.limit ? (shown.at(-1) ?? null) : null,
+    };
+  }
+
+  async #reindex(workspaceId: string): Promise<void> {
+    const index = this.key(workspaceId, "lists-by-value");
+    const members = await this.redis.smembers(this.key(workspaceId, "lists"));
+    const multi = this.redis.multi().del(index);
+    // 10,000 members a ZADD: no one command holds a whole large list.
+    for (let i = 0; i < members.length; i += 10_000)
+      multi.zadd(index, ...members.slice(i, i + 10_000).flatMap((m) => [0, m]));
+    await this.#exec(multi);
   }
 
   #zrange(key: string, from: number, to: number, descending = false): Promise<string[]> {

@@ -1,8 +1,8 @@
-import type { NormalizedField } from "@sift/contracts";
+import { LIST_KINDS, LIST_TYPES, type NormalizedField } from "@sift/contracts";
 
-export const LIST_KINDS = ["block", "allow"] as const;
+// The two lists and the three types are the management API's words too (@sift/contracts).
+export { LIST_KINDS, LIST_TYPES };
 export type ListKind = (typeof LIST_KINDS)[number];
-export const LIST_TYPES = ["domain", "email", "phrase"] as const;
 export type ListType = (typeof LIST_TYPES)[number];
 
 export interface ListEntry {

@@ -128,7 +128,7 @@ export const personalize = (input: {
     reasons.push({
       signal: "learned_site",
       label: earned?.heldOut
-        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction}, sharing sites' ×${earned.shared}${earned.guard < 0 ? `, held ${(-earned.guard).toFixed(2)} lower to keep its clean reviews clean` : ""})`
+        ? `what this site's reports taught (weighed on its ${earned.heldOut} newest: its words ×${earned.layer}, its correction ×${earned.correction}, sharing sites' ×${earned.shared}${earned.guard < 0 ? `, held ${(-earned.guard).toFixed(2)} lower to keep the messages it reported not spam clean` : ""})`
         : "what this site's reports taught",
       weight: ownAdjustment,
     });

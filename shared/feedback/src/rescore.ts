@@ -1,4 +1,4 @@
-import type { FeedbackJob } from "@sift/contracts";
+import type { ReportJob } from "@sift/contracts";
 import { decodeCorrections, MAX_CORRECTION_REPORTS, SiteCorrection } from "./correction.ts";
 import {
   CORRECTION_RECORD_BYTES,
@@ -51,7 +51,7 @@ export const MAX_ENTRY_EXAMPLE_BYTES = 4_096;
  * empty for a report without one, or with one longer than MAX_ENTRY_EXAMPLE_BYTES.
  */
 export const encodeExampleEntry = (
-  job: Pick<FeedbackJob, "label" | "logOdds" | "buckets" | "example">,
+  job: Pick<ReportJob, "label" | "logOdds" | "buckets" | "example">,
 ): Buffer => {
   if (!job.example) return Buffer.alloc(0);
   const example = Buffer.from(job.example, "base64");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FeedbackJob, Strictness } from "@sift/contracts";
+import type { ReportJob, Strictness } from "@sift/contracts";
 import { placeSite, type Placement, type PopulationCurve } from "./placement.ts";
 import { labelBit, readReviewedRecord, REVIEWED_RECORD_BYTES, reviewedRecord } from "./report-records.ts";
 
@@ -16,7 +16,7 @@ import { labelBit, readReviewedRecord, REVIEWED_RECORD_BYTES, reviewedRecord } f
 export const modelTag = (version: string): number =>
   createHash("sha256").update(version).digest().readUInt32LE(0);
 
-export const encodeReviewed = (job: Pick<FeedbackJob, "label" | "logOdds" | "modelVersion">): Buffer => {
+export const encodeReviewed = (job: Pick<ReportJob, "label" | "logOdds" | "modelVersion">): Buffer => {
   if (job.logOdds === undefined || job.modelVersion === undefined || !Number.isFinite(job.logOdds))
     return Buffer.alloc(0);
   return reviewedRecord(labelBit(job.label), job.logOdds, modelTag(job.modelVersion));

@@ -1,5 +1,5 @@
 import type { Result } from "ioredis";
-import { DEFAULT_STRICTNESS, STRICTNESS_MODES, type FeedbackJob, type Strictness } from "@sift/contracts";
+import { DEFAULT_STRICTNESS, STRICTNESS_MODES, type ReportJob, type Strictness } from "@sift/contracts";
 import { decodeSignature, SIGNATURE_SIZE } from "./fingerprint.ts";
 import { FINGERPRINT_RECORD_BYTES, LAYER_BUCKETS, type LayerSnapshot } from "./layer.ts";
 import { ListStore, parseListMember, type ListStoreDeps } from "./list-store.ts";
@@ -189,7 +189,7 @@ export class FeedbackStore extends ListStore {
    * Applies one report to a layer (a workspace's, or SHARED_LAYER); the layer's new version. With
    * `reportId` (the queue's job id), a report applied already is not applied again (RECORD).
    */
-  async record(layer: string, job: FeedbackJob, reportId = ""): Promise<number> {
+  async record(layer: string, job: ReportJob, reportId = ""): Promise<number> {
     const signature = decodeSignature(job.fingerprint);
     if (!signature) throw new Error("fingerprint has the wrong length");
     const record = Buffer.alloc(FINGERPRINT_RECORD_BYTES);
@@ -230,7 +230,7 @@ export class FeedbackStore extends ListStore {
    * many reports it sends, never moves the shared layer. The pending reports are hashes and
    * signatures only, as the learner's jobs are.
    */
-  async sharedReports(job: FeedbackJob, reportId: string): Promise<FeedbackJob[]> {
+  async sharedReports(job: ReportJob, reportId: string): Promise<ReportJob[]> {
     const signature = decodeSignature(job.fingerprint);
     if (!signature) throw new Error("fingerprint has the wrong length");
     const [, agreed] = (await this.redis.siftAgreeReport(
@@ -247,7 +247,7 @@ export class FeedbackStore extends ListStore {
       this.key(SHARED_LAYER, "agree-pending"),
       ...new Set(agreed),
     )) as string[];
-    return [job, ...claimed.map((json) => JSON.parse(json) as FeedbackJob)];
+    return [job, ...claimed.map((json) => JSON.parse(json) as ReportJob)];
   }
 
   async version(layer: string): Promise<number> {

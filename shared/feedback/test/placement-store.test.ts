@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { FeedbackJob, NormalizedField } from "@sift/contracts";
+import type { ReportJob, NormalizedField } from "@sift/contracts";
 import {
   encodeSignature,
   FeedbackStore,
@@ -38,8 +38,8 @@ const job = (
   workspaceId: string,
   label: "spam" | "clean",
   logOdds: number,
-  extra: Partial<FeedbackJob> = {},
-): FeedbackJob => ({
+  extra: Partial<ReportJob> = {},
+): ReportJob => ({
   workspaceId,
   label,
   buckets: [1, 2, 3],

@@ -9,6 +9,7 @@ import type { ApiRoute } from "./route.ts";
 import { AUDIT_ROUTES } from "./routes/audit.ts";
 import { batchRoute } from "./routes/batch.ts";
 import { CONFIGURATION_ROUTES } from "./routes/configurations.ts";
+import { LIST_ROUTES } from "./routes/lists.ts";
 import { MODEL_ROUTES } from "./routes/model.ts";
 import { TOKEN_ROUTES } from "./routes/tokens.ts";
 import { USAGE_ROUTES } from "./routes/usage.ts";
@@ -26,6 +27,7 @@ export const RESOURCE_ROUTES: readonly ApiRoute[] = [
   ...AUDIT_ROUTES,
   ...TOKEN_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...LIST_ROUTES,
   ...MODEL_ROUTES,
 ];
 

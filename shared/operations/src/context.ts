@@ -22,6 +22,8 @@ export interface OperationDeps {
     | "setExpectedLanguages"
     | "updateList"
     | "addListEntries"
+    | "listPage"
+    | "listAdded"
     | "forget"
   >;
   /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
@@ -35,7 +37,10 @@ export interface OperationDeps {
    * them), and the subscriptions (`webhook.create` signs with the store's key: only a door that
    * holds it offers that change).
    */
-  webhooks: Pick<WebhookStore, "emit" | "create" | "get" | "delete">;
+  webhooks: Pick<
+    WebhookStore,
+    "emit" | "create" | "get" | "delete" | "page" | "of" | "deliveries" | "canSign"
+  >;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
   /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
@@ -104,6 +109,12 @@ export interface MemberDirectory {
   getUser(id: string): Promise<{ id: string; email: string } | null>;
   userByEmail(email: string): Promise<{ id: string; email: string } | null>;
   roleIn(workspaceId: string, userId: string): Promise<MemberRole | null>;
+  /** A new account (its password stored as a hash), or null when the e-mail has one. */
+  addUser(input: {
+    email: string;
+    password: string;
+    operator: boolean;
+  }): Promise<{ id: string; email: string; operator: boolean } | null>;
   /** Gives a role to a user with none yet. */
   setRole(workspaceId: string, userId: string, role: MemberRole): Promise<void>;
   /** Changes or takes away a member's role, never the last owner's (one script: no race between owners). */

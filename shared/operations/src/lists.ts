@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LIST_KINDS, LIST_TYPES, normalizeListValue, type ListEntry } from "@sift/feedback";
+import { ListEntryInput, MAX_LIST_IMPORT, type ListEntryView } from "@sift/contracts";
+import { listMember, normalizeListValue, type ListEntry } from "@sift/feedback";
 import {
   NOT_FOUND,
   audit,
@@ -13,12 +14,7 @@ import {
 } from "./context.ts";
 
 /** One entry as a door hands it over; its value is checked and folded by the list store. */
-export const ListChange = z.object({
-  kind: z.enum(LIST_KINDS),
-  type: z.enum(LIST_TYPES),
-  // A phrase's limit is 200 characters once folded; a longer input is never a valid value.
-  value: z.string().max(2_000),
-});
+export const ListChange = ListEntryInput;
 
 /** Who the lists table names as having added an entry: a console user's e-mail, `CLI`, a token's id. */
 const addedBy = (actor: Actor): string => (actor.audit.type === "cli" ? "CLI" : actor.audit.id);
@@ -60,7 +56,7 @@ export const importList = async (
   workspaceId: string,
   input: unknown,
 ): Promise<Outcome<{ entries: number; added: number }>> => {
-  const parsed = validate(z.array(ListChange).max(100_000), input);
+  const parsed = validate(z.array(ListChange).max(MAX_LIST_IMPORT), input);
   if (!parsed.ok) return parsed;
   const entries: ListEntry[] = [];
   for (const [i, e] of parsed.value.entries()) {
@@ -73,4 +69,33 @@ export const importList = async (
   const result = { entries: entries.length, added };
   await audit(deps, actor, { action: "list.import", target: workspaceId, workspaceId, after: result });
   return done(result);
+};
+
+/**
+ * A page of a workspace's lists (kind, type, value order; `kind` and `type` narrow it) with who
+ * added each entry and when: /v1's read, as the console's table reads the same store.
+ */
+export const listPage = async (
+  deps: OperationDeps,
+  actor: Actor,
+  workspaceId: string,
+  page: { limit: number; cursor: string | null; kind?: string | undefined; type?: string | undefined },
+): Promise<Outcome<{ data: ListEntryView[]; nextCursor: string | null }>> => {
+  if (page.kind === undefined && page.type !== undefined)
+    return failure("invalid", "type: give kind with it (block or allow)");
+  if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
+  const prefix = [page.kind, page.type]
+    .filter((p) => p !== undefined)
+    .map((p) => `${p}|`)
+    .join("");
+  const cursor = page.cursor === null ? null : Buffer.from(page.cursor, "base64url").toString("utf8");
+  const found = await deps.feedback.listPage(workspaceId, { limit: page.limit, cursor, prefix });
+  const added = await deps.feedback.listAdded(workspaceId, found.entries);
+  return done({
+    data: found.entries.map((e) => {
+      const by = added.get(listMember(e));
+      return { ...e, addedBy: by?.by ?? null, addedAt: by ? new Date(by.at).toISOString() : null };
+    }),
+    nextCursor: found.next === null ? null : Buffer.from(found.next, "utf8").toString("base64url"),
+  });
 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MEMBER_ROLES, type MemberRole } from "@sift/contracts";
 import {
   NOT_FOUND,
+  OPERATOR_ONLY,
   audit,
   done,
   failure,
@@ -70,4 +71,23 @@ export const setMemberRole = async (
     ...(role === null ? {} : { after: view(role) }),
   });
   return done(view(role));
+};
+
+/**
+ * `user.create`: a console account, an operator's (the first operator is made this way, by the
+ * CLI). Which passwords are good enough is the door's to say before it asks; the password is
+ * stored as a hash and never recorded. A taken e-mail is a conflict.
+ */
+export const createUser = async (
+  deps: OperationDeps,
+  actor: Actor,
+  input: { email: string; password: string; operator: boolean },
+): Promise<Outcome<{ userId: string; email: string; operator: boolean }>> => {
+  if (!actor.operator) return OPERATOR_ONLY;
+  if (!deps.members) return NOT_FOUND;
+  const user = await deps.members.addUser(input);
+  if (!user) return failure("conflict", `${input.email} already has an account`);
+  const view = { userId: user.id, email: user.email, operator: user.operator };
+  await audit(deps, actor, { action: "user.create", target: user.email, after: view });
+  return done(view);
 };

@@ -33,6 +33,24 @@ export const requestTraining = (deps: OperationDeps, actor: Actor): Promise<Outc
     return done(request);
   });
 
+/**
+ * `model.train` trained at once (the CLI's `model train`, which holds the training data and the
+ * time): the same action as a request through /v1, whose training `model train --requested`
+ * runs and records nothing more (the request's entry stands for it). `train` is the door's
+ * trainer; the entry names the candidate and what it was trained from.
+ */
+export const trainModel = <T extends { version: string }>(
+  deps: OperationDeps,
+  actor: Actor,
+  train: () => Promise<T>,
+  summary: (trained: T) => Record<string, unknown>,
+): Promise<Outcome<T>> =>
+  withModels(deps, actor, async () => {
+    const trained = await train();
+    await audit(deps, actor, { action: "model.train", target: trained.version, after: summary(trained) });
+    return done(trained);
+  });
+
 export type ModelInService = { version: string; source: "shipped" | "deployment" };
 
 /**

@@ -186,3 +186,17 @@ export const forgetFeedback = async (
   });
   return done({ workspaceId, forgotten: true, version });
 };
+
+/**
+ * `workspace.reindex`: an operator's, once after upgrading to 1.5 (workspaces made before the
+ * directory are not in its lists); the answer and the entry count the workspaces indexed.
+ */
+export const reindexWorkspaces = async (
+  deps: OperationDeps,
+  actor: Actor,
+): Promise<Outcome<{ reindexed: number }>> => {
+  if (!actor.operator) return OPERATOR_ONLY;
+  const reindexed = await deps.keystore.reindexWorkspaces();
+  await audit(deps, actor, { action: "workspace.reindex", target: "*", after: { reindexed } });
+  return done({ reindexed });
+};

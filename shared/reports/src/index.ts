@@ -1,4 +1,4 @@
-import type { FeedbackJob } from "@sift/contracts";
+import type { ReportJob } from "@sift/contracts";
 import type { ReportQueue } from "./queue.ts";
 import { toReport, type ReportInput } from "./report.ts";
 
@@ -15,7 +15,7 @@ export { toReport } from "./report.ts";
 export const queueReport = async (
   reports: ReportQueue,
   input: ReportInput & { fingerprint?: string | undefined },
-): Promise<FeedbackJob> => {
+): Promise<ReportJob> => {
   const { fingerprint, ...rest } = input;
   const identifier = await reports.languageIdentifier?.();
   const report = toReport(rest, reports.baseScorer?.() ?? null, identifier);

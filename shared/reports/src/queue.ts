@@ -1,11 +1,11 @@
 import { Queue, type ConnectionOptions } from "bullmq";
-import { ATTEMPT_MEMORY_MS, FEEDBACK_QUEUE, type FeedbackJob } from "@sift/contracts";
+import { ATTEMPT_MEMORY_MS, FEEDBACK_QUEUE, type ReportJob } from "@sift/contracts";
 import { loadLinearScorer, MODEL_PATH, type LinearScorer } from "@sift/model";
 import { loadLanguageIdentifier, type LanguageIdentifier } from "@sift/model/language";
 
 /** Where reports wait for the learner. */
 export interface ReportQueue {
-  add(report: FeedbackJob): Promise<void>;
+  add(report: ReportJob): Promise<void>;
   close(): Promise<void>;
   /**
    * The base score a report carries (its stored score, for per-site placement and the site's
@@ -57,7 +57,7 @@ export class BullReportQueue implements ReportQueue {
     return this.#identifier;
   }
 
-  async add(report: FeedbackJob): Promise<void> {
+  async add(report: ReportJob): Promise<void> {
     await this.#queue.add("report", report, {
       removeOnComplete: KEEP_DONE,
       removeOnFail: KEEP_DONE,

@@ -1,4 +1,4 @@
-import type { FeedbackJob, Label, NormalizedField } from "@sift/contracts";
+import type { ReportJob, Label, NormalizedField } from "@sift/contracts";
 import { encodeSignature, fingerprint, reportBuckets, writingOf } from "@sift/feedback";
 import { encodeExample } from "@sift/learning";
 import { FEATURIZER_VERSION, type LinearScorer } from "@sift/model";
@@ -28,7 +28,7 @@ export const toReport = (
   input: ReportInput,
   scorer: LinearScorer | null,
   identifier?: LanguageIdentifier,
-): FeedbackJob => {
+): ReportJob => {
   const features = featurize(input.fields);
   const writing = input.fields.length > 0 ? writingOf(input.fields, identifier) : null;
   return {

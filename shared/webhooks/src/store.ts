@@ -38,6 +38,13 @@ export interface DeliveryRecord {
   delivered: boolean;
 }
 
+/**
+ * The deployment's webhook signing key: SIFT_INTERNAL_SECRET's HMAC under a fixed label, so it is
+ * never the secret itself. The management service and the CLI derive the same one.
+ */
+export const webhookSigningKey = (internalSecret: string): Buffer =>
+  createHmac("sha256", internalSecret).update("sift-webhook-signing").digest();
+
 /** The delivery log keeps each webhook's newest 1,000 attempts (a day of retries of many events). */
 const DELIVERIES_KEPT = 1000;
 
@@ -72,6 +79,11 @@ export class WebhookStore {
     this.#layout = redisLayout(deps.prefix);
     this.#key = deps.signingKey;
     this.#queue = deps.queue;
+  }
+
+  /** Whether this store holds the signing key (a webhook can be created and delivered). */
+  get canSign(): boolean {
+    return this.#key !== undefined;
   }
 
   secretOf(webhookId: string): string {
@@ -109,6 +121,15 @@ export class WebhookStore {
     await this.#redis.zrem(this.#layout.webhooks, `${String(record.createdAt).padStart(15, "0")}:${id}`);
     await this.#redis.del(this.#layout.webhook(id), this.#layout.webhookDeliveries(id));
     return record;
+  }
+
+  /** One workspace's own webhooks (not the deployment's), oldest first: a site has a handful. */
+  async of(workspaceId: string): Promise<WebhookRecord[]> {
+    const ids = await this.#redis.smembers(this.#layout.webhooksOf(workspaceId));
+    const found = await Promise.all(ids.map((id) => this.get(id)));
+    return found
+      .filter((w): w is WebhookRecord => w !== null)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
   /** A page of webhooks in creation order (cursor: the last member, as the workspace directory's). */

@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions } from "bullmq";
 import type { NatsConnection } from "nats";
-import { FEEDBACK_QUEUE, FEEDBACK_UPDATED_SUBJECT, FeedbackJob, type FeedbackUpdated } from "@sift/contracts";
+import { FEEDBACK_QUEUE, FEEDBACK_UPDATED_SUBJECT, ReportJob, type FeedbackUpdated } from "@sift/contracts";
 import { SHARED_LAYER, type FeedbackStore } from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
 import type { ReviewExamples } from "@sift/learning";
@@ -40,7 +40,7 @@ export const startLearner = (deps: {
   const worker = new Worker(
     FEEDBACK_QUEUE,
     async (job) => {
-      const report = FeedbackJob.parse(job.data);
+      const report = ReportJob.parse(job.data);
       // By the job's id: a job redelivered after its learner died (stalled) is applied once.
       const version = await deps.store.record(report.workspaceId, report, job.id ?? "");
       announce({ workspaceId: report.workspaceId, version });
@@ -62,7 +62,7 @@ export const startLearner = (deps: {
   return { worker, stop: () => worker.close() };
 };
 
-const keepReview = async (keep: KeepReviews, workspaceId: string, report: FeedbackJob): Promise<void> => {
+const keepReview = async (keep: KeepReviews, workspaceId: string, report: ReportJob): Promise<void> => {
   const createdAt = await keep.createdAt(workspaceId);
   if (createdAt === null || keep.now() - createdAt < keep.minAgeMs) return;
   await keep.examples.keepEncoded(workspaceId, report.reportedAt, Buffer.from(report.example!, "base64"));

@@ -9,9 +9,11 @@ export const AUDIT_KEEP = 1_000;
 
 /**
  * The console's view of the deployment's audit trail (GET /v1/audit reads the same): a change
- * the console makes that is not an operation of @sift/operations is recorded here under
- * `console.<action>`; an operation records its own entry. The audit page reads the trail's
- * per-workspace index, newest first, so it shows every door's changes (issue 58).
+ * only the console makes (an invitation, a report, an export, the second factor) is recorded
+ * here under its own action name (`invitation.create`, `report.create`), as an operation of
+ * @sift/operations records its own entry; no action name says which door it came through (the
+ * actor does). The audit page reads the trail's per-workspace index, newest first, so it shows
+ * every door's changes (issue 58).
  */
 export class AuditLog {
   readonly #trail: AuditTrail;
@@ -20,13 +22,12 @@ export class AuditLog {
     this.#trail = new AuditTrail({ redis: deps.redis, clock: deps.clock });
   }
 
-  async record(workspaceId: string, entry: Omit<AuditEntry, "at">): Promise<void> {
-    await this.#trail.record({
-      actor: { type: "user", id: entry.actor },
-      action: `console.${entry.action}`,
-      target: entry.target,
-      workspaceId,
-    });
+  async record(
+    workspaceId: string,
+    entry: Omit<AuditEntry, "at"> & { before?: unknown; after?: unknown },
+  ): Promise<void> {
+    const { actor, ...rest } = entry;
+    await this.#trail.record({ actor: { type: "user", id: actor }, ...rest, workspaceId });
   }
 
   async recent(workspaceId: string, count = 100): Promise<AuditEntry[]> {

@@ -5,7 +5,7 @@ export interface AuditEntry {
   at: number;
   /** Who: a console user's e-mail as it was then, a token's id, the CLI's account. */
   actor: string;
-  /** What: the trail's action name (`configuration.rotate`, `list.add`, `console.member.invite`). */
+  /** What: the trail's action name (`configuration.rotate`, `list.add`, `invitation.create`). */
   action: string;
   /** On what, and what changed: `cfg_…: name "a" → "b"`. */
   target: string;

@@ -1,3 +1,4 @@
+import { MAX_LIST_IMPORT } from "@sift/contracts";
 import {
   LIST_KINDS,
   LIST_TYPES,
@@ -13,10 +14,10 @@ import { csvRecord, parseCsv, undefuse } from "./csv.ts";
 export const LIST_CSV_COLUMNS = ["kind", "type", "value", "added_by", "added_at"] as const;
 
 /**
- * The most rows one import takes: a pasted or uploaded file of lists, not a data load (the
- * gateway's 1 MB body limit allows about this many domains anyway).
+ * The most rows one import takes, whichever door (@sift/contracts): a pasted or uploaded file of
+ * lists, not a data load (the gateway's 1 MB body limit allows about this many domains anyway).
  */
-export const MAX_IMPORT_ROWS = 20_000;
+export const MAX_IMPORT_ROWS = MAX_LIST_IMPORT;
 
 /** The lists as a CSV file: a header, then one record per entry (who and when empty if unknown). */
 export const listsCsv = (rows: ReadonlyArray<ListEntry & { added: ListAdded | null }>): string =>

@@ -69,7 +69,7 @@ export const homeRoutes = (router: Router, deps: WorkspaceDeps & { operations: O
   router.post("/console/workspaces", async (req, res) => {
     const visitor = res.locals.visitor;
     if (!visitor?.user.operator) {
-      return sendPage(res, 403, messagePage("Not allowed", "Only an operator creates workspaces."));
+      return sendPage(res, 403, messagePage("Not allowed", "Only an operator creates sites."));
     }
     const name = field(formFields(req), "name").trim();
     if (name.length === 0 || name.length > 100) {
@@ -79,7 +79,7 @@ export const homeRoutes = (router: Router, deps: WorkspaceDeps & { operations: O
         homePage(
           visitor,
           await listFor(deps, req, visitor.user),
-          "A workspace needs a name of 1 to 100 characters.",
+          "A site needs a name of 1 to 100 characters.",
         ),
       );
     }

@@ -133,7 +133,8 @@ const join = async (deps: InviteDeps, invitation: Invitation, user: User): Promi
   await deps.audit.record(invitation.workspaceId, {
     actor: user.email,
     action: "member.join",
-    target: `${user.email} as ${current ?? invitation.role}`,
+    target: user.email,
+    after: { role: current ?? invitation.role },
   });
 };
 

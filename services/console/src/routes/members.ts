@@ -115,7 +115,7 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
       role,
       invitedBy: place.visitor.user.email,
     });
-    await place.record("member.invite", `${email} as ${role}`);
+    await place.record("invitation.create", email, { after: { email, role } });
     sendPage(res, 201, inviteLinkPage(place, invitation, `${linkOrigin(req)}/console/invite/${token}`));
   });
 
@@ -124,7 +124,9 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
     if (!place) return;
     const revoked = await deps.invitations.revoke(place.workspace.id, field(formFields(req), "invite"));
     if (!revoked) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.record("invite.revoke", `${revoked.email} as ${revoked.role}`);
+    await place.record("invitation.revoke", revoked.email, {
+      before: { email: revoked.email, role: revoked.role },
+    });
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });
 };

@@ -85,7 +85,8 @@ const reviewOne = async (
     by: place.visitor.user.email,
     at: deps.clock.now(),
   });
-  await place.record(`review.${state}`, v.id);
+  // A review is a report (as POST /feedback's), made by a person: one action, its label beside.
+  await place.record("report.create", v.id, { after: { label: state } });
   return true;
 };
 
@@ -203,7 +204,7 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
                 n >= BULK_MAX
                   ? ` (the newest ${BULK_MAX} that match the filter)`
                   : ", everything that matches the filter"
-              }? Each is a report the workspace's model learns from.`,
+              }? Each is a report the site's model learns from.`,
               fields,
               button: `Mark ${n.toLocaleString("en")} ${word}`,
               cancel: returnPath(place.workspace.id, from) ?? queryHref(base, shown, {}, true),
@@ -264,7 +265,7 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
     const fields = contentFields(v.content);
     if (!deps.rescorer || fields.length === 0 || !isModel(v.model)) {
       return fragment(
-        newScore(v, null, "The workspace's layer has the report (the log keeps no text to score again)."),
+        newScore(v, null, "The site's layer has the report (the log keeps no text to score again)."),
       );
     }
     const result = await deps.rescorer.score(v.model, [...fields], `console-${randomUUID()}`, {
@@ -272,6 +273,6 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
     });
     if (!result.ok) return fragment(newScore(v, null, "The model workers did not answer; reload later."));
     if (result.score === v.score && tries < MAX_TRIES) return fragment(pendingScore(ws, v, after, tries));
-    fragment(newScore(v, result.score, "with the workspace's layer"));
+    fragment(newScore(v, result.score, "with the site's layer"));
   });
 };

@@ -143,13 +143,16 @@ export const secondFactorRoutes = (router: Router, deps: SecondFactorDeps): void
         409,
         messagePage(
           "Turn yours on first",
-          "Turn on your own second factor first (Your sessions, then Second factor): everyone who opens the workspace needs one, you included.",
+          "Turn on your own second factor first (Your sessions, then Second factor): everyone who opens the site needs one, you included.",
         ),
       );
     }
     if (required !== (await deps.secondFactor.requiredIn(place.workspace.id))) {
       await deps.secondFactor.setRequired(place.workspace.id, required);
-      await place.record("workspace.second-factor", required ? "required" : "not required");
+      await place.record("workspace.second-factor", place.workspace.id, {
+        before: { secondFactor: required ? "not required" : "required" },
+        after: { secondFactor: required ? "required" : "not required" },
+      });
     }
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { languageList, type WorkspaceView } from "@sift/contracts";
-import { readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
+import { forgetFeedback, readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
 import { settingsPage, type SettingsForm } from "../views/settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
@@ -29,6 +29,7 @@ export const changeWorkspace = async (
 
 /** A refusal's sentence for a person: the operation names the field, the form its label. */
 const FIELD_LABELS: Record<string, string> = {
+  name: "Site name",
   strictness: "Strictness",
   shareReports: "Share reports",
   network: "Network",
@@ -44,8 +45,8 @@ const switchOf = (value: string): boolean | string =>
   value === "on" ? true : value === "off" ? false : value;
 
 /**
- * Settings: strictness, report sharing, the network and expected languages, the four settings
- * PATCH /v1/workspaces/{id} and `sift workspace set` change, in one form (a POST that redirects;
+ * Settings: the site's name, strictness, report sharing, the network and expected languages, as
+ * PATCH /v1/workspaces/{id} and `sift workspace set` change them, in one form (a POST that redirects;
  * a refusal shows the form again with what was typed and changes nothing).
  */
 export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
@@ -59,13 +60,17 @@ export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
     const place = await enter(deps, req, res, "settings", "edit");
     if (!place) return;
     const fields = formFields(req);
+    // A form from before the name was on it leaves the name as it is.
+    const named = typeof fields["name"] === "string";
     const form: SettingsForm = {
+      name: named ? field(fields, "name") : place.workspace.name,
       strictness: field(fields, "strictness"),
       shareReports: field(fields, "shareReports") === "on",
       network: field(fields, "network") === "on",
       languages: field(fields, "languages"),
     };
     const changed = await changeWorkspace(deps, place, {
+      ...(named ? { name: form.name } : {}),
       strictness: form.strictness,
       shareReports: switchOf(field(fields, "shareReports")),
       network: switchOf(field(fields, "network")),
@@ -76,6 +81,24 @@ export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
       const view = await readWorkspaceView(deps.operations, place.workspace);
       return sendPage(res, 400, settingsPage(place, view, { error: sentence(changed.message), form }));
     }
+    res.redirect(303, `/console/w/${place.workspace.id}/settings`);
+  });
+
+  router.post("/console/w/:workspace/reports/forget", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "manage");
+    if (!place) return;
+    if (field(formFields(req), "confirm") !== "yes") {
+      const view = await readWorkspaceView(deps.operations, place.workspace);
+      return sendPage(
+        res,
+        400,
+        settingsPage(place, view, {
+          error: "Tick the box to confirm: forgetting the reports cannot be undone.",
+        }),
+      );
+    }
+    const forgotten = await forgetFeedback(deps.operations, place.actor, place.workspace.id);
+    if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     res.redirect(303, `/console/w/${place.workspace.id}/settings`);
   });
 };

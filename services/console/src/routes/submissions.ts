@@ -195,7 +195,7 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
       res.destroy();
       return;
     }
-    await place.record("submissions.export", `${rows} verdicts as ${format.toUpperCase()}`);
+    await place.record("workspace.export-log", place.workspace.id, { after: { verdicts: rows, format } });
   });
 
   router.get("/console/w/:workspace/submissions/:id", async (req, res) => {

@@ -65,7 +65,7 @@ export const usageRoutes = (router: Router, deps: UsageDeps): void => {
       return sendPage(
         res,
         403,
-        messagePage("Not allowed", "Only an operator changes a workspace's plan and limits."),
+        messagePage("Not allowed", "Only an operator changes a site's plan and limits."),
       );
     }
     const fields = formFields(req);

@@ -23,8 +23,8 @@ export interface WorkspaceDeps {
 const SECOND_FACTOR_NEEDED = bare(
   "A second factor is needed",
   html`<p>
-      This workspace asks everyone who opens it to sign in with a second factor: a code from an authenticator
-      app after the password.
+      This site asks everyone who opens it to sign in with a second factor: a code from an authenticator app
+      after the password.
     </p>
     <p>
       <a href="/console/account/second-factor">Set up a second factor</a> · <a href="/console/">Back</a>
@@ -43,8 +43,12 @@ export interface Place {
   workspace: Workspace;
   role: Role | "operator";
   frame: Frame;
-  /** Records an action in the workspace's audit log under the visitor's e-mail. */
-  record(action: string, target: string): Promise<void>;
+  /**
+   * Records a change that only the console makes (an invitation, a report, an export, the second
+   * factor's requirement) in the workspace's audit trail under the visitor's e-mail, by the
+   * change's own action name; a change every door makes records itself (@sift/operations).
+   */
+  record(action: string, target: string, change?: { before?: unknown; after?: unknown }): Promise<void>;
   /** The visitor as an operation (@sift/operations) sees them: an operator, or this workspace's member. */
   actor: Actor;
 }
@@ -87,7 +91,7 @@ export const enter = async (
     return null;
   }
   if (!allows(role, action)) {
-    sendPage(res, 403, messagePage("Not allowed", `A ${role} of this workspace cannot change it.`));
+    sendPage(res, 403, messagePage("Not allowed", `A ${role} of this site cannot change it.`));
     return null;
   }
   if (deps.secondFactor) {
@@ -113,8 +117,8 @@ export const enter = async (
       search: visitor.user.operator,
       current: { id: workspace.id, screen, name: workspace.name },
     },
-    record: (what, target) =>
-      deps.audit.record(workspace.id, { actor: visitor.user.email, action: what, target }),
+    record: (action, target, change) =>
+      deps.audit.record(workspace.id, { actor: visitor.user.email, action, target, ...change }),
     actor: {
       audit: { type: "user", id: visitor.user.email },
       operator: visitor.user.operator,

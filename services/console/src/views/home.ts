@@ -34,7 +34,7 @@ export const homePage = (
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })),
       search: visitor.user.operator,
     },
-    "Workspaces",
+    "Sites",
     html`${errorNotice(error)}
       ${
         list.kind === "operator"
@@ -43,8 +43,8 @@ export const homePage = (
             ? html`<p class="empty">
                 ${
                   visitor.user.operator
-                    ? "No workspace yet. Create the first one below."
-                    : "You are not a member of any workspace yet. Ask a workspace's owner or an operator to add you."
+                    ? "No site yet. Create the first one below."
+                    : "You are not a member of any site yet. Ask a site's owner or an operator to add you."
                 }
               </p>`
             : dataTable({
@@ -52,7 +52,7 @@ export const homePage = (
                 base: "/console/",
                 spec: WORKSPACES_TABLE,
                 ...table,
-                caption: visitor.user.operator ? "Every workspace of this deployment" : "Your workspaces",
+                caption: visitor.user.operator ? "Every site of this deployment" : "Your sites",
                 filterLabel: "Search sites",
                 columns: [
                   {

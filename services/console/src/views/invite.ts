@@ -21,7 +21,7 @@ export interface InviteView {
 /** Every dead link's page: unknown, used, revoked and expired alike (410 Gone). */
 export const INVITE_GONE_PAGE = messagePage(
   "Invitation not valid",
-  "This invitation link has expired, has been used already or was revoked. Ask an owner of the workspace for a new one.",
+  "This invitation link has expired, has been used already or was revoked. Ask an owner of the site for a new one.",
 );
 
 export const invitePage = (view: InviteView) => {
@@ -45,12 +45,12 @@ export const invitePage = (view: InviteView) => {
   switch (reader.as) {
     case "join":
       return bare(
-        "Join a workspace",
+        "Join a site",
         html`${errorNotice(view.error)} ${intro} ${form(html`<p><button type="submit">Join</button></p>`)}`,
       );
     case "other":
       return bare(
-        "Join a workspace",
+        "Join a site",
         html`${intro}
           <p class="notice error" role="alert">
             You are signed in as ${reader.email}. This invitation is for ${invitation.email}: sign out, then
@@ -63,7 +63,7 @@ export const invitePage = (view: InviteView) => {
       );
     case "sign-in":
       return bare(
-        "Join a workspace",
+        "Join a site",
         html`${errorNotice(view.error)} ${intro}
           <p>${invitation.email} has an account: sign in to join.</p>
           ${form(
@@ -75,7 +75,7 @@ export const invitePage = (view: InviteView) => {
       );
     case "new":
       return bare(
-        "Join a workspace",
+        "Join a site",
         html`${errorNotice(view.error)} ${intro}
           <p>Choose a password for your new account (at least ${MIN_PASSWORD_LENGTH} characters).</p>
           ${form(

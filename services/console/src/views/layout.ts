@@ -139,7 +139,7 @@ export const layout = (frame: Frame, title: string, content: Html): Html =>
                 <summary>Menu</summary>
                 <nav class="side" aria-label="Console">
                   <ul>
-                    <li><a href="/console/">Workspaces</a></li>
+                    <li><a href="/console/">Sites</a></li>
                     <li><a href="/console/account">Your sessions</a></li>
                     <li><a href="/console/account/second-factor">Second factor</a></li>
                   </ul>

@@ -85,7 +85,7 @@ export const membersPage = (
       ${
         canManage
           ? null
-          : html`<p class="muted">Only an owner of this workspace (or an operator) changes its members.</p>`
+          : html`<p class="muted">Only an owner of this site (or an operator) changes its members.</p>`
       }
       ${listing({
         caption: html`Members of ${place.workspace.name}`,
@@ -107,8 +107,8 @@ export const membersPage = (
                     ${secondFactorRequired ? html`checked` : null}
                   />
                   <label for="second-factor-required"
-                    >Everyone who opens this workspace signs in with a second factor (a code from an
-                    authenticator app)</label
+                    >Everyone who opens this site signs in with a second factor (a code from an authenticator
+                    app)</label
                   >
                 </div>
                 <button type="submit" class="secondary">Save</button>`,
@@ -116,7 +116,7 @@ export const membersPage = (
           : html`<p>
               ${
                 secondFactorRequired
-                  ? "Everyone who opens this workspace signs in with a second factor."
+                  ? "Everyone who opens this site signs in with a second factor."
                   : "A second factor is up to each member."
               }
             </p>`

@@ -34,11 +34,11 @@ export const operatorWorkspaces = (page: WorkspaceSearchPage) =>
     ${
       page.rows.length === 0
         ? html`<p class="empty">
-            ${page.q ? html`No workspace name starts with “${page.q}”. <a href="/console/">Show all</a>` : "No workspace yet. Create the first one below."}
+            ${page.q ? html`No site name starts with “${page.q}”. <a href="/console/">Show all</a>` : "No site yet. Create the first one below."}
           </p>`
         : html`<table id="workspaces">
             <caption class="muted">
-              ${page.q ? html`Workspaces whose name starts with “${page.q}”, by name` : "Every workspace of this deployment, oldest first"}
+              ${page.q ? html`Sites whose name starts with “${page.q}”, by name` : "Every site of this deployment, oldest first"}
             </caption>
             <thead>
               <tr>

@@ -54,10 +54,10 @@ export const newScore = (v: Verdict, score: number | null, note: string): Html =
  * a copy sent again is the fingerprint, taken from the original and reported with the review.
  */
 const maskedScore = (v: Verdict, score: number): Html =>
-  html`The workspace's layer has the report. The text as the log keeps it (links, addresses and numbers
-    masked) now scores <strong>${score.toFixed(3)}</strong>: not the score of the submission as sent, which
-    was ${scoreText(v)}; a copy sent again is also matched by the fingerprint of the original, which the
-    report carries.`;
+  html`The site's layer has the report. The text as the log keeps it (links, addresses and numbers masked) now
+    scores <strong>${score.toFixed(3)}</strong>: not the score of the submission as sent, which was
+    ${scoreText(v)}; a copy sent again is also matched by the fingerprint of the original, which the report
+    carries.`;
 
 /** The verdicts just reviewed (from the redirect), each score cell polling for the new score. */
 export const justReviewed = (ws: string, done: ReviewView["done"]): Html | null =>
@@ -66,7 +66,7 @@ export const justReviewed = (ws: string, done: ReviewView["done"]): Html | null 
     : html`<h2>Just reviewed</h2>
         <table>
           <caption class="muted">
-            Each row's score with the workspace's layer once it has the report
+            Each row's score with the site's layer once it has the report
           </caption>
           <thead>
             <tr>
@@ -109,8 +109,7 @@ export const reviewPage = (place: Place, view: ReviewView): Html => {
         <strong>${view.waiting.toLocaleString("en")}</strong>
         ${view.waiting === 1 ? "verdict waits" : "verdicts wait"} for review (score ${REVIEW_BAND.min} to
         ${REVIEW_BAND.max}, on both sides of the spam line at ${SPAM_THRESHOLD}; not reviewed). Marking one
-        teaches the workspace's model: it learns from it within seconds, and copies sent again score
-        accordingly.
+        teaches the site's model: it learns from it within seconds, and copies sent again score accordingly.
       </p>
       ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : null}
       ${justReviewed(ws, view.done)}

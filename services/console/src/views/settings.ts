@@ -14,6 +14,7 @@ export const STRICTNESS_HELP: Record<Strictness, string> = {
 
 /** The settings as a form shows them (what was typed, when a save was refused). */
 export interface SettingsForm {
+  name: string;
   strictness: string;
   shareReports: boolean;
   network: boolean;
@@ -21,6 +22,7 @@ export interface SettingsForm {
 }
 
 export const settingsForm = (view: WorkspaceView): SettingsForm => ({
+  name: view.name,
   strictness: view.strictness,
   shareReports: view.shareReports,
   network: view.network,
@@ -37,6 +39,11 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
   postForm(
     { action: `/console/w/${place.workspace.id}/settings`, csrf: place.frame.csrf },
     html`${field(
+        "name",
+        "Site name",
+        html`<input id="name" name="name" type="text" required maxlength="100" value="${form.name}" />`,
+      )}
+      ${field(
         "strictness",
         "Strictness",
         html`<select id="strictness" name="strictness" aria-describedby="strictness-help">
@@ -46,10 +53,9 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
         </select>`,
       )}
       <p class="muted" id="strictness-help">
-        Where the spam line sits for this workspace alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8
-        or more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not
-        spam", your reviews place the line for this workspace, never flagging more than the mode's share of
-        them.
+        Where the spam line sits for this site alone: ${STRICTNESS_HELP[view.strictness]}. A score of 0.8 or
+        more is spam in every mode; the mode moves the scores. Once you have marked 30 submissions "Not spam",
+        your reports place the line for this site, never flagging more than the mode's share of them.
       </p>
       ${field("shareReports", "Share reports", onOff("shareReports", "shareReports", form.shareReports, "share-help"))}
       <p class="muted" id="share-help">${SHARING_SENTENCE}</p>
@@ -73,10 +79,10 @@ const editable = (place: Place, view: WorkspaceView, form: SettingsForm) =>
 
 /** What sharing gives and what it never gives (DESIGN: the deployment's model learns only from sharing sites). */
 const SHARING_SENTENCE =
-  "When on, the submissions you review (here, through POST /feedback or Akismet's submit-spam and " +
+  "When on, the submissions you report (here, marked in the review queue, through POST /feedback or Akismet's submit-spam and " +
   "submit-ham) also teach this Sift's own model and what its sharing sites learn together: only their " +
   "hashed features and your label are kept, never their text or the sender. Turning it off forgets " +
-  "the reviews already kept for training.";
+  "what was already kept of them for training.";
 const NETWORK_SENTENCE =
   "When on, a message that other sites of this Sift also received counts toward its score, and this " +
   "site's messages count for them: only keyed hashes and counts are shared, never text, addresses or " +
@@ -84,10 +90,36 @@ const NETWORK_SENTENCE =
 const LANGUAGES_SENTENCE =
   `The languages your visitors write, as two-letter codes (e.g. "es, en"; at most ${LANGUAGES_MAX}). ` +
   "Leave it empty to have them learned from the submissions you mark not spam. " +
-  "A message in another language is one more hint, weighed by your own reviews, never a verdict on its own.";
+  "A message in another language is one more hint, weighed by your own reports, never a verdict on its own.";
+
+/**
+ * `feedback.forget`, as `DELETE /v1/workspaces/{id}/reports` and `sift feedback forget`: an
+ * owner's, confirmed, since it cannot be undone.
+ */
+const forgetReports = (place: Place) =>
+  html`<section aria-labelledby="forget-reports-title">
+    <h2 id="forget-reports-title">Forget the reports</h2>
+    <p class="muted">
+      What this site's reports taught its own verdicts (words, near-copies, where the line sits) and what was
+      kept of them for this Sift's own model. Verdicts then score as for a new site until new reports come in;
+      the block and allow lists stay.
+    </p>
+    ${postForm(
+      { action: `/console/w/${place.workspace.id}/reports/forget`, csrf: place.frame.csrf },
+      html`<div class="check">
+          <input id="reports-forget-confirm" name="confirm" type="checkbox" value="yes" required />
+          <label for="reports-forget-confirm"
+            >Forget what ${place.workspace.name}'s reports taught, now; this cannot be undone</label
+          >
+        </div>
+        <button type="submit" class="danger">Forget the reports</button>`,
+    )}
+  </section>`;
 
 const readOnly = (view: WorkspaceView) =>
   html`<dl>
+      <dt>Site name</dt>
+      <dd>${view.name}</dd>
       <dt>Strictness</dt>
       <dd>${view.strictness}</dd>
       <dt>Share reports</dt>
@@ -95,13 +127,13 @@ const readOnly = (view: WorkspaceView) =>
       <dt>Network</dt>
       <dd>${view.network ? "on" : "off"}</dd>
       <dt>Languages</dt>
-      <dd>${view.languages.length > 0 ? view.languages.join(", ") : "learned from your reviews"}</dd>
+      <dd>${view.languages.length > 0 ? view.languages.join(", ") : "learned from your reports"}</dd>
     </dl>
     <p class="muted">${SHARING_SENTENCE}</p>`;
 
 /**
- * The workspace's settings (DESIGN, "workspace settings through every door"): the same four
- * fields as PATCH /v1/workspaces/{id} and `sift workspace set`, one form, one save.
+ * The workspace's settings (DESIGN, "workspace settings through every door"): its name and the
+ * same four settings as PATCH /v1/workspaces/{id} and `sift workspace set`, one form, one save.
  */
 export const settingsPage = (
   place: Place,
@@ -112,5 +144,6 @@ export const settingsPage = (
     place.frame,
     "Settings",
     html`${errorNotice(options.error)}
-    ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}`,
+    ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}
+    ${allows(place.role, "manage") ? forgetReports(place) : null}`,
   );

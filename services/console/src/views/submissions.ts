@@ -155,7 +155,7 @@ export const submissionPage = (
           The verdict as recorded
         </caption>
         <tbody>
-          ${row("Time", when(v.time))} ${row("Site (configuration)", configName(configs, v.configId))}
+          ${row("Time", when(v.time))} ${row("Key", configName(configs, v.configId))}
           ${row("Call", v.operation)} ${row("Label", outcomeText(v))} ${row("Score", scoreText(v))}
           ${v.model ? row("Model", v.model) : null} ${v.message ? row("Message", shown(v.message)) : null}
           ${row("List hits", v.listHits.length > 0 ? html`${v.listHits.map((h, i) => html`${i > 0 ? ", " : ""}${shown(h)}`)}` : "none")}

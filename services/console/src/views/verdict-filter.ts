@@ -50,7 +50,7 @@ export const filterForm = (f: {
       ["classify", "classify"],
       ["verify", "verify"],
     ])}
-    ${choose("config", "Site (configuration)", [
+    ${choose("config", "Key", [
       ["", "any"],
       ...f.configs.map((c) => [c.id, c.name ? `${c.name} (${c.id})` : c.id] as const),
     ])}

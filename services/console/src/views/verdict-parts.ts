@@ -82,7 +82,7 @@ export const reviewText = (v: Pick<Verdict, "review">): string =>
 /** What the log kept of the submission's text, in words, when there are no fields to show. */
 export const contentNote = (content: ContentView): string | null => {
   if (content.mode === "none")
-    return "The workspace keeps no content (privacy mode none): scores, reasons and the fingerprint only.";
+    return "The site keeps no content (privacy mode none): scores, reasons and the fingerprint only.";
   if ("unavailable" in content)
     return `The content was sealed with key ${content.keyId}, which is no longer in this deployment's key ring.`;
   return null;

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { MANAGEMENT_OPERATIONS, ManagementMessage } from "@sift/contracts";
 import { systemClock } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
+import { FeedbackStore } from "@sift/feedback";
 import { WebhookStore } from "@sift/management";
+import { DEFAULT_LOG_SETTINGS } from "@sift/verdicts";
 import { operatorToken, runLabel, v1 } from "./helpers.ts";
 
 /**
@@ -63,6 +65,20 @@ beforeAll(async () => {
     token: (await stack.tokens.create({ name: "victim's", scope: "workspace", workspaceId: workspace }))
       .record.tokenId,
   };
+  // What the list and verdict-log paths would change: one entry, one verdict, one report's version.
+  await new FeedbackStore({ redis: stack.redis }).updateList(workspace, "add", KEPT_ENTRY);
+  await stack.verdicts.append(
+    {
+      time: Date.now(),
+      workspaceId: workspace,
+      configId: victim.config,
+      operation: "verify",
+      ok: true,
+      reasons: [],
+      listHits: [],
+    },
+    DEFAULT_LOG_SETTINGS,
+  );
   const other = await stack.keystore.createWorkspace({ name: "Other", plan: "free" });
   otherId = other.id;
   const expired = await stack.tokens.create({
@@ -90,6 +106,9 @@ afterAll(async () => {
   await nats?.stop();
 });
 
+/** The victim's one list entry: a remove through any hostile call would take it. */
+const KEPT_ENTRY = { kind: "block", type: "domain", value: "kept.example" } as const;
+
 /** Each resource's id of the victim's, by the path's first segment. */
 const victimId = (path: string): string => {
   const resource = path.split("/")[2];
@@ -112,6 +131,9 @@ const VALID_BODIES: Record<string, unknown> = {
   "POST /v1/tokens": { name: "minted", scope: "operator" },
   "POST /v1/webhooks": { url: "https://hooks.example/x", events: ["secret.rotated"] },
   "POST /v1/model/promote": { version: "none" },
+  "POST /v1/workspaces/{id}/lists": { kind: "block", type: "domain", value: "hostile.example" },
+  "POST /v1/workspaces/{id}/lists/remove": KEPT_ENTRY,
+  "POST /v1/workspaces/{id}/lists/import": { entries: [{ kind: "allow", type: "phrase", value: "hostile" }] },
 };
 
 /** Every operation, its parameters filled with the victim's ids. */
@@ -208,6 +230,64 @@ describe("ids of another workspace, and wrong types", () => {
     expect(res.body["code"]).toBe("invalid");
   });
 
+  it.each([
+    ["a kind that is not block or allow", { kind: "deny", type: "domain", value: "a.example" }, "kind"],
+    ["no type", { kind: "block", value: "a.example" }, "type"],
+    ["a value that is no domain", { kind: "block", type: "domain", value: "not a domain" }, "value"],
+    ["a value that is no e-mail", { kind: "block", type: "email", value: "nobody" }, "value"],
+    ["an empty value", { kind: "block", type: "phrase", value: "" }, "value"],
+    ["a value over 2,000 characters", { kind: "block", type: "phrase", value: "x".repeat(2001) }, "value"],
+    ["an unknown field", { kind: "block", type: "domain", value: "a.example", note: "x" }, ""],
+    ["a JSON array", [KEPT_ENTRY], ""],
+  ])(
+    "refuses a list entry with %s with 400 naming the field, adding and removing nothing",
+    async (_n, body, field) => {
+      for (const path of ["lists", "lists/remove"]) {
+        const res = await v1(stack, "POST", `/v1/workspaces/${victim.workspace}/${path}`, {
+          token: operator,
+          body,
+        });
+        expect(res.status, path).toBe(400);
+        expect(res.body).toMatchObject({ ok: false, code: "invalid" });
+        expect(res.body["message"]).toEqual(expect.stringContaining(field));
+      }
+    },
+  );
+
+  it.each([
+    ["no entries", { entries: [] }, "entries"],
+    ["entries that is not a list", { entries: "block,domain,a.example" }, "entries"],
+    [
+      "one value that is not valid among good ones",
+      {
+        entries: [
+          { kind: "block", type: "domain", value: "good.example" },
+          { kind: "block", type: "email", value: "bad" },
+        ],
+      },
+      "1.value",
+    ],
+  ])("refuses an import with %s with 400, importing none of it", async (_n, body, field) => {
+    const res = await v1(stack, "POST", `/v1/workspaces/${victim.workspace}/lists/import`, {
+      token: operator,
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body["code"]).toBe("invalid");
+    expect(res.body["message"]).toEqual(expect.stringContaining(field));
+  });
+
+  it.each([["limit=0"], ["kind=deny"], ["type=domain"], ["cursor=%00"], ["unknown=1"]])(
+    "refuses the lists query %s with 400 invalid",
+    async (query) => {
+      const res = await v1(stack, "GET", `/v1/workspaces/${victim.workspace}/lists?${query}`, {
+        token: operator,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body["code"]).toBe("invalid");
+    },
+  );
+
   it("answers an unknown path and a wrong method with 404 not_found", async () => {
     expect((await v1(stack, "GET", "/v1/nothing", { token: operator })).body["code"]).toBe("not_found");
     expect(
@@ -247,6 +327,10 @@ describe("ids of another workspace, and wrong types", () => {
     expect(await ids("/v1/workspaces?limit=1000", "id")).toEqual([otherId]);
     expect(await ids("/v1/usage?limit=1000", "workspaceId")).toEqual([otherId]);
     expect(await ids("/v1/webhooks?limit=1000", "workspaceId")).toEqual([]);
+    // The victim's own token reads its site's webhook, on the first page whatever the deployment holds.
+    const victims = await v1(stack, "GET", "/v1/webhooks?limit=1", { token: keys.readOnlyVictim });
+    expect((victims.body["data"] as Array<{ id: string }>).map((w) => w.id)).toEqual([victim.webhook]);
+    expect(victims.body["nextCursor"]).toBeNull();
     const audited = await ids("/v1/audit?limit=1000", "workspaceId");
     expect(audited.length).toBeGreaterThan(0);
     expect(new Set(audited)).toEqual(new Set([otherId]));
@@ -271,6 +355,15 @@ describe("ids of another workspace, and wrong types", () => {
     expect((await v1(stack, "GET", `/v1/webhooks/${victim.webhook}`, { token: operator })).status).toBe(200);
     const token = await v1(stack, "GET", `/v1/tokens/${victim.token}`, { token: operator });
     expect(token.body["revokedAt"]).toBeNull();
+    const lists = await v1(stack, "GET", `/v1/workspaces/${victim.workspace}/lists`, { token: operator });
+    expect(
+      (lists.body["data"] as Array<Record<string, unknown>>).map(({ kind, type, value }) => ({
+        kind,
+        type,
+        value,
+      })),
+    ).toEqual([KEPT_ENTRY]);
+    expect((await stack.verdicts.list(victim.workspace)).verdicts).toHaveLength(1);
   });
 });
 

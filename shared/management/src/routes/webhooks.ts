@@ -1,6 +1,6 @@
 import { ListQuery } from "@sift/contracts";
 import { createWebhook, deleteWebhook, reachableWebhook, webhookView } from "@sift/operations";
-import { NOT_FOUND, answerOf, ok, operationActor, parseWith, sees } from "../context.ts";
+import { NOT_FOUND, answerOf, ok, operationActor, parseWith } from "../context.ts";
 import { operation, type ApiRoute } from "../route.ts";
 
 export const WEBHOOK_ROUTES: ApiRoute[] = [
@@ -14,14 +14,15 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     handle: async (call, deps) => {
       const query = parseWith(ListQuery, call.query);
       if (!query.ok) return query.answer;
+      // A workspace token's list is its site's handful, read from the site's own set: never
+      // pages of the deployment's webhooks filtered down to nothing.
+      if (call.caller.token.scope !== "operator") {
+        const own = call.caller.token.workspaceId;
+        const hooks = own && !query.value.cursor ? await deps.webhooks.of(own) : [];
+        return ok({ data: hooks.map(webhookView), nextCursor: null });
+      }
       const found = await deps.webhooks.page(query.value.limit ?? 100, query.value.cursor ?? null);
-      const data = found.data
-        .filter(
-          (w) =>
-            call.caller.token.scope === "operator" || (w.workspaceId && sees(call.caller, w.workspaceId)),
-        )
-        .map(webhookView);
-      return ok({ data, nextCursor: found.next });
+      return ok({ data: found.data.map(webhookView), nextCursor: found.next });
     },
   },
   {
