@@ -32,6 +32,9 @@ export interface ClassifyDeps extends AppDeps {
 /** The classify service: its endpoints behind the gateway's signed identity, and its probes. */
 export const buildClassifyApp = (deps: ClassifyDeps): Express =>
   serviceApp(deps, (app) => {
+    // Every answer here is a POST's or a one-time challenge's: express's weak ETag (a hash of
+    // each body) is work no client can use.
+    app.set("etag", false);
     serviceEndpoint(app, "classify", deps, classifyRoute(deps));
     serviceEndpoint(app, "feedback", deps, feedbackRoute(deps));
   });

@@ -89,6 +89,17 @@ describe("security headers on every gateway answer", () => {
     expectApiHeaders(reply.headers);
   });
 
+  it("answers classify, verify and a challenge without an ETag, which no client of a POST can use", async () => {
+    for (const reply of [
+      await post(`${stack.gatewayUrl}/classify`, classifyBody("test")),
+      await post(`${stack.gatewayUrl}/verify`, { secretKey: "test", solution: "x" }),
+      await post(`${stack.gatewayUrl}/challenge`, { siteKey: challengeKey.siteKey! }),
+    ]) {
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get("etag")).toBeNull();
+    }
+  });
+
   it("keeps no-store on an answer proxied from a service that sets headers of its own", async () => {
     const reply = await post(`${stack.gatewayUrl}/challenge`, { siteKey: challengeKey.siteKey! });
     expect(reply.headers.get("cache-control")).toBe("no-store");

@@ -42,6 +42,9 @@ export const buildVerifyApp = (deps: VerifyDeps): Express => {
     ["outcome"],
   );
   return serviceApp(deps, (app) => {
+    // Every answer here is a POST's or a one-time challenge's: express's weak ETag (a hash of
+    // each body) is work no client can use.
+    app.set("etag", false);
     serviceEndpoint(app, "verify", deps, verifyRoute({ ...deps, outcomes, signals }));
     serviceEndpoint(app, "challenge", deps, challengeRoute({ ...deps, issued, decisions }));
   });
