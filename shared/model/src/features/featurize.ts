@@ -16,7 +16,7 @@ import { canonicalText, words } from "./text.ts";
  * Bump when anything below changes what a submission hashes to: the model metadata records it
  * and the worker refuses a model built for another featuriser.
  */
-export const FEATURIZER_VERSION = 6;
+export const FEATURIZER_VERSION = 7;
 
 /** 2^18 buckets: few collisions for ~35k training texts and a 1 MB weight table. */
 export const HASH_BITS = 18;

@@ -4,8 +4,10 @@ import { linkSignals } from "./links.ts";
 import { nameSignals } from "./name.ts";
 import { phrasingSignals } from "./phrasing.ts";
 import { pitchSignals } from "./pitch.ts";
+import { profanitySignals } from "./profanity.ts";
 import { injectionProbes, mashSignals } from "./probes.ts";
 import type { TextPart } from "./part.ts";
+import { spamAssassinSignals } from "./spamassassin.ts";
 import { styleSignals } from "./style.ts";
 
 export const textSignals = (part: TextPart, out: string[]): void => {
@@ -17,6 +19,8 @@ export const textSignals = (part: TextPart, out: string[]): void => {
   mashSignals(part.stripped, out);
   pitchSignals(part.folded, out);
   campaignSignals(part.tokens, out);
+  profanitySignals(part.tokens, out);
+  spamAssassinSignals(part.raw, out);
 };
 
 export { campaignSignals, emailSignals, nameSignals };
