@@ -7,6 +7,8 @@ import {
   foldText,
   formSignals,
   nameSignals,
+  profanitySignals,
+  spamAssassinSignals,
   textSignals,
   type FormPart,
 } from "./signals/index.ts";
@@ -265,6 +267,11 @@ const addText = (
   addShape(bag, text, hosts.length);
   const folded = foldText(stripped);
   textSignals({ raw: value, stripped, folded, hosts, linkChars, tokens }, signals);
+  if (FEATURIZER_VERSION >= 7) {
+    // Featuriser 7 (issue 59): profanity, and SpamAssassin's selected body rules by family.
+    profanitySignals(tokens, signals);
+    spamAssassinSignals(value, signals);
+  }
   return { text, words: tokens, links, folded };
 };
 

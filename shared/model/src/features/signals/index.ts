@@ -4,10 +4,8 @@ import { linkSignals } from "./links.ts";
 import { nameSignals } from "./name.ts";
 import { phrasingSignals } from "./phrasing.ts";
 import { pitchSignals } from "./pitch.ts";
-import { profanitySignals } from "./profanity.ts";
 import { injectionProbes, mashSignals } from "./probes.ts";
 import type { TextPart } from "./part.ts";
-import { spamAssassinSignals } from "./spamassassin.ts";
 import { styleSignals } from "./style.ts";
 
 export const textSignals = (part: TextPart, out: string[]): void => {
@@ -19,11 +17,11 @@ export const textSignals = (part: TextPart, out: string[]): void => {
   mashSignals(part.stripped, out);
   pitchSignals(part.folded, out);
   campaignSignals(part.tokens, out);
-  profanitySignals(part.tokens, out);
-  spamAssassinSignals(part.raw, out);
 };
 
 export { campaignSignals, emailSignals, nameSignals };
+export { profanitySignals } from "./profanity.ts";
+export { spamAssassinSignals } from "./spamassassin.ts";
 export { formSignals, type FormPart } from "./form.ts";
 export { foldText } from "./phrasing.ts";
 export { RULE_SIGNALS } from "./probes.ts";
