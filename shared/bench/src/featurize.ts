@@ -7,6 +7,7 @@
  * `--against <file>` times another checkout's featuriser beside this one in the same process
  * (e.g. `--against /work/main/shared/model/src/features/featurize.ts`), round by round
  * interleaved so a change of the machine's load falls on both alike (issue 59's side by side).
+ * `--featurizer 7` times this checkout's next featuriser (NEXT_FEATURIZER_VERSION) instead.
  */
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
@@ -15,7 +16,9 @@ import type { NormalizedField } from "@sift/contracts";
 import { featurize } from "@sift/model";
 import { EXAMPLE_SUBMISSIONS, formFields } from "@sift/training";
 
-const { values } = parseArgs({ options: { against: { type: "string" } } });
+const { values } = parseArgs({ options: { against: { type: "string" }, featurizer: { type: "string" } } });
+/** `--featurizer 7`: time the next featuriser (built, not shipped) instead of the shipped one. */
+const version = values.featurizer === undefined ? undefined : Number(values.featurizer);
 type Featurize = (fields: readonly NormalizedField[]) => { ids: Int32Array };
 const other: Featurize | undefined = values.against
   ? ((await import(pathToFileURL(values.against).href)) as { featurize: Featurize }).featurize
@@ -62,7 +65,7 @@ const medians = items.map((fields) => {
   const rounds: number[] = [];
   const otherRounds: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    rounds.push(time(featurize, fields));
+    rounds.push(time((f) => featurize(f, undefined, version), fields));
     if (other) otherRounds.push(time(other, fields));
   }
   if (other) otherMedians.push(median(otherRounds));
@@ -70,7 +73,7 @@ const medians = items.map((fields) => {
 });
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 // The features each submission sends the model (issue 51 asked that it stay as it was).
-const counts = items.map((fields) => featurize(fields).ids.length);
+const counts = items.map((fields) => featurize(fields, undefined, version).ids.length);
 medians.forEach((us, i) =>
   console.log(
     `${i < EXAMPLE_SUBMISSIONS.length ? "example" : "ordinary"} ${i + 1}: ${us.toFixed(1)} µs, ${counts[i]} features`,

@@ -1,6 +1,6 @@
 import type { NormalizedField } from "@sift/contracts";
 import { describe, expect, it } from "vitest";
-import { featurize, type FieldTrace } from "../featurize.ts";
+import { featurize, NEXT_FEATURIZER_VERSION, type FieldTrace } from "../featurize.ts";
 import { canonicalText, words } from "../text.ts";
 import { PROFANITY, profanitySignals } from "./profanity.ts";
 
@@ -13,7 +13,7 @@ const fired = (text: string): boolean => {
 /** Every signal a whole submission fires, from the featuriser's own trace. */
 const signalsOf = (fields: NormalizedField[]): string[] => {
   const traces: FieldTrace[] = [];
-  featurize(fields, traces);
+  featurize(fields, traces, NEXT_FEATURIZER_VERSION);
   return traces.flatMap((t) => t.signals);
 };
 

@@ -1,6 +1,6 @@
 import type { NormalizedField } from "@sift/contracts";
 import { describe, expect, it } from "vitest";
-import { featurize, type FieldTrace } from "../featurize.ts";
+import { featurize, NEXT_FEATURIZER_VERSION, type FieldTrace } from "../featurize.ts";
 import {
   bodyBytes,
   SELECTED_RULES,
@@ -9,9 +9,9 @@ import {
   spamAssassinRules,
 } from "./spamassassin.ts";
 
-const signalsOf = (fields: NormalizedField[]): string[] => {
+const signalsOf = (fields: NormalizedField[], version = NEXT_FEATURIZER_VERSION): string[] => {
   const traces: FieldTrace[] = [];
-  featurize(fields, traces);
+  featurize(fields, traces, version);
   return traces.flatMap((t) => t.signals);
 };
 
@@ -63,7 +63,7 @@ describe("SpamAssassin's compiled body rules", () => {
       expect({ text, rules: spamAssassinRules(text) }).toEqual({ text, rules: [] });
   });
 
-  it("are fired by the featuriser as one signal per family, none for an honest enquiry", () => {
+  it("are fired by featuriser 7 as one signal per family, none for an honest enquiry", () => {
     const spam: NormalizedField[] = [
       ["name", "Barrister James"],
       ["email", "james@example.net"],
@@ -73,6 +73,8 @@ describe("SpamAssassin's compiled body rules", () => {
       ],
     ];
     expect(signalsOf(spam).filter((s) => s.startsWith("sa:"))).toContain("sa:advance_fee");
+    // The shipped featuriser (6) does not fire them: its model was never trained on them.
+    expect(signalsOf(spam, 6).filter((s) => s.startsWith("sa:"))).toEqual([]);
     const honest: NormalizedField[] = [
       ["name", "Ana"],
       ["email", "ana@example.org"],

@@ -4,14 +4,8 @@ import { loadLinearScorer } from "../../linear.ts";
 import { BUCKETS, featurize, type FieldTrace } from "../featurize.ts";
 import { fnv1a } from "../hash.ts";
 import { FORM_SPAM_SIGNALS } from "./pitch.ts";
-import { SPAMASSASSIN_FAMILIES } from "./spamassassin.ts";
 
-/** Issue 59's signals: featuriser 6's pitch, phish and campaign signals, featuriser 7's profanity and rule families. */
-const NEW_SIGNALS: readonly string[] = [
-  ...FORM_SPAM_SIGNALS,
-  "profanity",
-  ...SPAMASSASSIN_FAMILIES.map((f) => `sa:${f}`),
-];
+const NEW_SIGNALS: readonly string[] = FORM_SPAM_SIGNALS;
 
 const LOGIT = (p: number) => Math.log(p / (1 - p));
 
@@ -21,19 +15,6 @@ const LOGIT = (p: number) => Math.log(p / (1 - p));
  * under 0.8.
  */
 const TWINS: NormalizedField[][] = [
-  [
-    ["name", "Mark Evans"],
-    ["email", "mark.evans@outlook.com"],
-    ["message", "This is bullshit, my order 5521 is three weeks late and nobody answers. Where is it?"],
-  ],
-  [
-    ["name", "Priya"],
-    ["email", "priya.n@gmail.com"],
-    [
-      "message",
-      'The parcel arrived broken. Your returns page says "click here to start a return" but nothing happens. Can you replace it?',
-    ],
-  ],
   [
     ["name", "Julia Weber"],
     ["email", "julia.weber@gmail.com"],
