@@ -73,7 +73,7 @@ describe("SpamAssassin's compiled body rules", () => {
       ],
     ];
     expect(signalsOf(spam).filter((s) => s.startsWith("sa:"))).toContain("sa:advance_fee");
-    // The shipped featuriser (6) does not fire them: its model was never trained on them.
+    // Featuriser 6 does not fire them: its model was never trained on them.
     expect(signalsOf(spam, 6).filter((s) => s.startsWith("sa:"))).toEqual([]);
     const honest: NormalizedField[] = [
       ["name", "Ana"],
@@ -81,6 +81,29 @@ describe("SpamAssassin's compiled body rules", () => {
       ["message", "Hello, can you help me with my order? I paid for two mugs and got one. Thanks"],
     ];
     expect(signalsOf(honest).filter((s) => s.startsWith("sa:"))).toEqual([]);
+  });
+
+  it("fire a family only when two or more rules match: one phrase rule is what an honest enquiry hits", () => {
+    const honest = [
+      "Do you run a weight loss programme at the gym, and how much is it a month?",
+      'The parcel arrived broken. Your returns page says "click here to start a return" but nothing happens.',
+      "Does the mattress come with a money back guarantee if it does not suit my back?",
+      "Thank you for your assistance last week, the boiler works perfectly now.",
+      "Hello, I am a travel agent booking for a group of 12 in May. Do you offer group rates?",
+      "Hi, I found your bakery on Instagram. Do you make gluten-free birthday cakes?",
+    ];
+    for (const text of honest) {
+      // Each matches one selected rule, and so fires no family.
+      expect({ text, rules: spamAssassinRules(text).length }).toEqual({ text, rules: 1 });
+      expect({ text, fired: signalsOf([["message", text]]).filter((s) => s.startsWith("sa:")) }).toEqual({
+        text,
+        fired: [],
+      });
+    }
+    const spam = "Lose weight fast without exercise! 100% GUARANTEED results, click here to order now.";
+    expect(signalsOf([["message", spam]]).filter((s) => s.startsWith("sa:"))).toEqual(
+      expect.arrayContaining(["sa:pharma", "sa:phrases", "sa:other"]),
+    );
   });
 
   it("read a text as SpamAssassin does: UTF-8 bytes, white space made one space", () => {

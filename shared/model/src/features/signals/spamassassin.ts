@@ -210,10 +210,18 @@ export const spamAssassinFamilies = (text: string): string[] => [
   ...new Set(matching(SELECTED, text).map((r) => SELECTED.rules[r]!.family)),
 ];
 
+/** A family fires only when at least this many distinct selected rules match the field. */
+export const MIN_RULES = 2;
+
 /**
- * The featuriser's evidence: `sa:<family>` for each family of the selected rules that matches
- * the field's text (raw, as a body holds it). One signal per family, whose weight is learned.
+ * The featuriser's evidence: `sa:<family>` for each family of the selected rules that match
+ * the field's text (raw, as a body holds it), once two or more distinct rules match. One phrase
+ * rule alone ("weight loss", "click here", "money back guarantee") is what an honest enquiry
+ * hits, and SpamAssassin itself scores its sub-rules only inside meta rules; a spam letter
+ * matches several. One signal per family, whose weight is learned.
  */
 export const spamAssassinSignals = (raw: string, out: string[]): void => {
-  for (const family of spamAssassinFamilies(raw)) out.push(`sa:${family}`);
+  const matched = matching(SELECTED, raw);
+  if (matched.length < MIN_RULES) return;
+  for (const family of new Set(matched.map((r) => SELECTED.rules[r]!.family))) out.push(`sa:${family}`);
 };
