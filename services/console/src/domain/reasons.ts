@@ -93,6 +93,8 @@ export const TEXTS: Readonly<Record<string, string>> = {
   money_back: "pays more than the price and asks for the rest to be sent on (overpayment)",
   known_campaign: "words of a known contact-form spam campaign (in about 30 languages)",
   campaign_terms: "terms known contact-form spam campaigns use",
+  profanity: "profanity (a listed swear word, in any of 24 languages)",
+  spamassassin_rule: "a SpamAssassin body rule of a spam family (advance fee, money, pharma, adult…) matched",
   unexpected_language: "written in a language this site does not receive",
   email_domain_unreachable: "the sender's e-mail domain cannot receive mail",
   random_string: "random letters and digits",

@@ -61,6 +61,7 @@ const FIXED: Record<string, readonly [code: string, label: string]> = {
   "phish:account-threat": ["account_threat", "your account, card or parcel said to be blocked or waiting"],
   "money:back": ["money_back", "pays more than the price and asks the rest sent on (overpayment)"],
   "random-string": ["random_string", "random letters and digits"],
+  profanity: ["profanity", "profanity (a listed swear word, in any of 24 languages)"],
 };
 
 /**
@@ -99,6 +100,13 @@ export const describeSignal = (signal: string, listed?: string): { code: string;
       label: listed
         ? `a known form-spam campaign's term: ${listed}`
         : `known form-spam campaign terms (${terms})`,
+    };
+  }
+  if (kind === "sa") {
+    // Featuriser 7: SpamAssassin's body rules, one signal per family (signals/spamassassin.ts).
+    return {
+      code: "spamassassin_rule",
+      label: `a SpamAssassin body rule matched (${(level ?? "other").replace(/_/g, " ")})`,
     };
   }
   if (kind === "se-keywords") {

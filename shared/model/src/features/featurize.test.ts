@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import type { NormalizedField } from "@sift/contracts";
 import { describe, expect, it } from "vitest";
-import { BUCKETS, FEATURIZER_VERSION, featurize, MAX_FEATURES, SIGNAL_VALUE } from "./featurize.ts";
+import {
+  BUCKETS,
+  FEATURIZER_VERSION,
+  featurize,
+  MAX_FEATURES,
+  NEXT_FEATURIZER_VERSION,
+  SIGNAL_VALUE,
+} from "./featurize.ts";
 import { fnv1a } from "./hash.ts";
 import { canonicalText } from "./text.ts";
 
@@ -73,6 +80,23 @@ describe("featurize", () => {
     }
     expect(FEATURIZER_VERSION).toBe(6);
     expect(digest.digest("hex")).toBe("08a40a6e204e9fae9ace7a91eb4932fa723454f8e1c89def9f855c54950cce74");
+  });
+
+  it("gives exactly featuriser 7's features, the next version's (built and measured, not shipped)", () => {
+    // Featuriser 7's two signals join on a submission that fires both: a SpamAssassin family
+    // (advance fee) and profanity; the pinned set's other submissions fire neither.
+    const next: NormalizedField[][] = [
+      ...PINNED,
+      [["message", "I write to you as the next of kin of a late client of our bank. No bullshit."]],
+    ];
+    const digest = createHash("sha256");
+    for (const fields of next) {
+      const { ids, vals } = featurize(fields, undefined, NEXT_FEATURIZER_VERSION);
+      digest.update(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
+      digest.update(new Uint8Array(vals.buffer, vals.byteOffset, vals.byteLength));
+    }
+    expect(NEXT_FEATURIZER_VERSION).toBe(7);
+    expect(digest.digest("hex")).toBe("c64fd3470ce16e64a38c7f522e9772c55725be99cf2a63e2fd6ada9e5d5feaac");
   });
 
   it("is deterministic, L2-normalised and inside the bucket range", () => {

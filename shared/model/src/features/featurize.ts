@@ -7,6 +7,8 @@ import {
   foldText,
   formSignals,
   nameSignals,
+  profanitySignals,
+  spamAssassinSignals,
   textSignals,
   type FormPart,
 } from "./signals/index.ts";
@@ -17,6 +19,13 @@ import { canonicalText, words } from "./text.ts";
  * and the worker refuses a model built for another featuriser.
  */
 export const FEATURIZER_VERSION = 6;
+
+/**
+ * The next featuriser, built and measured but not shipped (issue 59, docs/model/form-spam.md):
+ * version 7 adds profanity and SpamAssassin's selected body rules. `featurize(fields, trace, 7)`
+ * gives its features (the signals' tests); a model of it ships when it is better on the goals.
+ */
+export const NEXT_FEATURIZER_VERSION = 7;
 
 /** 2^18 buckets: few collisions for ~35k training texts and a 1 MB weight table. */
 export const HASH_BITS = 18;
@@ -161,7 +170,11 @@ const scratch = new Bag();
  * Turns a submission's normalised fields into sparse hashed features. The same function runs in
  * the trainer and in the worker, so the model only ever sees what the service will send.
  */
-export const featurize = (fields: readonly NormalizedField[], trace?: FieldTrace[]): Features => {
+export const featurize = (
+  fields: readonly NormalizedField[],
+  trace?: FieldTrace[],
+  version: number = FEATURIZER_VERSION,
+): Features => {
   const bag = scratch;
   bag.reset();
   const signals: string[] = [];
@@ -195,7 +208,7 @@ export const featurize = (fields: readonly NormalizedField[], trace?: FieldTrace
       read = { links };
     } else if (role === "name") read = addName(bag, value, signals);
     else {
-      const text = addText(bag, value, signals);
+      const text = addText(bag, value, signals, version);
       form.hosts.push(...text.links.hosts);
       form.texts.push(text.folded);
       form.raw.push(value);
@@ -249,6 +262,7 @@ const addText = (
   bag: Bag,
   value: string,
   signals: string[],
+  version: number,
 ): { text: string; words: string[]; links: Extracted; folded: string } => {
   const links = extractLinks(value);
   const { text: stripped, hosts, emailDomains, linkChars } = links;
@@ -265,6 +279,11 @@ const addText = (
   addShape(bag, text, hosts.length);
   const folded = foldText(stripped);
   textSignals({ raw: value, stripped, folded, hosts, linkChars, tokens }, signals);
+  if (version >= 7) {
+    // Featuriser 7 (issue 59): profanity, and SpamAssassin's selected body rules by family.
+    profanitySignals(tokens, signals);
+    spamAssassinSignals(value, signals);
+  }
   return { text, words: tokens, links, folded };
 };
 

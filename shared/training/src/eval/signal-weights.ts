@@ -1,4 +1,5 @@
 import { BUCKETS, fnv1a, FORM_SPAM_SIGNALS, loadLinearScorer } from "@sift/model";
+import { SPAMASSASSIN_FAMILIES } from "@sift/model/spamassassin";
 
 /**
  * The dense form signals issue 44 asked to earn their weight on whole honest messages: money,
@@ -29,7 +30,10 @@ export const WEIGHED_SIGNALS = [
   "lures:3",
   // Issue 59's pitch, phish and campaign signals (docs/model/form-spam.md).
   ...FORM_SPAM_SIGNALS,
-] as const;
+  // Featuriser 7: profanity and SpamAssassin's selected body rules, one signal per family.
+  "profanity",
+  ...SPAMASSASSIN_FAMILIES.map((f) => `sa:${f}`),
+];
 
 export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {
   const scorer = loadLinearScorer(modelPath);

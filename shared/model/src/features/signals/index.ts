@@ -20,6 +20,8 @@ export const textSignals = (part: TextPart, out: string[]): void => {
 };
 
 export { campaignSignals, emailSignals, nameSignals };
+export { profanitySignals } from "./profanity.ts";
+export { spamAssassinSignals } from "./spamassassin.ts";
 export { formSignals, type FormPart } from "./form.ts";
 export { foldText } from "./phrasing.ts";
 export { RULE_SIGNALS } from "./probes.ts";

@@ -20,7 +20,7 @@ interface CompiledRule {
 }
 
 interface Automaton {
-  /** Byte → column; bytes no key holds share column 0. */
+  /** UTF-16 unit → column, lower and upper case alike; units no key holds share column 0. */
   columns: Uint8Array;
   width: number;
   /** next[state * width + column]: the full transition table (failure links folded in). */
@@ -29,14 +29,28 @@ interface Automaton {
   ends: Array<number[] | undefined>;
 }
 
-/** Aho-Corasick over bytes (char codes ≤ 0xFF), as a dense table since texts are short and many. */
+/** White space as `\s` reads it: a run of it is one space to the rules. */
+const WHITE = /\s/;
+
+/**
+ * Aho-Corasick over the text's UTF-16 units, as a dense table since texts are short and many.
+ * Keys are lower-case ASCII (a key's non-ASCII bytes are cut off: see `stringKey`), so the
+ * scan needs no byte copy of the text: a unit's column already folds its case and white space.
+ */
 const buildAutomaton = (keys: ReadonlyArray<[string, number]>): Automaton => {
-  const columns = new Uint8Array(256);
-  let width = 1;
+  const columns = new Uint8Array(0x10000);
+  let width = 2;
+  // Column 1 is white space: every \s unit, so a run of it reads as the one space of a body.
+  for (let u = 0; u < 0x10000; u++) if (WHITE.test(String.fromCharCode(u))) columns[u] = 1;
   for (const [key] of keys)
     for (const ch of key) {
       const c = ch.charCodeAt(0);
-      if (columns[c] === 0) columns[c] = width++;
+      if (columns[c] === 0) {
+        columns[c] = width;
+        const upper = ch.toUpperCase();
+        if (upper.length === 1 && upper !== ch) columns[upper.charCodeAt(0)] = width;
+        width++;
+      }
     }
   const goto: Array<Map<number, number>> = [new Map()];
   const ends: Array<number[] | undefined> = [undefined];
@@ -80,14 +94,58 @@ const buildAutomaton = (keys: ReadonlyArray<[string, number]>): Automaton => {
   return { columns, width, next, ends };
 };
 
+/**
+ * A key as the string scan reads it: the compiler keyed rules on their lower-cased bytes; a key
+ * with bytes outside ASCII (one rule's German word, "hinterhältiges" as UTF-8) keeps its longest
+ * ASCII run, which every match still contains, so the scan finds a superset of the byte scan's
+ * candidates and the rule's own expression, on the bytes, decides.
+ */
+const stringKey = (key: string): string =>
+  /^[\x20-\x7e]*$/.test(key)
+    ? key
+    : (key.match(/[\x20-\x7e]+/g) ?? [""]).reduce((a, b) => (b.length > a.length ? b : a));
+
+interface Scanner {
+  rules: ReadonlyArray<CompiledRule & { pattern: RegExp }>;
+  automaton: Automaton;
+  /** seen[rule] === stamp: the rule is already a candidate of the current text. */
+  seen: Uint32Array;
+  stamp: number;
+}
+
+const scannerOf = (rules: readonly CompiledRule[]): Scanner => {
+  const compiledRules = rules.map((r) => ({ ...r, pattern: new RegExp(r.source, r.flags) }));
+  const keys = compiledRules.flatMap((r, i) =>
+    r.keys.map((k): [string, number] => [stringKey(k), i]).filter(([k]) => k.length > 0),
+  );
+  return {
+    rules: compiledRules,
+    automaton: buildAutomaton(keys),
+    seen: new Uint32Array(rules.length),
+    stamp: 0,
+  };
+};
+
 const compiled = JSON.parse(readFileSync(`${SPAMASSASSIN_RULES_DIR}body-rules.json`, "utf8")) as {
   rules: CompiledRule[];
 };
-const RULES = compiled.rules.map((r) => ({ ...r, pattern: new RegExp(r.source, r.flags) }));
-const AUTOMATON = buildAutomaton(RULES.flatMap((r, i) => r.keys.map((k): [string, number] => [k, i])));
+/**
+ * The rules the featuriser fires: those `pnpm rules:select` kept on the training data
+ * (rules/spamassassin/selected.json says which and by what rule), out of every compiled one.
+ */
+export const SELECTED_RULES: ReadonlySet<string> = new Set(
+  (
+    JSON.parse(readFileSync(`${SPAMASSASSIN_RULES_DIR}selected.json`, "utf8")) as {
+      rules: Array<{ name: string }>;
+    }
+  ).rules.map((r) => r.name),
+);
 
-/** The families SpamAssassin's compiled body rules report, one entry per family that fired. */
-export const SPAMASSASSIN_FAMILIES = [...new Set(RULES.map((r) => r.family))].sort();
+let everyRule: Scanner | undefined;
+const SELECTED = scannerOf(compiled.rules.filter((r) => SELECTED_RULES.has(r.name)));
+
+/** The families SpamAssassin's selected body rules report, one signal per family that fired. */
+export const SPAMASSASSIN_FAMILIES = [...new Set(SELECTED.rules.map((r) => r.family))].sort();
 
 /**
  * The text as SpamAssassin's body rules read it: its UTF-8 bytes, one character each, with runs
@@ -99,26 +157,71 @@ export const bodyBytes = (text: string): string => {
   return /^[\x00-\x7f]*$/.test(spaced) ? spaced : Buffer.from(spaced, "utf8").toString("latin1");
 };
 
-/** The compiled rules that match `text`, by name (for explanations and the measurements). */
-export const spamAssassinRules = (text: string): string[] => {
-  const bytes = bodyBytes(text);
-  const { columns, width, next, ends } = AUTOMATON;
-  let candidates: Set<number> | undefined;
+/**
+ * The rules of `scanner` that match `text`: one pass of the automaton over the string finds the
+ * candidates; only when there is one is the text turned into its body bytes, once, and only the
+ * candidates' expressions run on them.
+ */
+const matching = (scanner: Scanner, text: string): number[] => {
+  const { columns, width, next, ends } = scanner.automaton;
+  const seen = scanner.seen;
+  if (scanner.stamp === 0xffffffff) {
+    seen.fill(0);
+    scanner.stamp = 0;
+  }
+  const stamp = ++scanner.stamp;
+  let candidates: number[] | undefined;
   let s = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    let c = bytes.charCodeAt(i);
-    // Lower-case ASCII and Latin-1 letters as String.prototype.toLowerCase does the keys.
-    if ((c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c <= 0xde && c !== 0xd7)) c += 0x20;
-    s = next[s * width + columns[c]!]!;
+  let white = false;
+  for (let i = 0; i < text.length; i++) {
+    const col = columns[text.charCodeAt(i)]!;
+    if (col === 1) {
+      // A run of white space is one space, as in the body bytes.
+      if (white) continue;
+      white = true;
+    } else white = false;
+    s = next[s * width + col]!;
     const found = ends[s];
-    if (found) for (const r of found) (candidates ??= new Set()).add(r);
+    if (found)
+      for (const r of found)
+        if (seen[r] !== stamp) {
+          seen[r] = stamp;
+          (candidates ??= []).push(r);
+        }
   }
   if (!candidates) return [];
-  return [...candidates].filter((r) => RULES[r]!.pattern.test(bytes)).map((r) => RULES[r]!.name);
+  const bytes = bodyBytes(text);
+  return candidates.filter((r) => scanner.rules[r]!.pattern.test(bytes));
 };
 
-/** The families of the compiled rules that match `text`. */
-export const spamAssassinFamilies = (text: string): string[] => {
-  const names = new Set(spamAssassinRules(text));
-  return [...new Set(RULES.filter((r) => names.has(r.name)).map((r) => r.family))];
+/** The selected rules that match `text`, by name (for explanations and the tests). */
+export const spamAssassinRules = (text: string): string[] =>
+  matching(SELECTED, text).map((r) => SELECTED.rules[r]!.name);
+
+/** Every compiled rule that matches `text`, by name (what `pnpm rules:measure` counts to select on). */
+export const spamAssassinAllRules = (text: string): string[] => {
+  everyRule ??= scannerOf(compiled.rules);
+  const scanner = everyRule;
+  return matching(scanner, text).map((r) => scanner.rules[r]!.name);
+};
+
+/** The families of the selected rules that match `text`. */
+export const spamAssassinFamilies = (text: string): string[] => [
+  ...new Set(matching(SELECTED, text).map((r) => SELECTED.rules[r]!.family)),
+];
+
+/** A family fires only when at least this many distinct selected rules match the field. */
+export const MIN_RULES = 2;
+
+/**
+ * The featuriser's evidence: `sa:<family>` for each family of the selected rules that match
+ * the field's text (raw, as a body holds it), once two or more distinct rules match. One phrase
+ * rule alone ("weight loss", "click here", "money back guarantee") is what an honest enquiry
+ * hits, and SpamAssassin itself scores its sub-rules only inside meta rules; a spam letter
+ * matches several. One signal per family, whose weight is learned.
+ */
+export const spamAssassinSignals = (raw: string, out: string[]): void => {
+  const matched = matching(SELECTED, raw);
+  if (matched.length < MIN_RULES) return;
+  for (const family of new Set(matched.map((r) => SELECTED.rules[r]!.family))) out.push(`sa:${family}`);
 };
