@@ -2,7 +2,6 @@ import { ListQuery, UsageView } from "@sift/contracts";
 import { USAGE_WINDOW_DAYS, type Workspace } from "@sift/keystore";
 import { DAY } from "@sift/runtime";
 import { NOT_FOUND, iso, ok, parseWith, type ManagementDeps } from "../context.ts";
-import { readInSlices } from "../slices.ts";
 import { operation, type ApiRoute } from "../route.ts";
 import { visibleWorkspace } from "./workspaces.ts";
 
@@ -62,16 +61,10 @@ export const USAGE_ROUTES: ApiRoute[] = [
       const { ids, next } = only
         ? { ids: query.value.cursor ? [] : [only], next: null }
         : await deps.keystore.pageWorkspaceIds({}, limit, query.value.cursor ?? null);
-      const read = await readInSlices(
-        ids,
-        async (id) => {
-          const w = await deps.keystore.getWorkspace(id);
-          return w === null ? null : usageOf(deps, w);
-        },
-        // A row is three commands (the workspace, its usage script, its days): slices of 25.
-        25,
+      const found = await Promise.all(ids.map((id) => deps.keystore.getWorkspace(id)));
+      const rows = await Promise.all(
+        found.filter((w): w is Workspace => w !== null).map((w) => usageOf(deps, w)),
       );
-      const rows = read.filter((row) => row !== null);
       return ok({ data: rows, nextCursor: next });
     },
   },

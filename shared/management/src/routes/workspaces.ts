@@ -11,7 +11,6 @@ import {
   type Call,
   type ManagementDeps,
 } from "../context.ts";
-import { readInSlices } from "../slices.ts";
 import { operation, type ApiRoute } from "../route.ts";
 
 /** A page holds up to 100 workspaces unless `limit` says otherwise (1-1,000, as Turnstile's widget list). */
@@ -28,6 +27,9 @@ export const visibleWorkspace = async (
 };
 
 /** Rows with the settings kept beside each one's learned state (one round trip per row, in flight together). */
+const views = (deps: ManagementDeps, found: readonly Workspace[]) =>
+  Promise.all(found.map((w) => readWorkspaceView(deps.operations, w)));
+
 export const WORKSPACE_ROUTES: ApiRoute[] = [
   {
     ...operation("POST /v1/workspaces"),
@@ -45,8 +47,7 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
       if (only !== undefined || externalId !== undefined) {
         const id = only ?? (await deps.keystore.workspaceIdByExternalId(externalId!));
         const found = id && !cursor ? await deps.keystore.getWorkspace(id) : null;
-        const data =
-          found && matches(found, query.value) ? [await readWorkspaceView(deps.operations, found)] : [];
+        const data = found && matches(found, query.value) ? await views(deps, [found]) : [];
         return ok({ data, nextCursor: null });
       }
       const colon = label?.indexOf(":") ?? -1;
@@ -56,12 +57,11 @@ export const WORKSPACE_ROUTES: ApiRoute[] = [
         limit,
         cursor ?? null,
       );
-      // Each workspace and its settings in one slice: two commands each (readInSlices).
-      const rows = await readInSlices(pageIds.ids, async (id) => {
-        const w = await deps.keystore.getWorkspace(id);
-        return w !== null && matches(w, query.value) ? readWorkspaceView(deps.operations, w) : null;
-      });
-      const data = rows.filter((v) => v !== null);
+      const found = await Promise.all(pageIds.ids.map((id) => deps.keystore.getWorkspace(id)));
+      const data = await views(
+        deps,
+        found.filter((w): w is Workspace => w !== null && matches(w, query.value)),
+      );
       return ok({ data, nextCursor: pageIds.next });
     },
   },
