@@ -1,4 +1,12 @@
-import { BUCKETS, fnv1a, FORM_SPAM_SIGNALS, loadLinearScorer } from "@sift/model";
+import {
+  BUCKETS,
+  fnv1a,
+  FORM_SPAM_SIGNALS,
+  loadLinearScorer,
+  metaPathOf,
+  MODEL_PATH,
+  readModelMeta,
+} from "@sift/model";
 import { SPAMASSASSIN_FAMILIES } from "@sift/model/spamassassin";
 
 /**
@@ -30,15 +38,21 @@ export const WEIGHED_SIGNALS = [
   "lures:3",
   // Issue 59's pitch, phish and campaign signals (docs/model/form-spam.md).
   ...FORM_SPAM_SIGNALS,
-  // Featuriser 7: profanity and SpamAssassin's selected body rules, one signal per family.
-  "profanity",
-  ...SPAMASSASSIN_FAMILIES.map((f) => `sa:${f}`),
 ];
 
-export const signalWeights = (modelPath?: string): Array<{ signal: string; weight: number }> => {
+/** Featuriser 7's: profanity and SpamAssassin's selected body rules, one signal per family. */
+export const FEATURIZER_7_SIGNALS = ["profanity", ...SPAMASSASSIN_FAMILIES.map((f) => `sa:${f}`)];
+
+/**
+ * Each signal's weight in the model at `modelPath`: only the signals its featuriser makes (a
+ * featuriser 6 model never saw featuriser 7's, and its bucket's weight is another feature's).
+ */
+export const signalWeights = (modelPath = MODEL_PATH): Array<{ signal: string; weight: number }> => {
   const scorer = loadLinearScorer(modelPath);
+  const { featurizerVersion } = readModelMeta(metaPathOf(modelPath));
+  const signals = featurizerVersion >= 7 ? [...WEIGHED_SIGNALS, ...FEATURIZER_7_SIGNALS] : WEIGHED_SIGNALS;
   const none = scorer.logOdds({ ids: new Int32Array(0), vals: new Float32Array(0) });
-  return WEIGHED_SIGNALS.map((signal) => {
+  return signals.map((signal) => {
     const id = fnv1a(`x:${signal}`) & (BUCKETS - 1);
     return { signal, weight: scorer.logOdds({ ids: Int32Array.of(id), vals: Float32Array.of(1) }) - none };
   });
