@@ -73,6 +73,13 @@ export const parse = <T>(schema: z.ZodType<T>, value: string | undefined, flag: 
 };
 
 export const onOff = z.enum(["on", "off"]).transform((v) => v === "on");
+/** A flag's comma-separated items, each trimmed, empty ones dropped (`a, b,,c` → a, b, c). */
+export const commaList = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
 
 /** Exactly the commands other tools are written against (issue 3), plus usage and notices. */
 export const COMMANDS: Record<string, Command> = {

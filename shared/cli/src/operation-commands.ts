@@ -26,6 +26,7 @@ import {
 import {
   NotFound,
   UsageError,
+  commaList,
   definedOnly,
   onOff,
   parse,
@@ -65,30 +66,18 @@ export const unwrap = <T>(outcome: Outcome<T>, missing: string, conflict?: strin
 
 const count = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const positive = z.coerce.number().positive().max(1e9);
-const HostnameList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(",")
-      .map((h) => h.trim())
-      .filter((h) => h.length > 0),
-  )
-  .pipe(Hostnames);
+const HostnameList = commaList.pipe(Hostnames);
 const LanguageList = z.string().transform(languageList);
 /** `reseller=r12,region=eu` (a value holding a comma goes through PATCH /v1/workspaces/{id}); "" clears them. */
-const LabelList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(",")
-      .map((pair) => pair.trim())
-      .filter((pair) => pair.length > 0)
-      .map((pair) => {
+const LabelList = commaList
+  .transform((pairs) =>
+    Object.fromEntries(
+      pairs.map((pair) => {
         const at = pair.indexOf("=");
         return at < 0 ? [pair, ""] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
       }),
+    ),
   )
-  .transform((pairs) => Object.fromEntries(pairs))
   .pipe(Labels);
 /** What `workspace create` and `workspace set` both take: a name, an external id, labels. */
 const identity = (flags: Flags) =>

@@ -1,18 +1,10 @@
 import { z } from "zod";
 import { WEBHOOK_EVENTS } from "@sift/contracts";
 import { createWebhook, deleteWebhook, webhookView } from "@sift/operations";
-import { NotFound, UsageError, definedOnly, parse, required, type Command } from "./commands.ts";
+import { NotFound, UsageError, commaList, definedOnly, parse, required, type Command } from "./commands.ts";
 import { actorOf, unwrap } from "./operation-commands.ts";
 
-const EventList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(",")
-      .map((e) => e.trim())
-      .filter((e) => e.length > 0),
-  )
-  .pipe(z.array(z.enum(WEBHOOK_EVENTS)).min(1));
+const EventList = commaList.pipe(z.array(z.enum(WEBHOOK_EVENTS)).min(1));
 
 /**
  * `sift webhook …`: the twins of POST, GET and DELETE /v1/webhooks, through the same operations.

@@ -945,20 +945,7 @@ const CASES: Case[] = [
         )),
     },
     state: async (s) => ({ hostnames: (await stack.keystore.getConfig(s.configId))?.hostnames }),
-    audited: (e) => {
-      const shape = (v: unknown) => {
-        const {
-          id: _id,
-          workspaceId: _w,
-          siteKey: _k,
-          createdAt: _c,
-          updatedAt: _u,
-          ...rest
-        } = v as Record<string, unknown>;
-        return rest;
-      };
-      return { before: shape(e.before), after: shape(e.after) };
-    },
+    audited: (e) => ({ before: configShape(e.before), after: configShape(e.after) }),
     events: [],
   },
   {
@@ -1029,20 +1016,7 @@ const CASES: Case[] = [
       cli: async (s) => void (await sift("config", "set", "--config", s.configId, "--name", "Contact form")),
     },
     state: async (s) => ({ name: (await stack.keystore.getConfig(s.configId))?.name }),
-    audited: (e) => {
-      const shape = (v: unknown) => {
-        const {
-          id: _id,
-          workspaceId: _w,
-          siteKey: _k,
-          createdAt: _c,
-          updatedAt: _u,
-          ...rest
-        } = v as Record<string, unknown>;
-        return rest;
-      };
-      return { before: shape(e.before), after: shape(e.after) };
-    },
+    audited: (e) => ({ before: configShape(e.before), after: configShape(e.after) }),
     events: [],
   },
   ...settingCases(),
