@@ -188,6 +188,14 @@ export const syncSpan = <T>(
   }
 };
 
+/** `syncSpan` for work that awaits: a span of `parent` around it when tracing is on. */
+export const asyncSpan = <T>(
+  tracing: Tracing | undefined,
+  parent: Context | undefined,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> => (tracing && parent ? traced(tracing.tracer.startSpan(name, {}, parent), work()) : work());
+
 /** The context that makes `span` the parent of what follows. */
 export const withSpan = (parent: Context, span: Span): Context => trace.setSpan(parent, span);
 

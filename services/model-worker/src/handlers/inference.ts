@@ -10,7 +10,7 @@ import {
 import { logit, personalize, type PopulationCurve, type Rescorer } from "@sift/feedback";
 import type { LanguageIdentifier } from "@sift/model/language";
 import { attributions, BUCKETS, featurize, PAD_ID, type Features, type FieldTrace } from "@sift/model";
-import { inSpan, syncSpan, type Context, type Logger, type Tracing } from "@sift/runtime";
+import { asyncSpan, syncSpan, type Context, type Logger, type Tracing } from "@sift/runtime";
 import type { WorkspaceStates } from "../clients/workspace-states.ts";
 
 export interface InferenceDeps {
@@ -98,24 +98,20 @@ export const handleInference = async (
     if (base.some((s) => !Number.isFinite(s))) throw new Error("non-finite score");
     if (request.explain) {
       const light = request.lightReasons && deps.parts ? deps.parts : undefined;
-      const explain = () => explainSignals(request.submissions, features, traces!, deps, light);
-      fieldReasons = await (deps.tracing && trace
-        ? inSpan(deps.tracing, trace, "reasons", {}, explain)
-        : explain());
+      fieldReasons = await asyncSpan(deps.tracing, trace, "reasons", () =>
+        explainSignals(request.submissions, features, traces!, deps, light),
+      );
     }
   } catch (err) {
     deps.logger.error({ err, requestIds, model: deps.model }, "inference failed");
     return { ok: false, error: "model_error" };
   }
 
-  const perSite = async () => {
+  const scored = await asyncSpan(deps.tracing, trace, "per-site state", async () => {
     const learned =
       request.workspaceId && deps.states ? await deps.states.get(request.workspaceId, deps.rescorer) : null;
     return personalized(request.submissions, features, base, fieldReasons, learned, deps);
-  };
-  const scored = await (deps.tracing && trace
-    ? inSpan(deps.tracing, trace, "per-site state", {}, perSite)
-    : perSite());
+  });
   const held = scored.map((s) => s.reasons.some((r) => HELD_BY.has(r.signal)));
   return {
     ok: true,

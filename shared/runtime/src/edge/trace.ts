@@ -1,13 +1,13 @@
 import type { RequestHandler, Response } from "express";
 import type { Endpoint } from "@sift/contracts";
 import {
+  asyncSpan,
   endSpan,
   incomingHeaders,
   ROOT_CONTEXT,
   SpanKind,
   trace,
   withSpan,
-  traced,
   type Tracing,
 } from "../tracing.ts";
 import { requestContext } from "./context.ts";
@@ -90,7 +90,4 @@ export const traceStep = <T>(
   tracing: Tracing | undefined,
   name: string,
   work: () => Promise<T>,
-): Promise<T> => {
-  const parent = requestContext(res).traceContext;
-  return tracing && parent ? traced(tracing.tracer.startSpan(name, {}, parent), work()) : work();
-};
+): Promise<T> => asyncSpan(tracing, requestContext(res).traceContext, name, work);
