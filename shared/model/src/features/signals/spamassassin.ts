@@ -141,11 +141,20 @@ export const SELECTED_RULES: ReadonlySet<string> = new Set(
   ).rules.map((r) => r.name),
 );
 
+/**
+ * The scanners are built on first use, not at import: the featuriser in service (version 6) never
+ * reads the rules, and building an automaton (a 65,536-unit column table) costs start-up time in
+ * every process that loads the featuriser.
+ */
 let everyRule: Scanner | undefined;
-const SELECTED = scannerOf(compiled.rules.filter((r) => SELECTED_RULES.has(r.name)));
+let selectedRules: Scanner | undefined;
+const selected = (): Scanner =>
+  (selectedRules ??= scannerOf(compiled.rules.filter((r) => SELECTED_RULES.has(r.name))));
 
 /** The families SpamAssassin's selected body rules report, one signal per family that fired. */
-export const SPAMASSASSIN_FAMILIES = [...new Set(SELECTED.rules.map((r) => r.family))].sort();
+export const SPAMASSASSIN_FAMILIES = [
+  ...new Set(compiled.rules.filter((r) => SELECTED_RULES.has(r.name)).map((r) => r.family)),
+].sort();
 
 /**
  * The text as SpamAssassin's body rules read it: its UTF-8 bytes, one character each, with runs
@@ -195,8 +204,10 @@ const matching = (scanner: Scanner, text: string): number[] => {
 };
 
 /** The selected rules that match `text`, by name (for explanations and the tests). */
-export const spamAssassinRules = (text: string): string[] =>
-  matching(SELECTED, text).map((r) => SELECTED.rules[r]!.name);
+export const spamAssassinRules = (text: string): string[] => {
+  const scanner = selected();
+  return matching(scanner, text).map((r) => scanner.rules[r]!.name);
+};
 
 /** Every compiled rule that matches `text`, by name (what `pnpm rules:measure` counts to select on). */
 export const spamAssassinAllRules = (text: string): string[] => {
@@ -206,9 +217,10 @@ export const spamAssassinAllRules = (text: string): string[] => {
 };
 
 /** The families of the selected rules that match `text`. */
-export const spamAssassinFamilies = (text: string): string[] => [
-  ...new Set(matching(SELECTED, text).map((r) => SELECTED.rules[r]!.family)),
-];
+export const spamAssassinFamilies = (text: string): string[] => {
+  const scanner = selected();
+  return [...new Set(matching(scanner, text).map((r) => scanner.rules[r]!.family))];
+};
 
 /** A family fires only when at least this many distinct selected rules match the field. */
 export const MIN_RULES = 2;
@@ -221,7 +233,8 @@ export const MIN_RULES = 2;
  * matches several. One signal per family, whose weight is learned.
  */
 export const spamAssassinSignals = (raw: string, out: string[]): void => {
-  const matched = matching(SELECTED, raw);
+  const scanner = selected();
+  const matched = matching(scanner, raw);
   if (matched.length < MIN_RULES) return;
-  for (const family of new Set(matched.map((r) => SELECTED.rules[r]!.family))) out.push(`sa:${family}`);
+  for (const family of new Set(matched.map((r) => scanner.rules[r]!.family))) out.push(`sa:${family}`);
 };
