@@ -34,7 +34,14 @@ import { enforceRetention } from "@sift/classify/jobs/log-retention";
 import { NoticeStore } from "@sift/keystore";
 import { listen, silentLogger, systemClock, type RedisClient } from "@sift/runtime";
 import { retryDelay } from "@sift/management";
-import { SERVICE_PRIORITY, spawnStack, startModelWorker, startServer, startStack } from "@sift/testkit";
+import {
+  IDLE_CLASS,
+  SERVICE_PRIORITY,
+  spawnStack,
+  startModelWorker,
+  startServer,
+  startStack,
+} from "@sift/testkit";
 import { alternate, httpTarget, median as medianOf, type Target } from "./speed/load.ts";
 import { apiClient, apiLoad, type ApiLevel } from "./api-load.ts";
 import { SolutionPool } from "./speed/solutions.ts";
@@ -266,7 +273,7 @@ const besideTheApi = async () => {
   const worker = processes ? null : await startModelWorker(natsServer.url);
   console.log(
     processes
-      ? `classify and verify rows: the services as their own processes (built), management at nice +${SERVICE_PRIORITY.management ?? 0}`
+      ? `classify and verify rows: the services as their own processes (built), management at nice +${SERVICE_PRIORITY.management ?? 0}${IDLE_CLASS.has("management") ? " in the idle scheduling class where chrt is" : ""}`
       : "classify and verify rows: the in-process stack (one event loop)",
   );
   try {
@@ -331,19 +338,31 @@ const besideTheApi = async () => {
         0,
       );
     // The services' CPU: this process's in-process, else the service processes' summed.
-    const siftPids = processes ? [...processes.children.values()].map((c) => c.pid!) : [process.pid];
-    const siftCpu = async () =>
-      (await Promise.all(siftPids.map((pid) => processCpu(pid)))).reduce((a, b) => a + b, 0);
+    const siftPids: Array<[string, number]> = processes
+      ? [...processes.children].map(([name, child]) => [name, child.pid!])
+      : [["in-process", process.pid]];
+    // Each service's CPU µs so far, by name, so a row can say which process the /v1 load costs.
+    const siftCpuBy = async () =>
+      new Map(await Promise.all(siftPids.map(async ([name, pid]) => [name, await processCpu(pid)] as const)));
+    const sum = (by: Map<string, number>) => [...by.values()].reduce((a, b) => a + b, 0);
     // Per run: the services' CPU, this process's event loop's busy share and Redis's CPU, each per second.
     const costs = new Map<
       string,
-      Array<{ cpu: number; loop: number; redis: number; perCall: number; maxDelay: number; commands: number }>
+      Array<{
+        cpu: number;
+        byService: Map<string, number>;
+        loop: number;
+        redis: number;
+        perCall: number;
+        maxDelay: number;
+        commands: number;
+      }>
     >();
     const costed = (t: Target, id = t.id): Target => ({
       ...t,
       run: async (options) => {
         const [cpu0, redis0, commands0] = [
-          await siftCpu(),
+          await siftCpuBy(),
           await redisCpu(stack.redis),
           await redisCommands(),
         ];
@@ -355,12 +374,15 @@ const besideTheApi = async () => {
         const loop = performance.eventLoopUtilization(loop0).utilization;
         delay.disable();
         const s = (performance.now() - started) / 1000;
-        const cpu = (await siftCpu()) - cpu0;
+        const cpuBy = await siftCpuBy();
+        const byService = new Map([...cpuBy].map(([name, us]) => [name, (us - cpu0.get(name)!) / s / 1000]));
+        const cpu = sum(cpuBy) - sum(cpu0);
         const redis = (await redisCpu(stack.redis)) - redis0;
         const commands = (await redisCommands()) - commands0;
         const runs = costs.get(id) ?? [];
         runs.push({
           cpu: cpu / s / 1000,
+          byService,
           loop,
           redis: redis / s / 1000,
           perCall: (cpu + redis) / Math.max(1, figures.count),
@@ -447,6 +469,9 @@ const besideTheApi = async () => {
         perCall: m((r) => r.perCall),
         maxDelay: Math.max(...runs.map((r) => r.maxDelay)),
         commands: m((r) => r.commands),
+        byService: [...(runs[0]?.byService.keys() ?? [])]
+          .map((name) => `${name} ${m((r) => r.byService.get(name)!).toFixed(0)}`)
+          .join(", "),
       };
     };
     for (const id of [
@@ -471,6 +496,7 @@ const besideTheApi = async () => {
             : `, ${c.perCall.toFixed(0)} µs/call`),
         level ? `load proc ${loadCpu.toFixed(0)} ms/s` : "",
       );
+      console.log(`    by service (CPU ms/s): ${c.byService}`);
     }
   } finally {
     await worker?.stop();

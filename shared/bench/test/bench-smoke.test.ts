@@ -98,6 +98,8 @@ it("runs every scenario of pnpm bench and each produces figures from correct ans
   expect(results.solutionsSpent).toBeGreaterThanOrEqual(verifies.reduce((a, s) => a + s.count, 0));
   expect(results.reports.applied).toBeGreaterThanOrEqual(results.reports.count);
   for (const hop of results.hops) expect(hop.count, hop.hop).toBeGreaterThan(0);
+  // The model's own work beside the card's floor (issue 58): featurised and scored in the bench.
+  expect(results.hops.find((h) => h.hop.startsWith("work: featurise"))?.meanMs).toBeGreaterThan(0);
   expect(Object.keys(results.memory).sort()).toEqual([
     "classify",
     "gateway",

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -59,10 +61,13 @@ export const spawnService = (
 ): ChildProcess => {
   const piped = !options.quiet || options.output !== undefined;
   const nodeArgs = options.nodeArgs ?? [];
-  const [command, args, cwd] = options.built
+  const [node, args, cwd] = options.built
     ? [process.execPath, [...nodeArgs, "dist/main.js"], `${ROOT}${SERVICE_FOLDERS[name]}`]
     : [process.execPath, [...nodeArgs, "--import", TSX_LOADER, SERVICE_ENTRIES[name]], ROOT];
-  const child = spawn(command, args, {
+  // chrt execs node in its place: the pid, the signals and the exit are the service's own.
+  const chrt = IDLE_CLASS.has(name) ? findChrt() : null;
+  const [command, commandArgs] = chrt ? [chrt, ["--idle", "0", node, ...args]] : [node, args];
+  const child = spawn(command, commandArgs, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", piped ? "pipe" : "ignore", piped ? "pipe" : "ignore"],
@@ -159,6 +164,23 @@ export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
  * beside the busy / heavy load where +10 kept 0.87 x / 0.73 x (one run each, load 2.5-2.6).
  */
 export const SERVICE_PRIORITY: Partial<Record<ServiceName, number>> = { management: 19 };
+
+/**
+ * The services that run in Linux's idle scheduling class (SCHED_IDLE, through util-linux's
+ * `chrt --idle 0`) where one machine runs them all, beside their nice: a nice +19 process keeps a
+ * small share of a busy core and runs out its slice when a request path wakes, an idle-class
+ * one is preempted at the wake-up and its core counts as free when the kernel places a waking
+ * task. The management API's heavy /v1 load (pages of 1,000 workspaces) then takes only the CPU
+ * classify and verify leave. Without chrt (not Linux, or no util-linux) the nice alone applies.
+ */
+export const IDLE_CLASS: ReadonlySet<ServiceName> = new Set(["management"]);
+
+/** util-linux's chrt on the PATH (or in /usr/bin, which a minimal PATH may lack), or null. */
+const findChrt = (): string | null => {
+  if (process.platform !== "linux") return null;
+  const dirs = [...(process.env["PATH"] ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/bin"];
+  return dirs.map((dir) => join(dir, "chrt")).find((path) => existsSync(path)) ?? null;
+};
 
 const nodeOptions = (name: ServiceName): Record<string, string> => {
   const options = SERVICE_NODE_OPTIONS[name];

@@ -127,6 +127,9 @@ export const heapOf = async (port: number): Promise<{ heapUsedMb: number; heapTo
  * (PING, and the gateway's resolve-and-take script on a key record), and a NATS request to the
  * worker that answers at once.
  */
+/** The breakdown's row of the model's own work (not a floor of the card's: the card's floor has no work in it). */
+export const MODEL_WORK = "work: featurise + one model run, in-process, no transport";
+
 export const floors = async (options: {
   redisUrl: string;
   noopNatsUrl: string;
@@ -148,6 +151,14 @@ export const floors = async (options: {
   const keys = new Keystore({ redis, clock: systemClock });
   const nats = await connect({ servers: options.noopNatsUrl.replace(/^nats:\/\//, "") });
   const body = JSON.stringify({ model: SPAM_STANDARD, submissions: [[["message", "hello"]]] });
+  // The least a classify must compute, whatever carries it: the bench's submissions featurised and
+  // scored one at a time in this process, with no transport, schema or reasons (the worker's own
+  // settings: one intra-op thread).
+  const { featurize } = await import("@sift/model");
+  const { loadOnnxScorer } = await import("@sift/model-worker/scorer");
+  const { SAMPLES } = await import("./samples.ts");
+  const scorer = await loadOnnxScorer({ intraOpThreads: 1 });
+  let next = 0;
   try {
     return [
       await time("floor: Redis round trip (PING, ioredis, one in flight)", () => redis.ping()),
@@ -157,10 +168,12 @@ export const floors = async (options: {
       await time("floor: NATS request/reply to a worker that answers at once", () =>
         nats.request(inferenceSubject(SPAM_STANDARD), body, { timeout: 5_000 }),
       ),
+      await time(MODEL_WORK, () => scorer.score([featurize(SAMPLES[next++ % SAMPLES.length]!)])),
     ];
   } finally {
     redis.disconnect();
     await nats.close();
+    await scorer.close();
   }
 };
 

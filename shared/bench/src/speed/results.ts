@@ -6,7 +6,7 @@ import { cpus, release, totalmem } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ROOT } from "@sift/testkit";
 import { chartSvg } from "./chart.ts";
-import type { HopFigure } from "./hops.ts";
+import { MODEL_WORK, type HopFigure } from "./hops.ts";
 import { median, type Series } from "./load.ts";
 import type { StageBreakdown } from "./stages.ts";
 
@@ -399,6 +399,7 @@ export const writeResults = async (
       ]
     : ["(not run)"];
   const card = cardFloor(r, find);
+  const modelWork = r.hops.find((h) => h.hop === MODEL_WORK)?.meanMs;
   const partTable = r.stages
     ? [
         "| part | mean ms | median ms | what it holds |",
@@ -410,6 +411,12 @@ export const writeResults = async (
         card
           ? `| the card's floor | ${card.ms.toFixed(3)} | | bare chain ${card.bareMs.toFixed(3)} + one Redis script ${card.script.toFixed(3)} + one NATS request ${card.nats.toFixed(3)} (untraced) |`
           : "| the card's floor | not run | | needs the latency scenario |",
+        ...(card && modelWork !== undefined
+          ? [
+              `| the goal's room for all of Sift's own work | ${(card.ms * 0.3).toFixed(3)} | | 1.3 × the floor less the floor: the gateway's, classify's and the worker's work together |`,
+              `| featurise + one model run alone | ${modelWork.toFixed(3)} | | ${MODEL_WORK} (untraced): ${((modelWork / (card.ms * 0.3)) * 100).toFixed(0)} % of that room |`,
+            ]
+          : []),
       ]
     : ["(not run)"];
   const memoryTable = [
