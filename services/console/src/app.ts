@@ -35,7 +35,7 @@ import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { submissionRoutes } from "./routes/submissions.ts";
 import { overviewRoutes } from "./routes/overview.ts";
-import { reviewRoutes, type Reporter, type Rescorer } from "./routes/review.ts";
+import { reviewRoutes, type Rescorer } from "./routes/review.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -54,8 +54,6 @@ export interface ConsoleDeps {
   verdicts: VerdictLog;
   /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */
   canSealContent: boolean;
-  /** Reports a review to classify's learner (@sift/reports' queueReport, as POST /feedback does). */
-  reporter: Reporter;
   /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */
   rescorer?: Rescorer | undefined;
   accounts: AccountStore;
