@@ -374,4 +374,36 @@ describe("the console through the gateway", () => {
     await owner.get("/console/");
     expect((await owner.post("/console/workspaces", { name: "nope" })).status).toBe(403);
   });
+
+  it("lets an operator delete a site once confirmed with the form's token, and no owner delete one", async () => {
+    const doomed = await createKey(stack.keystore, { kind: "classify" });
+    const path = `/console/w/${doomed.workspaceId}/delete`;
+    const ownerEmail = `doomed-owner-${process.pid}@example.com`;
+    await addUser(stack, ownerEmail, { roles: { [doomed.workspaceId]: "owner" } });
+    const owner = client();
+    await owner.signIn(ownerEmail);
+    await owner.get(`/console/w/${doomed.workspaceId}/settings`);
+    expect((await owner.get(path)).status).toBe(403);
+    // A checked form from the site's own owner: the operation refuses (an operator's change).
+    expect((await owner.post(path, { confirm: "yes" })).status).toBe(403);
+    const operator = `deleting-operator-${process.pid}@example.com`;
+    await addUser(stack, operator, { operator: true });
+    const c = client();
+    await c.signIn(operator);
+    const page = await c.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="confirm" type="checkbox" value="yes" required');
+    expect((await c.post(path, { confirm: "yes", _csrf: "forged" })).status).toBe(403);
+    expect((await c.post(path, {})).status).toBe(400);
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).not.toBeNull();
+    const deleted = await c.post(path, { confirm: "yes" });
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get("location")).toBe("/console/");
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).toBeNull();
+    expect(await stack.keystore.resolve(doomed.secretKey)).toBeNull();
+    const { data } = await stack.audit.page({ workspaceId: doomed.workspaceId, limit: 10 });
+    expect(data.map((e) => [e.action, e.actor])).toEqual([
+      ["workspace.delete", { type: "user", id: operator }],
+    ]);
+  });
 });

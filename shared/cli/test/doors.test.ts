@@ -666,7 +666,7 @@ function forgetCases(): Case[] {
   ];
 }
 
-/** Deleting a site or a configuration, and webhooks: /v1 and the CLI (docs/hosts.md says why not the console). */
+/** Deleting a site (every door), a configuration and webhooks (/v1 and the CLI: docs/hosts.md says why not the console). */
 function deletionCases(): Case[] {
   const hooksOf = async (s: Site) =>
     (await cliWebhooks.of(s.workspaceId)).map((w) => ({ url: w.url, events: w.events }));
@@ -681,6 +681,10 @@ function deletionCases(): Case[] {
       actions: "workspace.",
       doors: {
         v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}`)),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/delete`;
+          await browser.submit(page, page, { confirm: "yes" });
+        },
         cli: async (s) => void (await sift("workspace", "delete", "--workspace", s.workspaceId)),
       },
       state: async (s) => ({
