@@ -1,5 +1,5 @@
 import express, { type Express } from "express";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import type { VerdictLog } from "@sift/verdicts";
 import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import type { OperationDeps } from "@sift/operations";
@@ -49,7 +49,7 @@ export interface ConsoleDeps {
   usage: RedisUsageMeter;
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
-  lists: FeedbackStore;
+  lists: ReportStore;
   /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
   verdicts: VerdictLog;
   /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */

@@ -1,5 +1,5 @@
 import { BULL_PREFIX } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   dependencyChecks,
@@ -93,7 +93,7 @@ export const createConsoleService = async (deps: {
     }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
-    lists: new FeedbackStore({ redis, clock }),
+    lists: new ReportStore({ redis, clock }),
     // Classify's own inference client; the same time-out classify has by default (1.5 s).
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
     verdicts,

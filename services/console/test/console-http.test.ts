@@ -1,4 +1,4 @@
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { ManualClock, MINUTE } from "@sift/runtime";
@@ -105,7 +105,7 @@ describe("the console through the gateway", () => {
     expect(sent.status).toBe(401);
     expect(sent.text).toContain(`Add ${value} to the block list`);
     expect(sent.text).not.toContain(csrf);
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
       expect.objectContaining({ value }),
     );
     const resume = /name="resume" value="([^"]*)"/.exec(sent.text)![1]!.replaceAll("&amp;", "&");
@@ -118,14 +118,14 @@ describe("the console through the gateway", () => {
     });
     expect(after.status).toBe(200);
     expect(after.text).toContain("Finish what you were doing");
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
       expect.objectContaining({ value }),
     );
     // The kept fields and the new session's token are in the form: sending it adds the entry.
     expect(after.text).toContain(`name="value" value="${value}"`);
     const done = await c.post(`${lists}/add`, { kind: "block", type: "domain", value });
     expect(done.status).toBe(303);
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).toContainEqual(
       expect.objectContaining({ value }),
     );
   });
@@ -330,7 +330,7 @@ describe("the console through the gateway", () => {
     });
   });
 
-  it("adds and removes list entries through the feedback list store, and shows usage", async () => {
+  it("adds and removes list entries through the report store's lists, and shows usage", async () => {
     const c = client();
     const email = await member("owner");
     await c.signIn(email);

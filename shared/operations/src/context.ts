@@ -1,7 +1,7 @@
 import type { MemberRole, NormalizedField } from "@sift/contracts";
 import type { z } from "zod";
 import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
 import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
@@ -15,8 +15,8 @@ import type { WebhookStore } from "@sift/webhooks";
 export interface OperationDeps {
   keystore: Keystore;
   /** Strictness, sharing and expected languages live with the learned state the workers load. */
-  feedback: Pick<
-    FeedbackStore,
+  reports: Pick<
+    ReportStore,
     | "settings"
     | "setStrictness"
     | "setSharing"
@@ -27,7 +27,7 @@ export interface OperationDeps {
     | "listAdded"
     | "forget"
   >;
-  /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
+  /** The deployment's kept reviews (@sift/learning's ReportExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
   audit: AuditTrail;
   usage: RedisUsageMeter;

@@ -1,6 +1,6 @@
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
-import { ReviewExamples, type ModelDeps } from "@sift/learning";
+import { ReportExamples, type ModelDeps } from "@sift/learning";
 import type { Clock, Logger, RedisClient } from "@sift/runtime";
 import type { OperationDeps } from "./context.ts";
 import type { MemberDirectory } from "./context.ts";
@@ -26,8 +26,8 @@ export const operationDeps = (deps: {
   reporter?: OperationDeps["reporter"];
 }): OperationDeps => ({
   keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
-  feedback: new FeedbackStore({ redis: deps.redis, clock: deps.clock }),
-  examples: new ReviewExamples({ redis: deps.redis }),
+  reports: new ReportStore({ redis: deps.redis, clock: deps.clock }),
+  examples: new ReportExamples({ redis: deps.redis }),
   audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
   usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
   tokens: new TokenStore({ redis: deps.redis, clock: deps.clock }),

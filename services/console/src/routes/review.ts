@@ -2,7 +2,7 @@ import { changeList, reportVerdict } from "@sift/operations";
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import { queryFields, type Clock, type Logger } from "@sift/runtime";
 import type { Verdict } from "@sift/verdicts";
 import {
@@ -35,7 +35,7 @@ export interface Rescorer {
 }
 
 export interface ReviewDeps extends SubmissionsDeps {
-  lists: FeedbackStore;
+  lists: ReportStore;
   rescorer?: Rescorer | undefined;
   clock: Clock;
   logger: Logger;
