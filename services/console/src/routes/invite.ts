@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { identityOf } from "@sift/runtime";
-import { joinWorkspace, type OperationDeps } from "@sift/operations";
+import { joinWorkspace, type Actor, type OperationDeps } from "@sift/operations";
 import type { Keystore } from "@sift/keystore";
 import type { AccountStore, User } from "../clients/accounts.ts";
 import type { Invitation, InvitationStore } from "../clients/invitations.ts";
@@ -129,9 +129,14 @@ export const inviteRoutes = (router: Router, deps: InviteDeps): void => {
 
 /** `member.join` as the invitee; false when the workspace went meanwhile (the link is dead then). */
 const join = async (deps: InviteDeps, invitation: Invitation, user: User): Promise<boolean> => {
-  const actor = { audit: { type: "user", id: user.email } as const, operator: false, userId: user.id };
-  return (await joinWorkspace(deps.operations, { ...actor, workspaceId: invitation.workspaceId }, invitation))
-    .ok;
+  const invitee: Actor = {
+    audit: { type: "user", id: user.email },
+    operator: false,
+    workspaceId: invitation.workspaceId,
+    userId: user.id,
+  };
+  const joined = await joinWorkspace(deps.operations, invitee, invitation);
+  return joined.ok;
 };
 
 /** A new session (a new token: rotated) for the invitee who was not signed in, then their workspace. */
