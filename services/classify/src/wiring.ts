@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import { BULL_PREFIX, type ModelName } from "@sift/contracts";
 import { BullReportQueue } from "@sift/reports";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { LogKeyRing, RedisVerdictLog, VerdictRecorder } from "@sift/verdicts";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { dependencyChecks, type IdentitySigner, type ProcessDeps, type RedisClient } from "@sift/runtime";
@@ -14,7 +14,7 @@ import { startUsageJobs } from "./jobs/scheduler.ts";
 import { NetworkLookup, type NetworkSettings } from "./clients/network.ts";
 import { MailDomains, type MailDomainSettings } from "./clients/mail-domains.ts";
 import { RedisNetworkStore } from "@sift/network";
-import { ReviewExamples } from "@sift/learning";
+import { ReportExamples } from "@sift/learning";
 import { createWebhookQueue, usageEventsSender, WebhookStore } from "@sift/webhooks";
 
 /**
@@ -108,11 +108,11 @@ export const createClassifyService = async (
   const learner = startLearner({
     connection: deps.jobsRedis,
     prefix: BULL_PREFIX,
-    store: new FeedbackStore({ redis }),
+    store: new ReportStore({ redis }),
     nats: deps.nats,
     logger,
     keep: {
-      examples: new ReviewExamples({ redis }),
+      examples: new ReportExamples({ redis }),
       createdAt: async (id) => (await keystore.getWorkspace(id))?.createdAt ?? null,
       minAgeMs: deps.learningMinAgeMs ?? deps.network?.minAgeMs ?? 7 * 24 * 3_600_000,
       now: () => clock.now(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, FeedbackMessage, SPAM_STANDARD, type Reason } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { createKey, post, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
 
 /**
@@ -9,12 +9,12 @@ import { createKey, post, startScoringStack, type ScoringStack, type Stack } fro
  */
 let scoring: ScoringStack;
 let stack: Stack;
-let store: FeedbackStore;
+let store: ReportStore;
 
 beforeAll(async () => {
   scoring = await startScoringStack({ redisUrl: inject("redisUrl") });
   stack = scoring.stack;
-  store = new FeedbackStore({ redis: stack.redis });
+  store = new ReportStore({ redis: stack.redis });
 });
 afterAll(() => scoring?.stop());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SPAM_STANDARD, type Reason } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { ManualClock } from "@sift/runtime";
 import { createKey, post, startScoringStack, type ScoringStack, type Stack } from "@sift/testkit";
 
@@ -14,7 +14,7 @@ const DAY = 24 * 3_600_000;
 const clock = new ManualClock(Date.UTC(2026, 10, 1, 9));
 let scoring: ScoringStack;
 let stack: Stack;
-let store: FeedbackStore;
+let store: ReportStore;
 
 beforeAll(async () => {
   scoring = await startScoringStack({
@@ -24,7 +24,7 @@ beforeAll(async () => {
     network: { minAgeMs: 7 * DAY, minSites: 3 },
   });
   stack = scoring.stack;
-  store = new FeedbackStore({ redis: stack.redis });
+  store = new ReportStore({ redis: stack.redis });
 });
 afterAll(() => scoring?.stop());
 

@@ -1,5 +1,5 @@
 import express, { type Express } from "express";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import type { VerdictLog } from "@sift/verdicts";
 import type { Keystore, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import type { OperationDeps } from "@sift/operations";
@@ -35,7 +35,7 @@ import { inviteRoutes } from "./routes/invite.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { submissionRoutes } from "./routes/submissions.ts";
 import { overviewRoutes } from "./routes/overview.ts";
-import { reviewRoutes, type Reporter, type Rescorer } from "./routes/review.ts";
+import { reviewRoutes, type Rescorer } from "./routes/review.ts";
 import { NOT_FOUND_PAGE } from "./views/layout.ts";
 
 export interface ConsoleDeps {
@@ -49,13 +49,11 @@ export interface ConsoleDeps {
   usage: RedisUsageMeter;
   /** Each workspace's 429 answers per day, for the usage page. */
   refusals: RefusalCounter;
-  lists: FeedbackStore;
+  lists: ReportStore;
   /** The verdict log classify and verify write (@sift/verdicts), read by Submissions and Review. */
   verdicts: VerdictLog;
   /** Whether the deployment has a log key (SIFT_LOG_KEYS): without one `full` keeps no text. */
   canSealContent: boolean;
-  /** Reports a review to classify's learner (@sift/reports' queueReport, as POST /feedback does). */
-  reporter: Reporter;
   /** Scores a reviewed submission again with the workspace's layer (the model workers over NATS). */
   rescorer?: Rescorer | undefined;
   accounts: AccountStore;

@@ -1,5 +1,5 @@
 import { BULL_PREFIX } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { Keystore, RedisRateLimiter, RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   dependencyChecks,
@@ -72,6 +72,9 @@ export const createConsoleService = async (deps: {
   });
   const accounts = new AccountStore({ redis, clock });
   const verdicts = new RedisVerdictLog({ redis, clock, keys: logKeys });
+  const invitations = new InvitationStore({ redis, clock, lifetimeMs: config.inviteLifetimeMs });
+  const secondFactor = new SecondFactorStore({ redis, clock });
+  const reporter = { report: (input: Parameters<typeof queueReport>[1]) => queueReport(reports, input) };
   return buildConsoleApp({
     ...deps,
     keystore: new Keystore({ redis, clock }),
@@ -84,17 +87,19 @@ export const createConsoleService = async (deps: {
       models: deploymentModels({ redis, modelPath: deps.modelPath }),
       members: accounts,
       verdicts,
+      invitations,
+      secondFactor,
+      reporter,
     }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),
-    lists: new FeedbackStore({ redis, clock }),
-    reporter: { report: (input) => queueReport(reports, input) },
+    lists: new ReportStore({ redis, clock }),
     // Classify's own inference client; the same time-out classify has by default (1.5 s).
     rescorer: deps.nats ? new NatsInferenceClient({ nats: deps.nats, timeoutMs: 1_500 }) : undefined,
     verdicts,
     canSealContent: logKeys.canSeal,
     accounts,
-    secondFactor: new SecondFactorStore({ redis, clock }),
+    secondFactor,
     sessions: new SessionStore({
       redis,
       clock,
@@ -109,7 +114,7 @@ export const createConsoleService = async (deps: {
     }),
     audit: new AuditLog({ redis, clock }),
     flash: new SecretFlash({ redis, clock }),
-    invitations: new InvitationStore({ redis, clock, lifetimeMs: config.inviteLifetimeMs }),
+    invitations,
     // Checked against on an unknown e-mail, so it costs what a wrong password costs.
     decoyHash: await hashPassword(randomBytes(16).toString("base64url")),
     readiness: { ...dependencyChecks(deps), ...(deps.serving ? { serving: deps.serving } : {}) },

@@ -12,6 +12,7 @@ let ws: Awaited<ReturnType<typeof createKey>>;
 let other: Awaited<ReturnType<typeof createKey>>;
 const owner = `owner-${process.pid}@example.com`;
 const viewer = `viewer-${process.pid}@example.com`;
+const operator = `operator-${process.pid}@example.com`;
 
 beforeAll(async () => {
   if (!inject("browserTests")) return;
@@ -185,6 +186,48 @@ describe.skipIf(!inject("browserTests"))("the console in Chromium", () => {
     await page.goto(`${stack.gatewayUrl}/console/w/${ws.workspaceId}/lists`);
     expect(await page.$("#list-value")).toBeNull();
     expect(await page.$("text=Remove")).toBeNull();
+    await context.close();
+  });
+
+  it("lets an operator delete a site without JavaScript, its hostile name shown as text; an owner cannot", async () => {
+    const doomed = await createKey(stack.keystore, { kind: "classify" });
+    const name = `"><script>window.pwned=1</script><img src=x onerror=alert(1)>`;
+    await stack.keystore.updateWorkspace(doomed.workspaceId, { name });
+    await addUser(stack, operator, { operator: true });
+    await addUser(stack, `doomed-owner-${process.pid}@example.com`, {
+      roles: { [doomed.workspaceId]: "owner" },
+    });
+    const w = `${stack.gatewayUrl}/console/w/${doomed.workspaceId}`;
+    // The site's owner sees no way to delete it, and is refused the page and the form.
+    const owned = await signedIn(`doomed-owner-${process.pid}@example.com`);
+    await owned.page.goto(`${w}/settings`);
+    expect(await owned.page.$("text=Delete this site")).toBeNull();
+    expect((await owned.page.goto(`${w}/delete`))!.status()).toBe(403);
+    await owned.context.close();
+    // With script on, the page shows the hostile name as text, runs none of it, and passes axe.
+    const seen = await signedIn(operator);
+    await seen.page.goto(`${w}/delete`);
+    expect(await seen.page.textContent("#delete-confirm-title")).toBe(`Delete ${name}`);
+    expect(await seen.page.$$("main img, main script")).toHaveLength(0);
+    const violations = await axe(seen.page);
+    expect(await seen.page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(seen.problems).toEqual([]);
+    await seen.context.close();
+    // Without script: Settings' link, the box (required: unticked, the browser sends nothing), the button.
+    const { context, page, problems } = await signedIn(operator, { javaScriptEnabled: false });
+    await page.goto(`${w}/settings`);
+    await page.click("text=Delete this site…");
+    await page.waitForURL(`${w}/delete`);
+    await page.click("text=Delete the site");
+    expect(page.url()).toBe(`${w}/delete`);
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).not.toBeNull();
+    await page.check("#delete-site-confirm");
+    await Promise.all([page.waitForURL(`${stack.gatewayUrl}/console/`), page.click("text=Delete the site")]);
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).toBeNull();
+    expect(await stack.keystore.resolve(doomed.secretKey)).toBeNull();
+    expect((await page.goto(`${w}/settings`))!.status()).toBe(404);
+    expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { ManualClock, MINUTE } from "@sift/runtime";
@@ -105,7 +105,7 @@ describe("the console through the gateway", () => {
     expect(sent.status).toBe(401);
     expect(sent.text).toContain(`Add ${value} to the block list`);
     expect(sent.text).not.toContain(csrf);
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
       expect.objectContaining({ value }),
     );
     const resume = /name="resume" value="([^"]*)"/.exec(sent.text)![1]!.replaceAll("&amp;", "&");
@@ -118,14 +118,14 @@ describe("the console through the gateway", () => {
     });
     expect(after.status).toBe(200);
     expect(after.text).toContain("Finish what you were doing");
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).not.toContainEqual(
       expect.objectContaining({ value }),
     );
     // The kept fields and the new session's token are in the form: sending it adds the entry.
     expect(after.text).toContain(`name="value" value="${value}"`);
     const done = await c.post(`${lists}/add`, { kind: "block", type: "domain", value });
     expect(done.status).toBe(303);
-    expect(await new FeedbackStore({ redis: stack.redis }).lists(ws.workspaceId)).toContainEqual(
+    expect(await new ReportStore({ redis: stack.redis }).lists(ws.workspaceId)).toContainEqual(
       expect.objectContaining({ value }),
     );
   });
@@ -330,7 +330,7 @@ describe("the console through the gateway", () => {
     });
   });
 
-  it("adds and removes list entries through the feedback list store, and shows usage", async () => {
+  it("adds and removes list entries through the report store's lists, and shows usage", async () => {
     const c = client();
     const email = await member("owner");
     await c.signIn(email);
@@ -373,5 +373,37 @@ describe("the console through the gateway", () => {
     await owner.signIn(await member("owner"));
     await owner.get("/console/");
     expect((await owner.post("/console/workspaces", { name: "nope" })).status).toBe(403);
+  });
+
+  it("lets an operator delete a site once confirmed with the form's token, and no owner delete one", async () => {
+    const doomed = await createKey(stack.keystore, { kind: "classify" });
+    const path = `/console/w/${doomed.workspaceId}/delete`;
+    const ownerEmail = `doomed-owner-${process.pid}@example.com`;
+    await addUser(stack, ownerEmail, { roles: { [doomed.workspaceId]: "owner" } });
+    const owner = client();
+    await owner.signIn(ownerEmail);
+    await owner.get(`/console/w/${doomed.workspaceId}/settings`);
+    expect((await owner.get(path)).status).toBe(403);
+    // A checked form from the site's own owner: the operation refuses (an operator's change).
+    expect((await owner.post(path, { confirm: "yes" })).status).toBe(403);
+    const operator = `deleting-operator-${process.pid}@example.com`;
+    await addUser(stack, operator, { operator: true });
+    const c = client();
+    await c.signIn(operator);
+    const page = await c.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="confirm" type="checkbox" value="yes" required');
+    expect((await c.post(path, { confirm: "yes", _csrf: "forged" })).status).toBe(403);
+    expect((await c.post(path, {})).status).toBe(400);
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).not.toBeNull();
+    const deleted = await c.post(path, { confirm: "yes" });
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get("location")).toBe("/console/");
+    expect(await stack.keystore.getWorkspace(doomed.workspaceId)).toBeNull();
+    expect(await stack.keystore.resolve(doomed.secretKey)).toBeNull();
+    const { data } = await stack.audit.page({ workspaceId: doomed.workspaceId, limit: 10 });
+    expect(data.map((e) => [e.action, e.actor])).toEqual([
+      ["workspace.delete", { type: "user", id: operator }],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { FeedbackStore } from "@sift/feedback";
-import { ReviewExamples } from "@sift/learning";
+import { ReportStore } from "@sift/feedback";
+import { ReportExamples } from "@sift/learning";
 import { createKey, startStack, type Stack } from "@sift/testkit";
 import { addUser, ConsoleClient } from "./helpers.ts";
 
@@ -12,8 +12,8 @@ import { addUser, ConsoleClient } from "./helpers.ts";
 let stack: Stack;
 let ws: Awaited<ReturnType<typeof createKey>>;
 let other: Awaited<ReturnType<typeof createKey>>;
-let feedback: FeedbackStore;
-let examples: ReviewExamples;
+let reports: ReportStore;
+let examples: ReportExamples;
 
 /** This file's own client address (the stack trusts one proxy hop), as console-tables.test.ts. */
 const ADDRESS = `198.51.100.${(process.pid % 250) + 3}`;
@@ -22,8 +22,8 @@ beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl"), trustProxy: 1 });
   ws = await createKey(stack.keystore, { kind: "classify" });
   other = await createKey(stack.keystore, { kind: "classify" });
-  feedback = new FeedbackStore({ redis: stack.redis });
-  examples = new ReviewExamples({ redis: stack.redis });
+  reports = new ReportStore({ redis: stack.redis });
+  examples = new ReportExamples({ redis: stack.redis });
 });
 afterAll(() => stack?.stop());
 
@@ -39,7 +39,7 @@ const signedIn = async (role: "owner" | "viewer") => {
 
 const path = () => `/console/w/${ws.workspaceId}/settings`;
 const state = async (workspaceId: string) => ({
-  ...(await feedback.settings(workspaceId)),
+  ...(await reports.settings(workspaceId)),
   network: (await stack.keystore.getWorkspace(workspaceId))?.network !== false,
 });
 
@@ -146,7 +146,7 @@ describe("the workspace settings page", () => {
       vals: Float32Array.from([1]),
     });
     const forget = `/console/w/${ws.workspaceId}/reports/forget`;
-    const version = await feedback.version(ws.workspaceId);
+    const version = await reports.version(ws.workspaceId);
     const page = await c.get(path());
     expect(page.text).toContain("Forget the reports");
     expect((await viewer.get(path())).text).not.toContain("Forget the reports");
@@ -158,7 +158,7 @@ describe("the workspace settings page", () => {
     await c.get(path());
     expect((await c.post(forget, { confirm: "yes" })).status).toBe(303);
     expect(await examples.countOf(ws.workspaceId)).toBe(0);
-    expect(await feedback.version(ws.workspaceId)).toBeGreaterThan(version);
+    expect(await reports.version(ws.workspaceId)).toBeGreaterThan(version);
     const entry = (await stack.audit.page({ workspaceId: ws.workspaceId, limit: 1000 })).data.at(-1);
     expect(entry).toMatchObject({ action: "feedback.forget", actor: { type: "user" } });
   });
@@ -183,7 +183,7 @@ describe("the workspace settings page", () => {
         .status,
     ).toBe(303);
     expect(await examples.countOf(ws.workspaceId)).toBe(0);
-    expect(await feedback.shares(ws.workspaceId)).toBe(false);
+    expect(await reports.shares(ws.workspaceId)).toBe(false);
   });
 
   it("shows a viewer the settings without a form and refuses their save", async () => {

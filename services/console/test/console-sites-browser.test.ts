@@ -8,7 +8,7 @@ import {
   type ScoringStack,
   type Stack,
 } from "@sift/testkit";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { addUser } from "./helpers.ts";
 import { axe, signedIn as signedInAs, type Watched } from "./browser.ts";
 
@@ -132,7 +132,7 @@ describe.skipIf(!inject("browserTests"))("sites, keys and lists in Chromium", ()
 
   it("sorts, filters and pages the lists table by clicking, with or without htmx", async () => {
     const { page, problems } = session;
-    const lists = new FeedbackStore({ redis: stack.redis });
+    const lists = new ReportStore({ redis: stack.redis });
     for (let i = 0; i < 75; i++)
       await lists.updateList(ws.workspaceId, "add", {
         kind: "allow",

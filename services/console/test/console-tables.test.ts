@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { createKey, startStack, type Stack } from "@sift/testkit";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { addUser, ConsoleClient } from "./helpers.ts";
 
 let stack: Stack;
 let ws: Awaited<ReturnType<typeof createKey>>;
 let other: Awaited<ReturnType<typeof createKey>>;
-let lists: FeedbackStore;
+let lists: ReportStore;
 
 /**
  * This file's own client address (the stack trusts one proxy hop): the sign-in throttle's
@@ -21,7 +21,7 @@ beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: inject("natsUrl"), trustProxy: 1 });
   ws = await createKey(stack.keystore, { kind: "challenge" });
   other = await createKey(stack.keystore, { kind: "classify" });
-  lists = new FeedbackStore({ redis: stack.redis });
+  lists = new ReportStore({ redis: stack.redis });
 });
 afterAll(() => stack.stop());
 

@@ -138,7 +138,7 @@ describe("a classify or a report resent under one attempt", () => {
 
   it("stores a report once per attempt", async () => {
     const key = await createKey(stack.keystore, { kind: "classify" });
-    // The learner's count of applied spam reports (@sift/feedback's FeedbackStore.stats, read
+    // The learner's count of applied spam reports (@sift/feedback's ReportStore.stats, read
     // here from its hash: the gateway's tests do not depend on that package).
     const stored = async () =>
       Number((await stack.redis.hget(`sift:{fb:${key.workspaceId}}:meta`, "spam")) ?? 0);

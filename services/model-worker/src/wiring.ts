@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { Histogram, serviceApp, type ProcessDeps, type RedisClient } from "@sift/runtime";
 import { loadLanguageIdentifier } from "@sift/model/language";
 import { createInferenceWorker } from "./app.ts";
@@ -51,7 +51,7 @@ export const createModelWorker = async (
   });
   const states = deps.redis
     ? new CachedWorkspaceStates({
-        store: new FeedbackStore({ redis: deps.redis }),
+        store: new ReportStore({ redis: deps.redis }),
         logger,
         observeLag: (seconds) => lag.observe(seconds),
       })

@@ -3,7 +3,7 @@ import { SPAM_STANDARD, type ReportJob } from "@sift/contracts";
 import {
   CORRECTION_RECORD_BYTES,
   encodeSignature,
-  FeedbackStore,
+  ReportStore,
   fingerprint,
   MAX_CORRECTION_REPORTS,
   reportBuckets,
@@ -42,7 +42,7 @@ let nats: TestServer;
 let stateRedis: TestServer;
 let stack: Stack;
 let worker: RunningModelWorker | undefined;
-let store: FeedbackStore;
+let store: ReportStore;
 let redis: ReturnType<typeof createRedis>;
 
 beforeAll(async () => {
@@ -51,7 +51,7 @@ beforeAll(async () => {
   stack = await startStack({ redisUrl: inject("redisUrl"), natsUrl: nats.url });
   redis = createRedis(stateRedis.url, "learned-state-test");
   await redisReady(redis);
-  store = new FeedbackStore({ redis });
+  store = new ReportStore({ redis });
 });
 afterAll(async () => {
   await worker?.stop();

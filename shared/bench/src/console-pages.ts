@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { AccountStore } from "@sift/console/accounts";
 import { AuditLog } from "@sift/console/audit";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { redisLayout } from "@sift/keystore";
 import { DAY, systemClock } from "@sift/runtime";
 import { startServer, startStack } from "@sift/testkit";
@@ -43,7 +43,7 @@ try {
   const clock = systemClock;
   const accounts = new AccountStore({ redis, clock });
   const audit = new AuditLog({ redis, clock });
-  const lists = new FeedbackStore({ redis });
+  const lists = new ReportStore({ redis });
 
   const started = performance.now();
   const operator = `operator@bench.example`;

@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import { SPAM_STANDARD, type ReportJob, sigmoid } from "@sift/contracts";
 import {
   encodeSignature,
-  FeedbackStore,
+  ReportStore,
   fingerprint,
   messageText,
   reportBuckets,
@@ -69,7 +69,7 @@ const log = (line: string) => console.log(line);
 const redisServer = await startServer("redis");
 const natsServer = await startServer("nats");
 const stack = await startStack({ redisUrl: redisServer.url, natsUrl: natsServer.url });
-const store = new FeedbackStore({ redis: stack.redis });
+const store = new ReportStore({ redis: stack.redis });
 const modelDir = values["model-dir"] ?? mkdtempSync(join(tmpdir(), "sift-replay-"));
 mkdirSync(modelDir, { recursive: true });
 const authors = authorPool(dataDir);

@@ -30,7 +30,7 @@ import {
   reportBuckets,
   SiteCorrection,
 } from "@sift/feedback";
-import { ModelVersions, ReviewExamples } from "@sift/learning";
+import { ModelVersions, ReportExamples } from "@sift/learning";
 import {
   CANARY_PATH,
   FEATURIZER_VERSION,
@@ -109,7 +109,7 @@ const played = sites.map((source) => {
   const sharing = used.slice(0, half);
   return { source, sharing, fresh: used.slice(half), spare: rows.slice(maxRows) };
 });
-const keep = async (examples: ReviewExamples, workspaceId: string, rows: Row[], from = 0) => {
+const keep = async (examples: ReportExamples, workspaceId: string, rows: Row[], from = 0) => {
   for (let i = 0; i < rows.length; i += 500)
     await Promise.all(
       rows.slice(i, i + 500).map((r, k) =>
@@ -123,8 +123,8 @@ const keep = async (examples: ReviewExamples, workspaceId: string, rows: Row[], 
       ),
     );
 };
-const train = async (tag: string, extra?: (examples: ReviewExamples) => Promise<void>) => {
-  const examples = new ReviewExamples({ redis, tag: `{${tag}}` });
+const train = async (tag: string, extra?: (examples: ReportExamples) => Promise<void>) => {
+  const examples = new ReportExamples({ redis, tag: `{${tag}}` });
   // Each site's reviews at times of their own (no two alike): the trainer reads the kept set in
   // time order, and reviews of equal times come in the order Redis numbered them, which a
   // script's first call (EVALSHA failing over to EVAL) can shuffle; SGD's result depends on it.
@@ -258,7 +258,7 @@ log(
 // --- 100,000 kept reviews -------------------------------------------------------------------
 const scale = Number(values.scale);
 const pool = [...corpus.values()].flat();
-const bulk = new ReviewExamples({ redis, tag: "{scale}" });
+const bulk = new ReportExamples({ redis, tag: "{scale}" });
 const perSite = 5_000;
 for (let i = 0; i < scale; i += perSite) {
   const rows = Array.from(

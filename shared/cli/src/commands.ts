@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { AccountStore } from "@sift/console/accounts";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import type { OperationDeps } from "@sift/operations";
-import type { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
+import type { ModelVersions, ReportExamples, TrainingRequests } from "@sift/learning";
 import { Keystore, NoticeStore, RedisUsageMeter, type AuditTrail, type TokenStore } from "@sift/keystore";
 
 /** A mistake of the caller: printed on stderr with exit code 2. */
@@ -21,7 +21,7 @@ export interface CliDeps {
   usage: RedisUsageMeter;
   notices: NoticeStore;
   /** Reports, lists and sharing (POST /feedback's learned state). */
-  feedback: FeedbackStore;
+  reports: ReportStore;
   /** The console's accounts and the password reader (`sift console …`). */
   console?: ConsoleCliDeps;
   /** The deployment's model versions and kept reviews (`sift model …`, model-commands.ts). */
@@ -32,7 +32,7 @@ export interface CliDeps {
 
 /** What the model commands need (issue 53, model-commands.ts): the kept reviews and the versions. */
 export interface ModelCliDeps {
-  examples: ReviewExamples;
+  examples: ReportExamples;
   versions: ModelVersions;
   /** Training asked for through POST /v1/model/candidates (`sift model train --requested`). */
   requests?: TrainingRequests;

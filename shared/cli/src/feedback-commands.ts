@@ -72,12 +72,12 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   "list show": {
     flags: ["workspace", "type"],
     booleans: ["block", "allow"],
-    run: async (flags, { keystore, feedback }) => {
+    run: async (flags, { keystore, reports: store }) => {
       const workspaceId = required(flags, "workspace");
       if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       const kind = flags["block"] || flags["allow"] ? listKind(flags) : undefined;
       const type = flags["type"] === undefined ? undefined : listType(flags);
-      const entries = (await feedback.lists(workspaceId)).filter(
+      const entries = (await store.lists(workspaceId)).filter(
         (e) => (kind === undefined || e.kind === kind) && (type === undefined || e.type === type),
       );
       return { workspaceId, entries };
@@ -85,13 +85,13 @@ export const FEEDBACK_COMMANDS: Record<string, Command> = {
   },
   "feedback stats": {
     flags: ["workspace"],
-    run: async (flags, { keystore, feedback }) => {
+    run: async (flags, { keystore, reports: store }) => {
       const workspaceId = required(flags, "workspace");
       if (!(await keystore.getWorkspace(workspaceId))) throw new NotFound(`no workspace ${workspaceId}`);
       const [stats, sharing, strictness] = await Promise.all([
-        feedback.stats(workspaceId),
-        feedback.shares(workspaceId),
-        feedback.strictness(workspaceId),
+        store.stats(workspaceId),
+        store.shares(workspaceId),
+        store.strictness(workspaceId),
       ]);
       return {
         workspaceId,

@@ -1,5 +1,5 @@
 import { solveFromService } from "@sift/challenge";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AccountStore } from "@sift/console/accounts";
 import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter, TokenStore } from "@sift/keystore";
 import { userInfo } from "node:os";
@@ -60,7 +60,7 @@ try {
     },
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback: new FeedbackStore({ redis }),
+    reports: new ReportStore({ redis }),
     models: { ...models, modelPath, now: () => systemClock.now() },
     console: { accounts, readPassword },
     extra: {

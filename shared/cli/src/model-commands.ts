@@ -30,7 +30,7 @@ const train = (m: ModelCliDeps, deps: CliDeps) =>
     examples: m.examples,
     versions: m.versions,
     eligible: async (id) =>
-      (await deps.keystore.getWorkspace(id)) !== null && (await deps.feedback.shares(id)),
+      (await deps.keystore.getWorkspace(id)) !== null && (await deps.reports.shares(id)),
     shipped: shippedOf(m),
     canaryPath: CANARY_PATH,
     now: m.now,

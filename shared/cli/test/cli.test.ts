@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { hashSecret, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
 import { cliOperations } from "./operations.ts";
@@ -20,7 +20,7 @@ beforeAll(() => {
     operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback: new FeedbackStore({ redis }),
+    reports: new ReportStore({ redis }),
   };
   cli = (...argv) => runCli(argv, deps);
 });

@@ -5,7 +5,7 @@ import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solveFromService } from "@sift/challenge";
 import { ClassifyMessage, VerifyMessage } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { GRACE_MS, hashSecret, redisLayout, NoticeStore } from "@sift/keystore";
 import { DAY, ManualClock } from "@sift/runtime";
 import {
@@ -69,7 +69,7 @@ const sift = async (...argv: string[]): Promise<Record<string, string>> => {
     operations: cliOperations(stack.redis),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
-    feedback: new FeedbackStore({ redis: stack.redis }),
+    reports: new ReportStore({ redis: stack.redis }),
   });
   expect(result).toMatchObject({ code: 0, stderr: "" });
   return JSON.parse(result.stdout) as Record<string, string>;
@@ -156,7 +156,7 @@ describe("Sift on a three-master Redis Cluster", () => {
     });
   });
 
-  it("learns from a report and applies lists: the feedback store's scripts each stay on one slot", async () => {
+  it("learns from a report and applies lists: the report store's scripts each stay on one slot", async () => {
     const { workspaceId, secretKey } = await createKey(stack.keystore, { kind: "classify", plan: "paid" });
     await stack.keystore.updateWorkspace(workspaceId, { rateLimit: 1e6, burst: 1e6 });
     const content = {

@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
 import { checkPassword } from "@sift/console/password";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
@@ -25,7 +25,7 @@ beforeAll(() => {
     operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback: new FeedbackStore({ redis }),
+    reports: new ReportStore({ redis }),
     console: { accounts, readPassword: async () => password },
   };
   cli = (...argv) => runCli(argv, deps);

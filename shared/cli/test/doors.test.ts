@@ -2,10 +2,10 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
 import { BULL_PREFIX, workspaceLogFrom } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { NoticeStore } from "@sift/keystore";
 import { readFileSync } from "node:fs";
-import { deploymentModels, ReviewExamples, type ModelDeps } from "@sift/learning";
+import { deploymentModels, ReportExamples, type ModelDeps } from "@sift/learning";
 import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
 import { operationDeps } from "@sift/operations";
 import { closeServer, createJobsRedis, listen, silentLogger, type RedisClient } from "@sift/runtime";
@@ -34,8 +34,8 @@ let receiver: Server;
 let receiverUrl: string;
 let token: string;
 let browser: Session;
-let feedback: FeedbackStore;
-let examples: ReviewExamples;
+let reports: ReportStore;
+let examples: ReportExamples;
 let models: ModelDeps;
 let accounts: AccountStore;
 let verdicts: RedisVerdictLog;
@@ -95,8 +95,8 @@ beforeAll(async () => {
     management: { webhooks: true, allowPrivateWebhooks: true },
   });
   token = (await stack.tokens.create({ name: "doors", scope: "operator" })).token;
-  feedback = new FeedbackStore({ redis: stack.redis });
-  examples = new ReviewExamples({ redis: stack.redis });
+  reports = new ReportStore({ redis: stack.redis });
+  examples = new ReportExamples({ redis: stack.redis });
   models = deploymentModels({ redis: stack.redis });
   accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   verdicts = new RedisVerdictLog({ redis: stack.redis, clock: stack.clock, keys: new LogKeyRing([]) });
@@ -123,7 +123,7 @@ beforeAll(async () => {
     }),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
-    feedback,
+    reports,
     audit: { trail: stack.audit, actorId: "ann@ops-1" },
   };
   cli = (...argv) => runCli(argv, deps);
@@ -216,7 +216,7 @@ const settingsForm = async (s: Site, changes: Record<string, string>) => {
   };
 };
 const settings = async (s: Site) => ({
-  ...(await feedback.settings(s.workspaceId)),
+  ...(await reports.settings(s.workspaceId)),
   network: (await stack.keystore.getWorkspace(s.workspaceId))?.network !== false,
   kept: await examples.countOf(s.workspaceId),
 });
@@ -343,7 +343,7 @@ function settingCases(): Case[] {
 }
 
 const listsPage = (s: Site) => `/console/w/${s.workspaceId}/lists`;
-const listsOf = async (s: Site) => ({ entries: await feedback.lists(s.workspaceId) });
+const listsOf = async (s: Site) => ({ entries: await reports.lists(s.workspaceId) });
 
 /** A CSV file of list entries, as `sift list import --file` reads it. */
 const csvFile = (text: string) => {
@@ -392,7 +392,7 @@ function listCases(): Case[] {
       change: "remove a list entry",
       actions: "list.",
       setup: async (s) =>
-        void (await feedback.updateList(s.workspaceId, "add", {
+        void (await reports.updateList(s.workspaceId, "add", {
           kind: "allow",
           type: "phrase",
           value: "hi there",
@@ -430,7 +430,7 @@ function listCases(): Case[] {
       change: "import list entries",
       actions: "list.",
       setup: async (s) =>
-        void (await feedback.updateList(s.workspaceId, "add", {
+        void (await reports.updateList(s.workspaceId, "add", {
           kind: "block",
           type: "email",
           value: "a@b.example",
@@ -639,7 +639,7 @@ function forgetCases(): Case[] {
       change: "forget what a site's reports taught",
       actions: "feedback.forget",
       setup: async (s) => {
-        await feedback.setSharing(s.workspaceId, true);
+        await reports.setSharing(s.workspaceId, true);
         await examples.keep(s.workspaceId, {
           label: 1,
           featurizerVersion: 1,
@@ -658,7 +658,7 @@ function forgetCases(): Case[] {
       },
       state: async (s) => ({
         kept: await examples.countOf(s.workspaceId),
-        ...(await feedback.stats(s.workspaceId)),
+        ...(await reports.stats(s.workspaceId)),
       }),
       audited: (e) => ({ before: e.before, after: e.after }),
       events: [],
@@ -666,7 +666,7 @@ function forgetCases(): Case[] {
   ];
 }
 
-/** Deleting a site or a configuration, and webhooks: /v1 and the CLI (docs/hosts.md says why not the console). */
+/** Deleting a site (every door), a configuration and webhooks (/v1 and the CLI: docs/hosts.md says why not the console). */
 function deletionCases(): Case[] {
   const hooksOf = async (s: Site) =>
     (await cliWebhooks.of(s.workspaceId)).map((w) => ({ url: w.url, events: w.events }));
@@ -681,6 +681,10 @@ function deletionCases(): Case[] {
       actions: "workspace.",
       doors: {
         v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}`)),
+        console: async (s) => {
+          const page = `/console/w/${s.workspaceId}/delete`;
+          await browser.submit(page, page, { confirm: "yes" });
+        },
         cli: async (s) => void (await sift("workspace", "delete", "--workspace", s.workspaceId)),
       },
       state: async (s) => ({
@@ -825,7 +829,7 @@ const CASES: Case[] = [
     change: "turn report sharing off",
     actions: "workspace.",
     setup: async (s) => {
-      await feedback.setSharing(s.workspaceId, true);
+      await reports.setSharing(s.workspaceId, true);
       await examples.keep(s.workspaceId, {
         label: 1,
         featurizerVersion: 1,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { systemClock } from "@sift/runtime";
 import { runCli } from "../src/run.ts";
@@ -11,19 +11,19 @@ import { cliOperations } from "./operations.ts";
 
 let redis: Redis;
 let keystore: Keystore;
-let feedback: FeedbackStore;
+let reports: ReportStore;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 
 beforeAll(() => {
   redis = new Redis(inject("redisUrl"));
   keystore = new Keystore({ redis, clock: systemClock });
-  feedback = new FeedbackStore({ redis });
+  reports = new ReportStore({ redis });
   const deps = {
     keystore,
     operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback,
+    reports,
   };
   cli = (...argv) => runCli(argv, deps);
 });
@@ -56,12 +56,12 @@ describe("sift list", () => {
     expect((await ok("list", "show", "--workspace", ws, "--block", "--type", "phrase")).entries).toEqual([
       { kind: "block", type: "phrase", value: "free seo audit" },
     ]);
-    const added = await feedback.listAdded(ws);
+    const added = await reports.listAdded(ws);
     expect(added.get("block|domain|spam.example")).toMatchObject({ by: "CLI" });
     await ok("list", "remove", "--workspace", ws, "--block", "--type", "domain", "spam.example");
-    expect((await feedback.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "free seo audit"]);
+    expect((await reports.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "free seo audit"]);
     // A removed entry's record goes with it: the console shows only entries there are.
-    expect([...(await feedback.listAdded(ws)).keys()].sort()).toEqual([
+    expect([...(await reports.listAdded(ws)).keys()].sort()).toEqual([
       "allow|email|ann@shop.example",
       "block|phrase|free seo audit",
     ]);
@@ -118,8 +118,8 @@ describe("sift feedback and sharing", () => {
     });
     const at = Date.UTC(2026, 10, 23, 12);
     const report = { workspaceId: ws, buckets: [1, 2], fingerprint: Buffer.alloc(256).toString("base64") };
-    await feedback.record(ws, { ...report, label: "spam", reportedAt: at });
-    await feedback.record(ws, { ...report, label: "clean", reportedAt: at + 1 });
+    await reports.record(ws, { ...report, label: "spam", reportedAt: at });
+    await reports.record(ws, { ...report, label: "clean", reportedAt: at + 1 });
     expect(await ok("feedback", "stats", "--workspace", ws)).toMatchObject({
       reports: { spam: 1, clean: 1 },
       lastRetrainAt: new Date(at + 1).toISOString(),
@@ -142,9 +142,9 @@ describe("sift feedback and sharing", () => {
       workspaceId: ws,
       shareReports: true,
     });
-    expect(await feedback.shares(ws)).toBe(true);
+    expect(await reports.shares(ws)).toBe(true);
     await ok("workspace", "set", "--workspace", ws, "--share-reports", "off", "--allowance", "5");
-    expect(await feedback.shares(ws)).toBe(false);
+    expect(await reports.shares(ws)).toBe(false);
     expect((await keystore.getWorkspace(ws))?.allowance).toBe(5);
     expect((await cli("workspace", "set", "--workspace", ws, "--share-reports", "maybe")).code).toBe(2);
   });
@@ -168,16 +168,16 @@ describe("sift feedback and sharing", () => {
   it("sets a workspace's strictness with workspace set, bumping its version so workers reload", async () => {
     const ws = await newWorkspace();
     expect((await ok("feedback", "stats", "--workspace", ws)).strictness).toBe("balanced");
-    const before = await feedback.version(ws);
+    const before = await reports.version(ws);
     expect(await ok("workspace", "set", "--workspace", ws, "--strictness", "strict")).toEqual({
       workspaceId: ws,
       strictness: "strict",
     });
-    expect(await feedback.strictness(ws)).toBe("strict");
-    expect((await feedback.snapshot(ws)).strictness).toBe("strict");
-    expect(await feedback.version(ws)).toBeGreaterThan(before);
+    expect(await reports.strictness(ws)).toBe("strict");
+    expect((await reports.snapshot(ws)).strictness).toBe("strict");
+    expect(await reports.version(ws)).toBeGreaterThan(before);
     await ok("workspace", "set", "--workspace", ws, "--strictness", "balanced");
-    expect(await feedback.strictness(ws)).toBe("balanced");
+    expect(await reports.strictness(ws)).toBe("balanced");
     const refused = await cli("workspace", "set", "--workspace", ws, "--strictness", "paranoid");
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/strictness/);
@@ -189,7 +189,7 @@ describe("sift feedback and sharing", () => {
       workspaceId: ws,
       languages: ["es", "en"],
     });
-    expect(await feedback.expectedLanguages(ws)).toEqual(["es", "en"]);
+    expect(await reports.expectedLanguages(ws)).toEqual(["es", "en"]);
     const refused = await cli(
       "workspace",
       "set",
@@ -203,13 +203,13 @@ describe("sift feedback and sharing", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/languages\.1: "xx" is not an ISO 639-1 language code/);
     // Refused as a whole: the strictness beside it was not set either.
-    expect(await feedback.settings(ws)).toEqual({
+    expect(await reports.settings(ws)).toEqual({
       strictness: "balanced",
       shareReports: false,
       languages: ["es", "en"],
     });
     await ok("workspace", "set", "--workspace", ws, "--languages", "");
-    expect(await feedback.expectedLanguages(ws)).toEqual([]);
+    expect(await reports.expectedLanguages(ws)).toEqual([]);
   });
 });
 
@@ -230,7 +230,7 @@ describe("sift list import", () => {
       entries: 2,
       added: 1,
     });
-    expect((await feedback.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "old.example"]);
+    expect((await reports.lists(ws)).map((e) => e.value)).toEqual(["ann@shop.example", "old.example"]);
   });
 
   it("imports nothing from a file with a bad line, naming every bad line, and exits 2", async () => {
@@ -246,7 +246,7 @@ describe("sift list import", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("line 2: the list is “deny”");
     expect(result.stderr).toContain("line 3: “nobody” is not a valid email");
-    expect(await feedback.lists(ws)).toEqual([]);
+    expect(await reports.lists(ws)).toEqual([]);
   });
 
   it("answers a file it cannot read with exit 2, and a workspace that does not exist with exit 1", async () => {

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { systemClock } from "@sift/runtime";
 import { DEFAULT_LOG_SETTINGS, LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
 import { runCli } from "../src/run.ts";
@@ -21,7 +21,7 @@ beforeAll(() => {
     operations: cliOperations(redis),
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback: new FeedbackStore({ redis }),
+    reports: new ReportStore({ redis }),
   };
   cli = (...argv) => runCli(argv, deps);
 });

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { AccountStore } from "@sift/console/accounts";
 import { runCli, type CliDeps } from "../src/index.ts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AuditTrail, NoticeStore, RedisUsageMeter } from "@sift/keystore";
-import { ModelVersions, ReviewExamples, TrainingRequests } from "@sift/learning";
+import { ModelVersions, ReportExamples, TrainingRequests } from "@sift/learning";
 import { readModelMeta } from "@sift/model";
 import { systemClock } from "@sift/runtime";
 import {
@@ -39,13 +39,13 @@ beforeAll(async () => {
   [redis, nats] = await Promise.all([startServer("redis"), startServer("nats")]);
   stack = await startStack({ redisUrl: redis.url, natsUrl: nats.url, learningMinAgeMs: 0 });
   worker = await startModelWorker(nats.url, undefined, { redisUrl: redis.url, modelPollMs: 200 });
-  const examples = new ReviewExamples({ redis: stack.redis });
+  const examples = new ReportExamples({ redis: stack.redis });
   cli = {
     keystore: stack.keystore,
     operations: cliOperations(stack.redis),
     usage: new RedisUsageMeter({ redis: stack.redis, clock: systemClock }),
     notices: new NoticeStore({ redis: stack.redis }),
-    feedback: new FeedbackStore({ redis: stack.redis }),
+    reports: new ReportStore({ redis: stack.redis }),
     models: {
       examples,
       versions: new ModelVersions({ redis: stack.redis, model: SPAM_STANDARD }),
@@ -160,7 +160,7 @@ describe("the deployment's own model", () => {
 
     const sharing = await Promise.all([site(), site(), site()]);
     const quiet = await site();
-    for (const s of [...sharing, quiet]) if (s !== quiet) await cli.feedback.setSharing(s.workspaceId, true);
+    for (const s of [...sharing, quiet]) if (s !== quiet) await cli.reports.setSharing(s.workspaceId, true);
     const reports: Array<Promise<unknown>> = [];
     sharing.forEach((s, k) => {
       for (let i = 0; i < 40; i++) {
@@ -322,7 +322,7 @@ describe("the deployment's own model", () => {
     expect((await sift("model", "promote", "--version", "1.4.0+nope-d9")).code).toBe(1);
     expect((await sift("model", "promote")).code).toBe(2);
     const s = await site();
-    await cli.feedback.setSharing(s.workspaceId, true);
+    await cli.reports.setSharing(s.workspaceId, true);
     await post(`${stack.gatewayUrl}/feedback`, { content: campaign(1), label: "spam" }, auth(s.secretKey));
     await until(async () => (await cli.models!.examples.countOf(s.workspaceId)) === 1, 10_000);
     const off = await sift("workspace", "set", "--workspace", s.workspaceId, "--share-reports", "off");

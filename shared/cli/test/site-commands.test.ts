@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter } from "@sift/keystore";
 import { operationDeps } from "@sift/operations";
 import { silentLogger, systemClock } from "@sift/runtime";
@@ -26,7 +26,7 @@ beforeAll(() => {
     keystore,
     usage: new RedisUsageMeter({ redis, clock: systemClock }),
     notices: new NoticeStore({ redis }),
-    feedback: new FeedbackStore({ redis }),
+    reports: new ReportStore({ redis }),
     audit: { trail: audit, actorId: "ann@ops-1" },
   };
   withoutKey = (...argv) => runCli(argv, { ...base, operations: cliOperations(redis) });

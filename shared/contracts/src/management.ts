@@ -234,6 +234,12 @@ export const RotatedSecret = z.object({ secretKey: z.string(), previousValidUnti
 export const MEMBER_ROLES = ["viewer", "editor", "owner"] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
+/** A console account's e-mail as it is kept and looked up: trimmed, lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/u;
+/** Whether a (normalised) e-mail can be an account's or an invitation's: 254 characters at most (RFC 5321). */
+export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email);
+
 export const TokenScope = z.enum(["operator", "workspace"]);
 export type TokenScope = z.infer<typeof TokenScope>;
 /** Up to ten years: longer is "never", which is no expiry at all. */

@@ -4,7 +4,7 @@ export * from "./layer.ts";
 export * from "./lists.ts";
 export * from "./personalize.ts";
 export * from "./list-store.ts";
-export * from "./store.ts";
+export * from "./report-store.ts";
 export * from "./placement.ts";
 export * from "./reviewed.ts";
 export * from "./language.ts";

@@ -3,7 +3,7 @@ import { SPAM_THRESHOLD, type Strictness } from "@sift/contracts";
 /**
  * Per-site placement (DESIGN.md's name): where 0.8 sits for one workspace, placed on the base
  * model's scores of the messages the workspace itself reviewed as clean (console review queue,
- * POST /feedback, the drop-in APIs' submit-ham: every report goes through the feedback store).
+ * POST /feedback, the drop-in APIs' submit-ham: every report goes through the report store).
  *
  * The model's own 0.8 is placed so that a share `target` of the calibration population's clean
  * messages (the form-like families, out of domain) score at or above it: 1 % for `balanced`,

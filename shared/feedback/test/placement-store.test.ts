@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ReportJob, NormalizedField } from "@sift/contracts";
 import {
   encodeSignature,
-  FeedbackStore,
+  ReportStore,
   fingerprint,
   personalize,
   ReviewedScores,
@@ -13,14 +13,14 @@ import {
 } from "../src/index.ts";
 
 let redis: Redis;
-let store: FeedbackStore;
+let store: ReportStore;
 let n = 0;
 const workspace = () => `ws_placement_${process.pid}_${++n}`;
 const clock = { now: () => 1_700_000_000_000 };
 
 beforeAll(() => {
   redis = new Redis(inject("redisUrl"));
-  store = new FeedbackStore({ redis, clock, prefix: `test:${process.pid}:` });
+  store = new ReportStore({ redis, clock, prefix: `test:${process.pid}:` });
 });
 afterAll(() => redis?.quit());
 
@@ -63,7 +63,7 @@ const stateOf = async (id: string): Promise<WorkspaceState> => {
 const scoreFor = (state: WorkspaceState, base: number) =>
   personalize({ baseScore: base, ids: [], fields, state, shared: null, model: MODEL }).score;
 
-describe("per-site placement through the feedback store (real Redis)", () => {
+describe("per-site placement through the report store (real Redis)", () => {
   it("moves 0.8 for the reviewing site only, and never below its strictness's bound on its own clean", async () => {
     const site = workspace();
     const other = workspace();

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from "ioredis";
 import { SPAM_STANDARD } from "@sift/contracts";
 import { metaPathOf, MODEL_PATH, readModelMeta } from "@sift/model";
-import { ReviewExamples } from "./examples.ts";
+import { ReportExamples } from "./report-examples.ts";
 import { TrainingRequests, type ModelDeps } from "./service.ts";
 import { ModelVersions } from "./versions.ts";
 
@@ -15,7 +15,7 @@ export const deploymentModels = (deps: {
   redis: Redis | Cluster;
   modelPath?: string | undefined;
 }): ModelDeps => ({
-  examples: new ReviewExamples({ redis: deps.redis }),
+  examples: new ReportExamples({ redis: deps.redis }),
   versions: new ModelVersions({ redis: deps.redis, model: SPAM_STANDARD }),
   requests: new TrainingRequests({ redis: deps.redis }),
   shipped: readModelMeta(metaPathOf(deps.modelPath || MODEL_PATH)).version,

@@ -1,5 +1,5 @@
 export * from "./codec.ts";
-export * from "./examples.ts";
+export * from "./report-examples.ts";
 export * from "./versions.ts";
 export * from "./train/index.ts";
 export * from "./service.ts";

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Cluster, Redis, Result } from "ioredis";
 import { SPAM_STANDARD, type ModelView, type TrainingView } from "@sift/contracts";
-import type { ReviewExamples } from "./examples.ts";
+import type { ReportExamples } from "./report-examples.ts";
 import type { ModelVersions } from "./versions.ts";
 
 type RedisClient = Redis | Cluster;
 
 /** What `sift model …` and `/v1/model…` both run on. */
 export interface ModelDeps {
-  examples: ReviewExamples;
+  examples: ReportExamples;
   versions: ModelVersions;
   /** Training asked for through /v1 (absent: none shown). */
   requests?: TrainingRequests;

@@ -19,7 +19,7 @@ export interface VersionInfo {
   comparison: unknown;
   /** Whether the comparison won (promotion without --force needs it). */
   wins: boolean;
-  /** ReviewExamples.keptEver when it was trained (`sift model train --min-new` counts from it). */
+  /** ReportExamples.keptEver when it was trained (`sift model train --min-new` counts from it). */
   keptEver?: number;
 }
 

@@ -1,10 +1,11 @@
-import type { MemberRole } from "@sift/contracts";
+import type { MemberRole, NormalizedField } from "@sift/contracts";
 import type { z } from "zod";
 import { ManagementMessage, type AuditActor, type ManagementErrorCode } from "@sift/contracts";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import type { AuditEvent, AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
 import type { ModelDeps } from "@sift/learning";
 import type { Clock, Logger } from "@sift/runtime";
+import type { VerdictLog } from "@sift/verdicts";
 import type { WebhookStore } from "@sift/webhooks";
 
 /**
@@ -14,8 +15,8 @@ import type { WebhookStore } from "@sift/webhooks";
 export interface OperationDeps {
   keystore: Keystore;
   /** Strictness, sharing and expected languages live with the learned state the workers load. */
-  feedback: Pick<
-    FeedbackStore,
+  reports: Pick<
+    ReportStore,
     | "settings"
     | "setStrictness"
     | "setSharing"
@@ -26,7 +27,7 @@ export interface OperationDeps {
     | "listAdded"
     | "forget"
   >;
-  /** The deployment's kept reviews (@sift/learning's ReviewExamples): a site that stops sharing leaves them. */
+  /** The deployment's kept reviews (@sift/learning's ReportExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
   audit: AuditTrail;
   usage: RedisUsageMeter;
@@ -43,10 +44,20 @@ export interface OperationDeps {
   >;
   /** Webhook targets on loopback, private and link-local addresses (SIFT_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivateWebhooks: boolean;
-  /** The workspace's verdict log (`workspace.forget-log`); a door without it offers no such change. */
-  verdicts?: { forget(workspaceId: string): Promise<void> } | undefined;
+  /**
+   * The workspace's verdict log (`workspace.forget-log`; `workspace.export-log` and
+   * `report.create` read it, and the latter records the review in it); a door without it offers
+   * no such change.
+   */
+  verdicts?: Pick<VerdictLog, "forget" | "get" | "review" | "export"> | undefined;
   /** The console's accounts (`member.*`); a door without them offers no member change. */
   members?: MemberDirectory | undefined;
+  /** The console's invitation links (`invitation.*`, `member.join`); a door without them offers none. */
+  invitations?: InvitationBook | undefined;
+  /** Which workspaces ask a second factor of everyone (`workspace.second-factor`), and who has one. */
+  secondFactor?: SecondFactorBook | undefined;
+  /** The learner's report queue (`report.create`: the job POST /feedback queues); none: no such change. */
+  reporter?: Reporter | undefined;
   /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */
   models?: ModelDeps | undefined;
   clock: Clock;
@@ -63,6 +74,8 @@ export interface Actor {
   operator: boolean;
   /** The workspace a non-operator acts in (a workspace token's, the console page's). */
   workspaceId?: string | undefined;
+  /** A console account's id (the console's visitor): the changes about oneself read it. */
+  userId?: string | undefined;
 }
 
 export type Failure = { ok: false; code: ManagementErrorCode; message: string; id?: string };
@@ -123,4 +136,52 @@ export interface MemberDirectory {
     userId: string,
     role: MemberRole | null,
   ): Promise<{ ok: true; previous: MemberRole } | { ok: false; reason: "not-member" | "last-owner" }>;
+}
+
+/** A pending invitation as the console keeps it: its link's token is never kept, only shown once. */
+export interface InvitationView {
+  id: string;
+  workspaceId: string;
+  email: string;
+  role: MemberRole;
+  /** The inviter's e-mail as it was then. */
+  invitedBy: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** The console's invitation links as the invitation operations need them (its InvitationStore). */
+export interface InvitationBook {
+  /** A new one-time link: its token (shown once) and the invitation kept under its hash. */
+  create(input: {
+    workspaceId: string;
+    email: string;
+    role: MemberRole;
+    invitedBy: string;
+  }): Promise<{ token: string; invitation: InvitationView }>;
+  /** Revokes a pending invitation of this workspace; null when it has none by that id. */
+  revoke(workspaceId: string, id: string): Promise<InvitationView | null>;
+}
+
+/** The console's second factors as `workspace.second-factor` needs them (its SecondFactorStore). */
+export interface SecondFactorBook {
+  requiredIn(workspaceId: string): Promise<boolean>;
+  setRequired(workspaceId: string, required: boolean): Promise<void>;
+  /** Whether the account has a second factor turned on. */
+  enabled(userId: string): Promise<boolean>;
+}
+
+/** What a person says a submission was: a report's label. */
+export type ReportLabel = "spam" | "clean";
+
+/** What a report is queued with: @sift/reports' queueReport on the learner's queue, as POST /feedback. */
+export interface Reporter {
+  report(input: {
+    workspaceId: string;
+    label: ReportLabel;
+    fields: readonly NormalizedField[];
+    reportedAt: number;
+    requestId: string;
+    fingerprint?: string | undefined;
+  }): Promise<unknown>;
 }

@@ -1,6 +1,6 @@
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { AuditTrail, Keystore, RedisUsageMeter, TokenStore } from "@sift/keystore";
-import { ReviewExamples, type ModelDeps } from "@sift/learning";
+import { ReportExamples, type ModelDeps } from "@sift/learning";
 import type { Clock, Logger, RedisClient } from "@sift/runtime";
 import type { OperationDeps } from "./context.ts";
 import type { MemberDirectory } from "./context.ts";
@@ -14,14 +14,20 @@ export const operationDeps = (deps: {
   allowPrivateWebhooks?: boolean;
   /** The deployment's model (@sift/learning's deploymentModels); none: its changes answer 404. */
   models?: ModelDeps | undefined;
-  /** The verdict log (@sift/verdicts' RedisVerdictLog; forgetting needs no content key). */
+  /** The verdict log (@sift/verdicts' RedisVerdictLog; forgetting needs no content key, reporting does). */
   verdicts?: OperationDeps["verdicts"];
   /** The console's accounts (its AccountStore); none: no member change. */
   members?: MemberDirectory | undefined;
+  /** The console's invitations (its InvitationStore); none: no invitation change. */
+  invitations?: OperationDeps["invitations"];
+  /** The console's second factors (its SecondFactorStore); none: no such change. */
+  secondFactor?: OperationDeps["secondFactor"];
+  /** The learner's report queue (@sift/reports' queueReport); none: no `report.create`. */
+  reporter?: OperationDeps["reporter"];
 }): OperationDeps => ({
   keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
-  feedback: new FeedbackStore({ redis: deps.redis, clock: deps.clock }),
-  examples: new ReviewExamples({ redis: deps.redis }),
+  reports: new ReportStore({ redis: deps.redis, clock: deps.clock }),
+  examples: new ReportExamples({ redis: deps.redis }),
   audit: new AuditTrail({ redis: deps.redis, clock: deps.clock }),
   usage: new RedisUsageMeter({ redis: deps.redis, clock: deps.clock }),
   tokens: new TokenStore({ redis: deps.redis, clock: deps.clock }),
@@ -30,6 +36,9 @@ export const operationDeps = (deps: {
   models: deps.models,
   members: deps.members,
   verdicts: deps.verdicts,
+  invitations: deps.invitations,
+  secondFactor: deps.secondFactor,
+  reporter: deps.reporter,
   clock: deps.clock,
   logger: deps.logger,
 });

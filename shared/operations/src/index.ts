@@ -8,3 +8,7 @@ export * from "./lists.ts";
 export * from "./webhooks.ts";
 export * from "./model.ts";
 export * from "./members.ts";
+export * from "./invitations.ts";
+export * from "./reports.ts";
+export * from "./verdict-log.ts";
+export * from "./second-factor.ts";

@@ -34,7 +34,7 @@ export const changeList = async (
   const parsed = validate(ListChange, input);
   if (!parsed.ok) return parsed;
   if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
-  const entry = await deps.feedback.updateList(workspaceId, change, parsed.value, addedBy(actor));
+  const entry = await deps.reports.updateList(workspaceId, change, parsed.value, addedBy(actor));
   if (!entry) return failure("invalid", `value: not a valid ${parsed.value.type}`);
   await audit(deps, actor, {
     action: `list.${change}`,
@@ -65,7 +65,7 @@ export const importList = async (
     entries.push({ ...e, value });
   }
   if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
-  const added = await deps.feedback.addListEntries(workspaceId, entries, addedBy(actor));
+  const added = await deps.reports.addListEntries(workspaceId, entries, addedBy(actor));
   const result = { entries: entries.length, added };
   await audit(deps, actor, { action: "list.import", target: workspaceId, workspaceId, after: result });
   return done(result);
@@ -89,8 +89,8 @@ export const listPage = async (
     .map((p) => `${p}|`)
     .join("");
   const cursor = page.cursor === null ? null : Buffer.from(page.cursor, "base64url").toString("utf8");
-  const found = await deps.feedback.listPage(workspaceId, { limit: page.limit, cursor, prefix });
-  const added = await deps.feedback.listAdded(workspaceId, found.entries);
+  const found = await deps.reports.listPage(workspaceId, { limit: page.limit, cursor, prefix });
+  const added = await deps.reports.listAdded(workspaceId, found.entries);
   return done({
     data: found.entries.map((e) => {
       const by = added.get(listMember(e));

@@ -22,9 +22,9 @@ export const workspaceView = (w: Workspace, settings: Omit<WorkspaceSettings, "n
 
 /** A workspace's view with the settings kept beside its learned state (one round trip of its slot). */
 export const readWorkspaceView = async (
-  deps: Pick<OperationDeps, "feedback">,
+  deps: Pick<OperationDeps, "reports">,
   w: Workspace,
-): Promise<WorkspaceView> => workspaceView(w, await deps.feedback.settings(w.id));
+): Promise<WorkspaceView> => workspaceView(w, await deps.reports.settings(w.id));
 
 export const configurationView = (c: Configuration): ConfigurationView => ({
   id: c.id,

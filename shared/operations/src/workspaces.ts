@@ -105,11 +105,11 @@ export const updateWorkspace = async (
   if (!updated) return NOT_FOUND;
   if (!updated.ok) return taken(updated.existingId);
   if (strictness !== undefined && strictness !== before.strictness)
-    await deps.feedback.setStrictness(workspaceId, strictness);
-  if (shareReports !== undefined) await deps.feedback.setSharing(workspaceId, shareReports);
+    await deps.reports.setStrictness(workspaceId, strictness);
+  if (shareReports !== undefined) await deps.reports.setSharing(workspaceId, shareReports);
   // Even when it was off already: a review kept by a job that raced the last switch goes too.
   if (shareReports === false) await deps.examples.forget(workspaceId);
-  if (languages !== undefined) await deps.feedback.setExpectedLanguages(workspaceId, languages);
+  if (languages !== undefined) await deps.reports.setExpectedLanguages(workspaceId, languages);
   const after = await readWorkspaceView(deps, updated.workspace);
   await audit(deps, actor, {
     action: "workspace.update",
@@ -141,7 +141,7 @@ export const deleteWorkspace = async (
 ): Promise<Outcome<WorkspaceView>> => {
   if (!reaches(actor, workspaceId)) return NOT_FOUND;
   if (!actor.operator) return OPERATOR_ONLY;
-  const settings = await deps.feedback.settings(workspaceId);
+  const settings = await deps.reports.settings(workspaceId);
   const gone = await deps.keystore.deleteWorkspace(workspaceId);
   if (!gone) return NOT_FOUND;
   const before = workspaceView(gone, settings);
@@ -177,7 +177,7 @@ export const forgetFeedback = async (
 ): Promise<Outcome<{ workspaceId: string; forgotten: true; version: number }>> => {
   if (!(await reachableWorkspace(deps, actor, workspaceId))) return NOT_FOUND;
   await deps.examples.forget(workspaceId);
-  const version = await deps.feedback.forget(workspaceId);
+  const version = await deps.reports.forget(workspaceId);
   await audit(deps, actor, {
     action: "feedback.forget",
     target: workspaceId,

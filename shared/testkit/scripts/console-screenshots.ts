@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { AccountStore } from "@sift/console/accounts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { RedisUsageMeter, RefusalCounter } from "@sift/keystore";
 import {
   freePort,
@@ -37,7 +37,7 @@ try {
   const challenge = await stack.keystore.createConfig(workspace.id, "challenge");
   const classifyKey = (await stack.keystore.createConfig(workspace.id, "classify"))!;
   await stack.keystore.updateWorkspace(workspace.id, { rateLimit: 1_000, burst: 1_000, logPrivacy: "full" });
-  const lists = new FeedbackStore({ redis: stack.redis });
+  const lists = new ReportStore({ redis: stack.redis });
   await lists.updateList(
     workspace.id,
     "add",

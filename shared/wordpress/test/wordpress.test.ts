@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { buildBrowserBundle } from "@sift/browser";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createKey, startScoringStack, type ScoringStack } from "@sift/testkit";
 import { buildZip } from "../scripts/zip.ts";
 import { ADMIN, startWordPress, wordpressMissing, type WordPress } from "./wordpress.ts";
@@ -48,7 +48,7 @@ let wp: WordPress;
 let browser: Browser;
 let admin: BrowserContext;
 let keys: { siteKey: string; challengeSecret: string; classifySecret: string; workspaceId: string };
-let feedback: FeedbackStore;
+let feedback: ReportStore;
 
 beforeAll(async () => {
   if (!RUN) return;
@@ -69,7 +69,7 @@ beforeAll(async () => {
     classifySecret: classify.secretKey,
     workspaceId: classify.workspaceId,
   };
-  feedback = new FeedbackStore({ redis: scoring.stack.redis });
+  feedback = new ReportStore({ redis: scoring.stack.redis });
   admin = await browser.newContext();
   const page = await admin.newPage();
   await logIn(page, ADMIN.user, ADMIN.password);

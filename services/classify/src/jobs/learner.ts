@@ -1,9 +1,9 @@
 import { Worker, type ConnectionOptions } from "bullmq";
 import type { NatsConnection } from "nats";
 import { FEEDBACK_QUEUE, FEEDBACK_UPDATED_SUBJECT, ReportJob, type FeedbackUpdated } from "@sift/contracts";
-import { SHARED_LAYER, type FeedbackStore } from "@sift/feedback";
+import { SHARED_LAYER, type ReportStore } from "@sift/feedback";
 import type { Logger } from "@sift/runtime";
-import type { ReviewExamples } from "@sift/learning";
+import type { ReportExamples } from "@sift/learning";
 
 /**
  * Keeping a sharing workspace's reviews as training examples (issue 53): a workspace younger
@@ -11,7 +11,7 @@ import type { ReviewExamples } from "@sift/learning";
  * sign-ups cannot teach the deployment's model.
  */
 export interface KeepReviews {
-  examples: ReviewExamples;
+  examples: ReportExamples;
   /** When the workspace was created (ms), or null when it does not exist. */
   createdAt(workspaceId: string): Promise<number | null>;
   minAgeMs: number;
@@ -30,7 +30,7 @@ const CONCURRENCY = 4;
 export const startLearner = (deps: {
   connection: ConnectionOptions;
   prefix: string;
-  store: FeedbackStore;
+  store: ReportStore;
   nats: NatsConnection;
   logger: Logger;
   keep?: KeepReviews;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isEmail, normalizeEmail } from "@sift/contracts";
 import { ConsoleStore } from "./store.ts";
 import { hashPassword } from "../domain/password.ts";
 import { isRole, type Role } from "../domain/roles.ts";
@@ -30,9 +31,8 @@ end
 return current
 `;
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/u;
-export const isEmail = (email: string): boolean => email.length <= 254 && EMAIL.test(email);
+/** The e-mail rule is the contracts' (an invitation's operation checks it too); the CLI imports it from here. */
+export { isEmail, normalizeEmail };
 
 /**
  * Console users (e-mail, Argon2id password hash, operator flag) and their role in each

@@ -8,12 +8,12 @@ export type { AuditEntry };
 export const AUDIT_KEEP = 1_000;
 
 /**
- * The console's view of the deployment's audit trail (GET /v1/audit reads the same): a change
- * only the console makes (an invitation, a report, an export, the second factor) is recorded
- * here under its own action name (`invitation.create`, `report.create`), as an operation of
- * @sift/operations records its own entry; no action name says which door it came through (the
- * actor does). The audit page reads the trail's per-workspace index, newest first, so it shows
- * every door's changes (issue 58).
+ * The console's view of the deployment's audit trail (GET /v1/audit reads the same). Every change
+ * a console page makes is an operation of @sift/operations, which records its own entry, the
+ * console's own changes too (`invitation.*`, `member.join`, `report.create`,
+ * `workspace.export-log`, `workspace.second-factor`); no action name says which door it came
+ * through (the actor does). The audit page reads the trail's per-workspace index, newest first,
+ * so it shows every door's changes (issue 58).
  */
 export class AuditLog {
   readonly #trail: AuditTrail;
@@ -22,6 +22,7 @@ export class AuditLog {
     this.#trail = new AuditTrail({ redis: deps.redis, clock: deps.clock });
   }
 
+  /** An entry as a console user's, for seeding a page's benchmark; the console's pages record through operations. */
   async record(
     workspaceId: string,
     entry: Omit<AuditEntry, "at"> & { before?: unknown; after?: unknown },

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from "express";
 import { identityOf } from "@sift/runtime";
+import { joinWorkspace, type Actor, type OperationDeps } from "@sift/operations";
 import type { Keystore } from "@sift/keystore";
 import type { AccountStore, User } from "../clients/accounts.ts";
-import type { AuditLog } from "../clients/audit.ts";
 import type { Invitation, InvitationStore } from "../clients/invitations.ts";
 import type { SessionStore } from "../clients/sessions.ts";
 import type { SignInThrottle } from "../clients/throttle.ts";
@@ -28,7 +28,8 @@ export interface InviteDeps {
   sessions: SessionStore;
   invitations: InvitationStore;
   throttle: SignInThrottle;
-  audit: AuditLog;
+  /** Joining is `member.join` (@sift/operations). */
+  operations: OperationDeps;
   decoyHash: string;
   absoluteMs: number;
 }
@@ -87,7 +88,7 @@ export const inviteRoutes = (router: Router, deps: InviteDeps): void => {
     /** Takes the invitation (it is used from here on) and makes the user a member. */
     const accept = async (user: User, newSession: boolean) => {
       if (!(await deps.invitations.take(token))) return sendPage(res, 410, INVITE_GONE_PAGE);
-      await join(deps, invitation, user);
+      if (!(await join(deps, invitation, user))) return sendPage(res, 410, INVITE_GONE_PAGE);
       if (newSession) return startSession(deps, req, res, user, invitation);
       res.redirect(303, `/console/w/${invitation.workspaceId}/sites`);
     };
@@ -121,21 +122,21 @@ export const inviteRoutes = (router: Router, deps: InviteDeps): void => {
         invitePage({ ...view, error: `${invitation.email} has an account now: sign in to join.` }),
       );
     }
-    await join(deps, invitation, user);
+    if (!(await join(deps, invitation, user))) return sendPage(res, 410, INVITE_GONE_PAGE);
     await startSession(deps, req, res, user, invitation);
   });
 };
 
-/** Makes the user a member with the invitation's role; one who is a member already keeps theirs. */
-const join = async (deps: InviteDeps, invitation: Invitation, user: User): Promise<void> => {
-  const current = await deps.accounts.roleIn(invitation.workspaceId, user.id);
-  if (!current) await deps.accounts.setRole(invitation.workspaceId, user.id, invitation.role);
-  await deps.audit.record(invitation.workspaceId, {
-    actor: user.email,
-    action: "member.join",
-    target: user.email,
-    after: { role: current ?? invitation.role },
-  });
+/** `member.join` as the invitee; false when the workspace went meanwhile (the link is dead then). */
+const join = async (deps: InviteDeps, invitation: Invitation, user: User): Promise<boolean> => {
+  const invitee: Actor = {
+    audit: { type: "user", id: user.email },
+    operator: false,
+    workspaceId: invitation.workspaceId,
+    userId: user.id,
+  };
+  const joined = await joinWorkspace(deps.operations, invitee, invitation);
+  return joined.ok;
 };
 
 /** A new session (a new token: rotated) for the invitee who was not signed in, then their workspace. */

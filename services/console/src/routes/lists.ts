@@ -3,7 +3,7 @@ import {
   LIST_KINDS,
   LIST_TYPES,
   listMember,
-  type FeedbackStore,
+  type ReportStore,
   type ListAdded,
   type ListEntry,
   type ListKind,
@@ -19,7 +19,7 @@ import { field, formFields, postedForm, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface ListsDeps extends WorkspaceDeps {
-  lists: FeedbackStore;
+  lists: ReportStore;
   /** Adds, removes and imports are `list.*` operations, as the CLI's (@sift/operations). */
   operations: OperationDeps;
 }
@@ -78,7 +78,7 @@ const listsTable = async (deps: ListsDeps, req: Request, workspaceId: string) =>
 };
 
 /**
- * Lists: block and allow entries by domain, e-mail and phrase, through @sift/feedback's store: a
+ * Lists: block and allow entries by domain, e-mail and phrase, through @sift/feedback's ReportStore: a
  * table (sort, search, pages) with who added each entry and when, add and remove, and CSV export
  * and import (all or nothing: a file with a bad line adds nothing and lists every bad line).
  */

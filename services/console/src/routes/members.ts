@@ -1,7 +1,12 @@
 import type { Request, Response, Router } from "express";
-import { LAST_OWNER, setMemberRole, type OperationDeps } from "@sift/operations";
+import {
+  createInvitation,
+  LAST_OWNER,
+  revokeInvitation,
+  setMemberRole,
+  type OperationDeps,
+} from "@sift/operations";
 import type { InvitationStore } from "../clients/invitations.ts";
-import { isEmail, normalizeEmail } from "../clients/accounts.ts";
 import { isRole } from "../domain/roles.ts";
 import { NOT_FOUND_PAGE } from "../views/layout.ts";
 import { inviteLinkPage, membersPage, type Member } from "../views/members.ts";
@@ -10,7 +15,10 @@ import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
 
 export interface MembersDeps extends WorkspaceDeps {
   invitations: InvitationStore;
-  /** Role changes and removals are `member.*` operations, as the CLI's (@sift/operations). */
+  /**
+   * Role changes and removals are `member.*` operations, as the CLI's; invitations are
+   * `invitation.*` operations (@sift/operations).
+   */
   operations: OperationDeps;
 }
 
@@ -101,32 +109,28 @@ export const memberRoutes = (router: Router, deps: MembersDeps): void => {
     const place = await enter(deps, req, res, "members", "manage");
     if (!place) return;
     const fields = formFields(req);
-    const email = normalizeEmail(field(fields, "email"));
-    const role = field(fields, "role");
-    if (!isEmail(email)) return show(deps, res, place, 400, "That is not an e-mail address.");
-    if (!isRole(role)) return show(deps, res, place, 400, "Choose owner, editor or viewer.");
-    const existing = await deps.accounts.userByEmail(email);
-    if (existing && (await deps.accounts.roleIn(place.workspace.id, existing.id))) {
-      return show(deps, res, place, 409, `${email} is a member already: change their role in the list.`);
-    }
-    const { token, invitation } = await deps.invitations.create({
-      workspaceId: place.workspace.id,
-      email,
-      role,
-      invitedBy: place.visitor.user.email,
+    const invited = await createInvitation(deps.operations, place.actor, place.workspace.id, {
+      email: field(fields, "email"),
+      role: field(fields, "role"),
     });
-    await place.record("invitation.create", email, { after: { email, role } });
+    if (!invited.ok) {
+      if (invited.code === "not_found") return sendPage(res, 404, NOT_FOUND_PAGE);
+      return show(deps, res, place, invited.code === "conflict" ? 409 : 400, invited.message);
+    }
+    const { token, invitation } = invited.value;
     sendPage(res, 201, inviteLinkPage(place, invitation, `${linkOrigin(req)}/console/invite/${token}`));
   });
 
   router.post("/console/w/:workspace/members/invites/revoke", async (req, res) => {
     const place = await enter(deps, req, res, "members", "manage");
     if (!place) return;
-    const revoked = await deps.invitations.revoke(place.workspace.id, field(formFields(req), "invite"));
-    if (!revoked) return sendPage(res, 404, NOT_FOUND_PAGE);
-    await place.record("invitation.revoke", revoked.email, {
-      before: { email: revoked.email, role: revoked.role },
-    });
+    const revoked = await revokeInvitation(
+      deps.operations,
+      place.actor,
+      place.workspace.id,
+      field(formFields(req), "invite"),
+    );
+    if (!revoked.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });
 };

@@ -1,8 +1,8 @@
-import { changeList } from "@sift/operations";
+import { changeList, reportVerdict } from "@sift/operations";
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { MODEL_NAMES, type ModelName, type NormalizedField } from "@sift/contracts";
-import type { FeedbackStore } from "@sift/feedback";
+import type { ReportStore } from "@sift/feedback";
 import { queryFields, type Clock, type Logger } from "@sift/runtime";
 import type { Verdict } from "@sift/verdicts";
 import {
@@ -24,18 +24,6 @@ import { afterAction, DONE_SHOWN, rowsPlace } from "./after-action.ts";
 import { keepsFullText, loadList, type SubmissionsDeps } from "./submissions.ts";
 import { enter, type Place } from "./workspace.ts";
 
-/** What the review queue reports with: @sift/reports' queueReport on the learner's queue. */
-export interface Reporter {
-  report(input: {
-    workspaceId: string;
-    label: ReviewState;
-    fields: readonly NormalizedField[];
-    reportedAt: number;
-    requestId: string;
-    fingerprint?: string | undefined;
-  }): Promise<unknown>;
-}
-
 /** Scores a submission with the workspace's layer, as classify does (its inference client). */
 export interface Rescorer {
   score(
@@ -47,8 +35,7 @@ export interface Rescorer {
 }
 
 export interface ReviewDeps extends SubmissionsDeps {
-  lists: FeedbackStore;
-  reporter: Reporter;
+  lists: ReportStore;
   rescorer?: Rescorer | undefined;
   clock: Clock;
   logger: Logger;
@@ -57,38 +44,15 @@ export interface ReviewDeps extends SubmissionsDeps {
 /** A "pending" cell asks this many times (a second apart) before it gives up saying so. */
 const MAX_TRIES = 10;
 
-/**
- * Reports one verdict, exactly as POST /feedback would (queueReport: the same job on the same
- * queue for the same learner), then records the review in its history and the audit log. The
- * job is made from the text the log kept; where the privacy mode kept no original text it
- * carries the fingerprint taken from it (docs/console.md, "Review queue").
- */
-const reviewOne = async (
-  deps: ReviewDeps,
-  place: Place,
-  v: Verdict,
-  state: ReviewState,
-): Promise<boolean> => {
-  if (v.operation !== "classify") return false;
-  const fields = contentFields(v.content);
-  if (fields.length === 0 && !v.fingerprint) return false;
-  await deps.reporter.report({
-    workspaceId: place.workspace.id,
-    label: state,
-    fields,
-    reportedAt: deps.clock.now(),
-    requestId: `console-${randomUUID()}`,
-    fingerprint: v.content.mode === "full" ? undefined : v.fingerprint,
-  });
-  await deps.verdicts.review(place.workspace.id, v.id, {
-    state,
-    by: place.visitor.user.email,
-    at: deps.clock.now(),
-  });
-  // A review is a report (as POST /feedback's), made by a person: one action, its label beside.
-  await place.record("report.create", v.id, { after: { label: state } });
-  return true;
-};
+/** Reports one verdict (`report.create`: the job POST /feedback queues, then the review in its history). */
+const reviewOne = async (deps: ReviewDeps, place: Place, verdictId: string, label: ReviewState) =>
+  (
+    await reportVerdict(deps.operations, place.actor, place.workspace.id, {
+      verdictId,
+      label,
+      requestId: `console-${randomUUID()}`,
+    })
+  ).ok;
 
 /** Where a review form may send the person back to: a queue, Submissions or a submission of this workspace. */
 const returnPath = (workspaceId: string, back: string): string | null => {
@@ -216,7 +180,7 @@ export const reviewRoutes = (router: Router, deps: ReviewDeps): void => {
     if (!state) return sendPage(res, 404, NOT_FOUND_PAGE);
     const after = await deps.lists.version(place.workspace.id);
     const reviewed: string[] = [];
-    for (const v of targets) if (await reviewOne(deps, place, v, state)) reviewed.push(v.id);
+    for (const v of targets) if (await reviewOne(deps, place, v.id, state)) reviewed.push(v.id);
     const word = state === "spam" ? "spam" : "not spam";
     const capped = all && targets.length >= BULK_MAX ? ` (the newest ${BULK_MAX} that matched)` : "";
     return back({

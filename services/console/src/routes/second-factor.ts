@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { identityOf } from "@sift/runtime";
+import { requireSecondFactor, type OperationDeps } from "@sift/operations";
 import type { AccountStore } from "../clients/accounts.ts";
 import type { SecondFactorStore } from "../clients/second-factor.ts";
 import type { SessionStore } from "../clients/sessions.ts";
@@ -7,7 +8,7 @@ import type { SignInThrottle } from "../clients/throttle.ts";
 import { describeAction, keptFields, returnTarget } from "../domain/resume.ts";
 import { codePage, secondFactorPage } from "../views/second-factor.ts";
 import { signInPage, type Return } from "../views/sign-in.ts";
-import { messagePage } from "../views/layout.ts";
+import { messagePage, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { clearCookie, field, formFields, parseCookies, sendPage, type Visitor } from "./context.ts";
 import { finishSignIn, STEP_COOKIE } from "./sign-in.ts";
 import { enter, signInFor, workspacesFor, type WorkspaceDeps } from "./workspace.ts";
@@ -18,6 +19,8 @@ export interface SecondFactorDeps extends WorkspaceDeps {
   throttle: SignInThrottle;
   secondFactor: SecondFactorStore;
   config: { sessionAbsoluteMs: number; operatorSecondFactor?: "required" | "optional" | undefined };
+  /** Asking it of a workspace's members is `workspace.second-factor` (@sift/operations). */
+  operations: OperationDeps;
 }
 
 /**
@@ -136,23 +139,11 @@ export const secondFactorRoutes = (router: Router, deps: SecondFactorDeps): void
     const place = await enter(deps, req, res, "members", "manage");
     if (!place) return;
     const required = field(formFields(req), "required") === "yes";
-    // The one who asks it of everyone has it first, or the next page would shut them out too.
-    if (required && !(await deps.secondFactor.enabled(place.visitor.user.id))) {
-      return sendPage(
-        res,
-        409,
-        messagePage(
-          "Turn yours on first",
-          "Turn on your own second factor first (Your sessions, then Second factor): everyone who opens the site needs one, you included.",
-        ),
-      );
-    }
-    if (required !== (await deps.secondFactor.requiredIn(place.workspace.id))) {
-      await deps.secondFactor.setRequired(place.workspace.id, required);
-      await place.record("workspace.second-factor", place.workspace.id, {
-        before: { secondFactor: required ? "not required" : "required" },
-        after: { secondFactor: required ? "required" : "not required" },
-      });
+    const changed = await requireSecondFactor(deps.operations, place.actor, place.workspace.id, required);
+    if (!changed.ok) {
+      if (changed.code === "conflict")
+        return sendPage(res, 409, messagePage("Turn yours on first", changed.message));
+      return sendPage(res, 404, NOT_FOUND_PAGE);
     }
     res.redirect(303, `/console/w/${place.workspace.id}/members`);
   });

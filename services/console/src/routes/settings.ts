@@ -1,7 +1,14 @@
-import type { Router } from "express";
+import type { Response, Router } from "express";
 import { languageList, type WorkspaceView } from "@sift/contracts";
-import { forgetFeedback, readWorkspaceView, updateWorkspace, type OperationDeps } from "@sift/operations";
-import { NOT_FOUND_PAGE } from "../views/layout.ts";
+import {
+  deleteWorkspace,
+  forgetFeedback,
+  readWorkspaceView,
+  updateWorkspace,
+  type OperationDeps,
+} from "@sift/operations";
+import { deleteSitePage } from "../views/delete-site.ts";
+import { messagePage, NOT_FOUND_PAGE } from "../views/layout.ts";
 import { settingsPage, type SettingsForm } from "../views/settings.ts";
 import { field, formFields, sendPage } from "./context.ts";
 import { enter, type Place, type WorkspaceDeps } from "./workspace.ts";
@@ -47,7 +54,8 @@ const switchOf = (value: string): boolean | string =>
 /**
  * Settings: the site's name, strictness, report sharing, the network and expected languages, as
  * PATCH /v1/workspaces/{id} and `sift workspace set` change them, in one form (a POST that redirects;
- * a refusal shows the form again with what was typed and changes nothing).
+ * a refusal shows the form again with what was typed and changes nothing); forgetting the
+ * reports (an owner's) and deleting the site (an operator's), each confirmed first.
  */
 export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
   router.get("/console/w/:workspace/settings", async (req, res) => {
@@ -100,5 +108,34 @@ export const settingsRoutes = (router: Router, deps: SettingsDeps): void => {
     const forgotten = await forgetFeedback(deps.operations, place.actor, place.workspace.id);
     if (!forgotten.ok) return sendPage(res, 404, NOT_FOUND_PAGE);
     res.redirect(303, `/console/w/${place.workspace.id}/settings`);
+  });
+
+  // workspace.delete, as DELETE /v1/workspaces/{id} and `sift workspace delete`: an operator's,
+  // asked on a page of its own first (a box to tick), as creating a site is an operator's.
+  const operatorOnly = (res: Response) =>
+    sendPage(res, 403, messagePage("Not allowed", "Only an operator deletes sites."));
+
+  router.get("/console/w/:workspace/delete", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "manage");
+    if (!place) return;
+    if (place.role !== "operator") return operatorOnly(res);
+    sendPage(res, 200, deleteSitePage(place));
+  });
+
+  router.post("/console/w/:workspace/delete", async (req, res) => {
+    const place = await enter(deps, req, res, "settings", "manage");
+    if (!place) return;
+    if (field(formFields(req), "confirm") !== "yes") {
+      if (place.role !== "operator") return operatorOnly(res);
+      return sendPage(
+        res,
+        400,
+        deleteSitePage(place, "Tick the box to confirm: deleting a site cannot be undone."),
+      );
+    }
+    const deleted = await deleteWorkspace(deps.operations, place.actor, place.workspace.id);
+    if (!deleted.ok)
+      return deleted.code === "forbidden" ? operatorOnly(res) : sendPage(res, 404, NOT_FOUND_PAGE);
+    res.redirect(303, "/console/");
   });
 };

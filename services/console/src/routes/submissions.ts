@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { redisLayout, type Keystore } from "@sift/keystore";
-import { forgetLog } from "@sift/operations";
+import { exportLog, forgetLog } from "@sift/operations";
 import { WorkspaceLog } from "@sift/contracts";
 import { queryFields, type Logger, type RedisClient } from "@sift/runtime";
 import { logSettingsFrom, type Verdict, type VerdictFilter, type VerdictLog } from "@sift/verdicts";
@@ -181,21 +181,29 @@ export const submissionRoutes = (router: Router, deps: SubmissionsDeps): void =>
     if (!place) return;
     const filter: VerdictFilter = verdictFilter(parseVerdictQuery(queryFields(req)), keepsFullText(place));
     const day = new Date().toISOString().slice(0, 10);
-    res.setHeader(
-      "Content-Disposition",
-      `attachment; filename="sift-submissions-${place.workspace.id}-${day}.${format}"`,
-    );
-    res.status(200).type(format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8");
-    let rows: number;
+    // workspace.export-log: the operation reads the log into the download and records the count.
+    const download = (verdicts: AsyncIterable<Verdict>, as: "csv" | "json") => {
+      res.setHeader(
+        "Content-Disposition",
+        `attachment; filename="sift-submissions-${place.workspace.id}-${day}.${as}"`,
+      );
+      res.status(200).type(as === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8");
+      return streamExport(res, verdicts, as);
+    };
     try {
-      rows = await streamExport(res, deps.verdicts.export(place.workspace.id, filter), format);
+      const exported = await exportLog(
+        deps.operations,
+        place.actor,
+        place.workspace.id,
+        { format, filter },
+        download,
+      );
+      if (!exported.ok) sendPage(res, 404, NOT_FOUND_PAGE);
     } catch (err) {
       // The status is sent already: cut the download short so it cannot pass for a whole file.
       deps.logger.error({ err, workspaceId: place.workspace.id }, "export failed");
       res.destroy();
-      return;
     }
-    await place.record("workspace.export-log", place.workspace.id, { after: { verdicts: rows, format } });
   });
 
   router.get("/console/w/:workspace/submissions/:id", async (req, res) => {

@@ -44,12 +44,9 @@ export interface Place {
   role: Role | "operator";
   frame: Frame;
   /**
-   * Records a change that only the console makes (an invitation, a report, an export, the second
-   * factor's requirement) in the workspace's audit trail under the visitor's e-mail, by the
-   * change's own action name; a change every door makes records itself (@sift/operations).
+   * The visitor as an operation (@sift/operations) sees them: an operator, or this workspace's
+   * member. Every change a page makes is an operation, which records its own audit entry.
    */
-  record(action: string, target: string, change?: { before?: unknown; after?: unknown }): Promise<void>;
-  /** The visitor as an operation (@sift/operations) sees them: an operator, or this workspace's member. */
   actor: Actor;
 }
 
@@ -117,12 +114,11 @@ export const enter = async (
       search: visitor.user.operator,
       current: { id: workspace.id, screen, name: workspace.name },
     },
-    record: (action, target, change) =>
-      deps.audit.record(workspace.id, { actor: visitor.user.email, action, target, ...change }),
     actor: {
       audit: { type: "user", id: visitor.user.email },
       operator: visitor.user.operator,
       workspaceId: workspace.id,
+      userId: visitor.user.id,
     },
   };
 };

@@ -2,6 +2,7 @@ import { LANGUAGES_MAX, STRICTNESS_MODES, type Strictness, type WorkspaceView } 
 import { html } from "../domain/html.ts";
 import { allows } from "../domain/roles.ts";
 import type { Place } from "../routes/workspace.ts";
+import { deleteSiteSection } from "./delete-site.ts";
 import { layout } from "./layout.ts";
 import { errorNotice, field, postForm } from "./parts.ts";
 
@@ -145,5 +146,6 @@ export const settingsPage = (
     "Settings",
     html`${errorNotice(options.error)}
     ${allows(place.role, "edit") ? editable(place, view, options.form ?? settingsForm(view)) : readOnly(view)}
-    ${allows(place.role, "manage") ? forgetReports(place) : null}`,
+    ${allows(place.role, "manage") ? forgetReports(place) : null}
+    ${place.role === "operator" ? deleteSiteSection(place) : null}`,
   );

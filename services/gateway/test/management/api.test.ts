@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { ClassifyMessage, ManagementMessage, VerifyMessage } from "@sift/contracts";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
 import { operatorToken, runLabel, v1, verifyAnswer } from "./helpers.ts";
 
@@ -94,7 +94,7 @@ describe("workspaces", () => {
     });
     expect((listed.body["data"] as Array<{ id: string }>).find((w) => w.id === id)).toMatchObject(settings);
     // Where the workers read them: strictness and sharing beside the learned state, the network in the key record.
-    expect(await new FeedbackStore({ redis: stack.redis }).settings(id)).toEqual({
+    expect(await new ReportStore({ redis: stack.redis }).settings(id)).toEqual({
       strictness: "strict",
       shareReports: true,
       languages: ["es", "en"],
@@ -319,7 +319,7 @@ describe("scoped, read-only, expired and revoked tokens", () => {
       body: { strictness: "strict" },
     });
     expect(elsewhere.status).toBe(404);
-    expect((await new FeedbackStore({ redis: stack.redis }).settings(theirs.id)).strictness).toBe("balanced");
+    expect((await new ReportStore({ redis: stack.redis }).settings(theirs.id)).strictness).toBe("balanced");
   });
 
   it("lets a read-only token read and refuses its writes", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { MANAGEMENT_OPERATIONS, ManagementMessage } from "@sift/contracts";
 import { systemClock } from "@sift/runtime";
 import { startServer, startStack, type Stack, type TestServer } from "@sift/testkit";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { WebhookStore } from "@sift/management";
 import { DEFAULT_LOG_SETTINGS } from "@sift/verdicts";
 import { operatorToken, runLabel, v1 } from "./helpers.ts";
@@ -66,7 +66,7 @@ beforeAll(async () => {
       .record.tokenId,
   };
   // What the list and verdict-log paths would change: one entry, one verdict, one report's version.
-  await new FeedbackStore({ redis: stack.redis }).updateList(workspace, "add", KEPT_ENTRY);
+  await new ReportStore({ redis: stack.redis }).updateList(workspace, "add", KEPT_ENTRY);
   await stack.verdicts.append(
     {
       time: Date.now(),

@@ -1,5 +1,5 @@
 import {
-  FeedbackStore,
+  ReportStore,
   learnedScores,
   ReportLayer,
   SHARED_LAYER,
@@ -62,14 +62,14 @@ const MAX_WORKSPACES = 500;
  * never fails a request for it.
  */
 export class CachedWorkspaceStates implements WorkspaceStates {
-  readonly #store: FeedbackStore;
+  readonly #store: ReportStore;
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #observeLag: (seconds: number) => void;
   readonly #entries = new Map<string, Entry>();
 
   constructor(deps: {
-    store: FeedbackStore;
+    store: ReportStore;
     logger: Logger;
     now?: () => number;
     /**

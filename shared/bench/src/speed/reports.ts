@@ -1,7 +1,7 @@
 // Issue 17's load: a workspace holding many reports. They go in the way a site sends them,
 // POST /feedback through the gateway, and the classify service's learner (BullMQ) applies each
-// to the workspace's layer with @sift/feedback's store; the bench waits until all are applied.
-import { FeedbackStore } from "@sift/feedback";
+// to the workspace's layer with @sift/feedback's ReportStore; the bench waits until all are applied.
+import { ReportStore } from "@sift/feedback";
 import { createRedis, redisReady } from "@sift/runtime";
 import { SAMPLES } from "./samples.ts";
 
@@ -44,7 +44,7 @@ export const seedReports = async (options: {
   await Promise.all(Array.from({ length: 16 }, send));
   const redis = createRedis(options.redisUrl, "sift-bench");
   await redisReady(redis);
-  const store = new FeedbackStore({ redis });
+  const store = new ReportStore({ redis });
   let applied = 0;
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SPAM_STANDARD } from "@sift/contracts";
-import type { ReviewExamples } from "../examples.ts";
+import type { ReportExamples } from "../report-examples.ts";
 import type { ModelVersions, VersionInfo } from "../versions.ts";
 import {
   exportOnnx,
@@ -15,7 +15,7 @@ import { compare, type Comparison } from "./compare.ts";
 import { DEFAULT_PRIOR_OPTIONS, type PriorOptions } from "./prior.ts";
 
 export interface DeploymentTrainDeps {
-  examples: Pick<ReviewExamples, "all"> & Partial<Pick<ReviewExamples, "keptEver">>;
+  examples: Pick<ReportExamples, "all"> & Partial<Pick<ReportExamples, "keptEver">>;
   versions: ModelVersions;
   /**
    * Whether a workspace's kept reviews may train (it exists and shares reports): asked once per

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
-import { FeedbackStore } from "@sift/feedback";
+import { ReportStore } from "@sift/feedback";
 import { Keystore, RedisUsageMeter } from "@sift/keystore";
 import { createRedis, systemClock, type RedisClient } from "@sift/runtime";
 import {
@@ -136,7 +136,7 @@ export const startDeployment = async (options: {
     const reporting = await keys.createWorkspace({ name: "reports", plan: "paid", allowance: 1e9 });
     await keys.updateWorkspace(reporting.id, { rateLimit: 1e6, burst: 1e6 });
     const feedbackKey = (await keys.createConfig(reporting.id, "classify"))!.secretKey;
-    const feedback = new FeedbackStore({ redis });
+    const feedback = new ReportStore({ redis });
 
     const { solutions, baseline } = await seedLoad(poster, {
       siteKey: challenge.config.siteKey!,

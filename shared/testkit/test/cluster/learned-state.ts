@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { encodeSignature, FeedbackStore, fingerprint, reportBuckets } from "@sift/feedback";
+import { encodeSignature, ReportStore, fingerprint, reportBuckets } from "@sift/feedback";
 import { Keystore } from "@sift/keystore";
 import { systemClock, type RedisClient } from "@sift/runtime";
 import { createKey } from "../../src/index.ts";
@@ -13,7 +13,7 @@ import { sleep } from "../faults/harness.ts";
  */
 export const seedLearnedState = async (redis: RedisClient) => {
   const keystore = new Keystore({ redis, clock: systemClock });
-  const feedback = new FeedbackStore({ redis, clock: systemClock });
+  const feedback = new ReportStore({ redis, clock: systemClock });
   const owners = await Promise.all(
     Array.from({ length: 12 }, async (_, i) => {
       const owner = await createKey(keystore, { kind: "classify" });

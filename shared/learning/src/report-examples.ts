@@ -77,9 +77,11 @@ type RedisClient = Redis | Cluster;
 /**
  * The deployment's kept reviews (issue 53): for workspaces that share reports, each review's
  * hashed features and label (codec.ts), bounded in number and in each workspace's share,
- * forgotten with the workspace. The learner keeps; `sift model train` reads them in pages.
+ * forgotten with the workspace. The learner keeps; `sift model train` reads them in pages. The
+ * class was ReviewExamples; its keys (`{learn}:ex:*`) and scripts keep their names, as
+ * deployments have them.
  */
-export class ReviewExamples {
+export class ReportExamples {
   readonly #redis: RedisClient;
   readonly #maxTotal: number;
   readonly #maxPerWorkspace: number;

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { createRedis, redisReady } from "@sift/runtime";
-import { ReviewExamples, type ExampleOfSite } from "../src/examples.ts";
+import { ReportExamples, type ExampleOfSite } from "../src/report-examples.ts";
 
 const redis = createRedis({ url: inject("redisUrl") }, "learning-test");
 beforeAll(() => redisReady(redis));
 afterAll(() => redis.disconnect());
 /** Each test its own hash tag, so no other file's reviews are counted. */
 const store = (caps: { maxTotal?: number; maxPerWorkspace?: number } = {}) =>
-  new ReviewExamples({ redis, tag: `{learn-test-${randomUUID()}}`, ...caps });
+  new ReportExamples({ redis, tag: `{learn-test-${randomUUID()}}`, ...caps });
 const review = (at: number, label: 0 | 1 = 1) => ({
   label,
   featurizerVersion: 4,
@@ -16,7 +16,7 @@ const review = (at: number, label: 0 | 1 = 1) => ({
   ids: Int32Array.of(3, 17, at % 1000),
   vals: Float32Array.of(0.5, 0.25, 1),
 });
-const everything = async (s: ReviewExamples) => {
+const everything = async (s: ReportExamples) => {
   const out: ExampleOfSite[] = [];
   for await (const page of s.all(7)) out.push(...page);
   return out;

@@ -175,9 +175,10 @@ const strictnessOf = (value: string | null): Strictness =>
  * Each workspace's learned state in Redis: report counts per hashed feature, report
  * fingerprints, counters, a version the workers watch, its lists (ListStore, list-store.ts) and its sharing choice. No
  * report's text is stored. Keys of one workspace share the hash tag `{fb:<id>}`, so each script
- * touches one Redis Cluster slot.
+ * touches one Redis Cluster slot. The class was FeedbackStore; its keys keep the `fb` of that
+ * name, as deployments have them (renaming a key would leave every site's learned state behind).
  */
-export class FeedbackStore extends ListStore {
+export class ReportStore extends ListStore {
   constructor(deps: ListStoreDeps) {
     super(deps);
     this.redis.defineCommand("siftRecordReport", { numberOfKeys: 9, lua: RECORD });
