@@ -122,7 +122,7 @@ const keptOf = async (site: Awaited<ReturnType<typeof filledSite>>) => ({
   kept: await examples.countOf(site.ws),
   webhooks: (await webhooks.of(site.ws)).length,
   role: await accounts.roleIn(site.ws, site.owner.id),
-  ownerSites: Object.keys(await accounts.workspacesOf(site.owner.id)),
+  ownerSites: Object.keys(await accounts.workspacesOf(site.owner.id)).filter((id) => id === site.ws),
   memberSince: await redis.exists(names.memberSince(site.ws)),
   invitations: (await invitations.pending(site.ws)).length,
   invitationOpens: (await invitations.peek(site.token)) !== null,
@@ -149,6 +149,8 @@ describe("deleting a site forgets everything that is its own", () => {
   it("leaves nothing of the deleted site, all of another's, and the audit trail's entries", async () => {
     const doomed = await filledSite();
     const other = await filledSite();
+    // The doomed site's owner works on the other site too: that role stays.
+    await accounts.setRole(other.ws, doomed.owner.id, "viewer");
     const otherBefore = await keptOf(other);
     expect(otherBefore).toMatchObject({
       verdicts: 1,
@@ -167,6 +169,8 @@ describe("deleting a site forgets everything that is its own", () => {
     expect(await keptOf(doomed)).toEqual(NOTHING);
     // The owner's account stays (it may work on other sites); only the role is gone.
     expect(await accounts.getUser(doomed.owner.id)).not.toBeNull();
+    expect(await accounts.workspacesOf(doomed.owner.id)).toEqual({ [other.ws]: "viewer" });
+    expect(await accounts.roleIn(other.ws, doomed.owner.id)).toBe("viewer");
     expect(await keptOf(other)).toEqual(otherBefore);
     expect(await keystore.resolve(other.secretKey)).not.toBeNull();
     // The trail records what happened, the deletion included.
