@@ -23,6 +23,7 @@ import { AuditLog } from "./clients/audit.ts";
 import { SecretFlash } from "./clients/flash.ts";
 import { InvitationStore } from "./clients/invitations.ts";
 import { SessionStore } from "./clients/sessions.ts";
+import { ConsoleWorkspaces } from "./clients/workspaces.ts";
 import { SignInThrottle } from "./clients/throttle.ts";
 import type { ConsoleConfig } from "./config.ts";
 import { hashPassword } from "./domain/password.ts";
@@ -90,6 +91,7 @@ export const createConsoleService = async (deps: {
       invitations,
       secondFactor,
       reporter,
+      console: new ConsoleWorkspaces({ redis, clock }),
     }),
     usage: new RedisUsageMeter({ redis, clock }),
     refusals: new RefusalCounter({ redis, clock }),

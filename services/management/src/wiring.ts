@@ -1,4 +1,5 @@
 import type { Queue } from "bullmq";
+import { ConsoleWorkspaces } from "@sift/console/workspaces";
 import {
   AuditTrail,
   Keystore,
@@ -61,6 +62,8 @@ export const managementParts = (deps: {
       allowPrivateWebhooks: deps.allowPrivateWebhooks,
       models,
       verdicts,
+      // A deleted site's console roles and invitations go with it, whichever door deleted it.
+      console: new ConsoleWorkspaces({ redis: deps.redis, clock: deps.clock }),
     }),
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
     ...(deps.tokenRate ? { tokenRate: deps.tokenRate } : {}),

@@ -1,6 +1,7 @@
 import { solveFromService } from "@sift/challenge";
 import { ReportStore } from "@sift/feedback";
 import { AccountStore } from "@sift/console/accounts";
+import { ConsoleWorkspaces } from "@sift/console/workspaces";
 import { AuditTrail, Keystore, NoticeStore, RedisUsageMeter, TokenStore } from "@sift/keystore";
 import { userInfo } from "node:os";
 import { LogKeyRing, RedisVerdictLog } from "@sift/verdicts";
@@ -51,6 +52,8 @@ try {
       members: accounts,
       // Forgetting reads no content: no keys needed.
       verdicts: new RedisVerdictLog({ redis, clock: systemClock, keys: new LogKeyRing([]) }),
+      // A deleted site's console roles and invitations go with it, as through /v1 and the console.
+      console: new ConsoleWorkspaces({ redis, clock: systemClock }),
     }),
     tokens: new TokenStore({ redis, clock: systemClock }),
     // The actor of a CLI change: the account that ran it (SUDO_USER behind sudo), and the host.

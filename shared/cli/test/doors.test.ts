@@ -1,8 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { AccountStore } from "@sift/console/accounts";
+import { InvitationStore } from "@sift/console/invitations";
+import { ConsoleWorkspaces } from "@sift/console/workspaces";
 import { BULL_PREFIX, workspaceLogFrom } from "@sift/contracts";
-import { ReportStore } from "@sift/feedback";
+import { encodeSignature, fingerprint, ReportStore } from "@sift/feedback";
 import { NoticeStore } from "@sift/keystore";
 import { readFileSync } from "node:fs";
 import { deploymentModels, ReportExamples, type ModelDeps } from "@sift/learning";
@@ -39,6 +41,7 @@ let examples: ReportExamples;
 let models: ModelDeps;
 let accounts: AccountStore;
 let verdicts: RedisVerdictLog;
+let invitations: InvitationStore;
 let cli: (...argv: string[]) => ReturnType<typeof runCli>;
 /** The CLI's webhook store: signing under the deployment's key, as main.ts with SIFT_INTERNAL_SECRET. */
 let cliWebhooks: WebhookStore;
@@ -100,6 +103,7 @@ beforeAll(async () => {
   models = deploymentModels({ redis: stack.redis });
   accounts = new AccountStore({ redis: stack.redis, clock: stack.clock });
   verdicts = new RedisVerdictLog({ redis: stack.redis, clock: stack.clock, keys: new LogKeyRing([]) });
+  invitations = new InvitationStore({ redis: stack.redis, clock: stack.clock, lifetimeMs: 3_600_000 });
   // The stack's BullMQ jobs live in database 1 (stack.ts): the CLI queues its webhooks there.
   jobsRedis = createJobsRedis({ url: `${inject("redisUrl")}/1` }, "doors-cli-jobs");
   cliQueue = createWebhookQueue({ connection: jobsRedis, prefix: BULL_PREFIX });
@@ -120,6 +124,7 @@ beforeAll(async () => {
       models,
       members: accounts,
       verdicts,
+      console: new ConsoleWorkspaces({ redis: stack.redis, clock: stack.clock }),
     }),
     usage: stack.usage,
     notices: new NoticeStore({ redis: stack.redis }),
@@ -666,6 +671,90 @@ function forgetCases(): Case[] {
   ];
 }
 
+/** Each filled site's console owner, to read their own list of sites. */
+const ownerOf = new Map<string, string>();
+/**
+ * Something in every place a site keeps things: a verdict (its visitors' data), a report its
+ * layer learned, a kept review, a list entry, its settings, an owner and a pending invitation.
+ * No second-factor rule: the console would ask its operator for one (the console's
+ * delete-site.test.ts has it). Fixed times, so two sites filled alike read alike.
+ */
+const fillSite = async (workspaceId: string, configId: string) => {
+  await verdicts.append(
+    {
+      time: Date.now(),
+      workspaceId,
+      configId,
+      operation: "verify",
+      ok: true,
+      reasons: [],
+      listHits: [],
+    },
+    DEFAULT_LOG_SETTINGS,
+  );
+  await reports.record(workspaceId, {
+    workspaceId,
+    label: "spam",
+    buckets: [1, 2, 3],
+    fingerprint: encodeSignature(fingerprint([["message", `buy now ${workspaceId}`]])),
+    reportedAt: 1_700_000_000_000,
+    logOdds: 1,
+    modelVersion: "doors",
+  });
+  await examples.keep(workspaceId, {
+    label: 1,
+    featurizerVersion: 1,
+    reviewedAt: 1_700_000_000_000,
+    ids: Int32Array.from([7]),
+    vals: Float32Array.from([1]),
+  });
+  await reports.addListEntries(
+    workspaceId,
+    [{ kind: "block", type: "domain", value: "spam.example" }],
+    "ann",
+  );
+  await reports.setStrictness(workspaceId, "strict");
+  await reports.setSharing(workspaceId, true);
+  await reports.setExpectedLanguages(workspaceId, ["de"]);
+  const owner = await accounts.addUser({
+    email: `owner-${workspaceId}@example.com`,
+    password: "correct horse battery",
+    operator: false,
+  });
+  await accounts.setRole(workspaceId, owner!.id, "owner");
+  ownerOf.set(workspaceId, owner!.id);
+  await invitations.create({
+    workspaceId,
+    email: `invitee-${workspaceId}@example.com`,
+    role: "editor",
+    invitedBy: "ann",
+  });
+};
+/** What `fillSite` left of a site, with nothing that differs between two sites (ids, times). */
+const siteData = async (workspaceId: string) => ({
+  verdicts: (await verdicts.list(workspaceId)).verdicts.length,
+  learned: await reports.stats(workspaceId),
+  kept: await examples.countOf(workspaceId),
+  lists: await reports.lists(workspaceId),
+  settings: await reports.settings(workspaceId),
+  webhooks: (await cliWebhooks.of(workspaceId)).length,
+  roles: Object.values(await accounts.membersOf(workspaceId)),
+  ownerSites: Object.keys(await accounts.workspacesOf(ownerOf.get(workspaceId)!)).length,
+  invitations: (await invitations.pending(workspaceId)).length,
+});
+/** A site `fillSite` filled, once deleted. */
+const FORGOTTEN = {
+  verdicts: 0,
+  learned: { spam: 0, clean: 0, updatedAt: null, version: 0 },
+  kept: 0,
+  lists: [],
+  settings: { strictness: "balanced", shareReports: false, languages: [] },
+  webhooks: 0,
+  roles: [],
+  ownerSites: 0,
+  invitations: 0,
+};
+
 /** Deleting a site (every door), a configuration and webhooks (/v1 and the CLI: docs/hosts.md says why not the console). */
 function deletionCases(): Case[] {
   const hooksOf = async (s: Site) =>
@@ -679,6 +768,13 @@ function deletionCases(): Case[] {
     {
       change: "delete a site",
       actions: "workspace.",
+      // The site filled, and a neighbour filled alike that no door deletes (its id: `made`).
+      setup: async (s) => {
+        await fillSite(s.workspaceId, s.configId);
+        const neighbour = await newSite();
+        await fillSite(neighbour.workspaceId, neighbour.configId);
+        return neighbour.workspaceId;
+      },
       doors: {
         v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}`)),
         console: async (s) => {
@@ -690,6 +786,8 @@ function deletionCases(): Case[] {
       state: async (s) => ({
         workspace: await stack.keystore.getWorkspace(s.workspaceId),
         secretWorks: (await stack.keystore.resolve(s.secretKey)) !== null,
+        site: await siteData(s.workspaceId),
+        neighbour: await siteData(s.made!),
       }),
       audited: (e) => ({ before: viewOf(e.before), after: e.after }),
       events: [],
@@ -1105,6 +1203,36 @@ describe("one operation per change, through /v1, the console and the CLI", () =>
       }
     },
   );
+
+  it("delete a site: whichever door, nothing of the site is left, its neighbour keeps all, the trail keeps its entries", async () => {
+    const byDoor = runs.get("delete a site")!;
+    const filled = {
+      verdicts: 1,
+      learned: { spam: 1, clean: 0, updatedAt: 1_700_000_000_000, version: 4 },
+      kept: 1,
+      lists: [{ kind: "block", type: "domain", value: "spam.example" }],
+      settings: { strictness: "strict", shareReports: true, languages: ["de"] },
+      webhooks: 1,
+      roles: ["owner"],
+      ownerSites: 1,
+      invitations: 1,
+    };
+    for (const door of DOORS) {
+      const { site } = byDoor[door]!;
+      expect(await siteData(site.workspaceId), door).toEqual(FORGOTTEN);
+      expect(await siteData(site.made!), door).toEqual(filled);
+      const { data } = await stack.audit.page({ workspaceId: site.workspaceId, limit: 100 });
+      expect(
+        data.map((e) => e.action),
+        door,
+      ).toContain("workspace.delete");
+      // The neighbour's webhook still takes its events: only the deleted site's went.
+      expect(
+        (await cliWebhooks.of(site.made!)).map((w) => w.url),
+        door,
+      ).toEqual([receiverUrl]);
+    }
+  });
 });
 
 /**

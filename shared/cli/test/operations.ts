@@ -1,4 +1,5 @@
 import { AccountStore } from "@sift/console/accounts";
+import { ConsoleWorkspaces } from "@sift/console/workspaces";
 import { deploymentModels } from "@sift/learning";
 import { operationDeps, type OperationDeps } from "@sift/operations";
 import { silentLogger, systemClock, type Clock, type RedisClient } from "@sift/runtime";
@@ -20,4 +21,5 @@ export const cliOperations = (redis: RedisClient, clock: Clock = systemClock): O
     members: new AccountStore({ redis, clock }),
     // Forgetting reads no content: no keys needed, as main.ts builds it.
     verdicts: new RedisVerdictLog({ redis, clock, keys: new LogKeyRing([]) }),
+    console: new ConsoleWorkspaces({ redis, clock }),
   });

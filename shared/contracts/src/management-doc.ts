@@ -67,7 +67,8 @@ export const MANAGEMENT_OPERATIONS = {
   "DELETE /v1/workspaces/{id}": {
     method: "DELETE",
     path: "/v1/workspaces/{id}",
-    summary: "Delete a workspace: its keys stop at once",
+    summary:
+      "Delete a workspace: its keys stop at once, then its verdict log, learned state, kept reviews, lists, settings, webhooks, console roles and invitations are forgotten; the audit trail keeps its entries",
     operatorOnly: true,
     answer: WorkspaceView,
   },

@@ -166,6 +166,30 @@ export interface StateSnapshot extends LayerSnapshot {
   updatedAt?: number | null;
 }
 
+/**
+ * Every key part a workspace's layer has under `{fb:<id>}` (RECORD's, ListStore's and the
+ * settings'): `forgetWorkspace` deletes them all. A new part belongs here, or a deleted site
+ * leaves it behind (test/forget-workspace.test.ts finds any key left).
+ */
+export const WORKSPACE_PARTS = [
+  "counts",
+  "fingerprints",
+  "meta",
+  "version",
+  "reviewed",
+  "languages",
+  "applied",
+  "corrections",
+  "examples",
+  "lists",
+  "lists-added",
+  "lists-at",
+  "lists-by-value",
+  "share",
+  "strictness",
+  "expected-languages",
+] as const;
+
 const strictnessOf = (value: string | null): Strictness =>
   (STRICTNESS_MODES as readonly (string | null)[]).includes(value)
     ? (value as Strictness)
@@ -343,6 +367,16 @@ export class ReportStore extends ListStore {
       this.redis.incr(this.key(workspaceId, "version")),
     ]);
     return version;
+  }
+
+  /**
+   * Deletes everything kept of a workspace under `{fb:<id>}` (WORKSPACE_PARTS): what its reports
+   * taught, its lists with who added each entry, its strictness, sharing and expected languages,
+   * and its version (a worker holding its state sees the version change and loads an empty one).
+   * For a deleted site (`workspace.delete`); one DEL of one slot, so it runs again harmlessly.
+   */
+  async forgetWorkspace(workspaceId: string): Promise<void> {
+    await this.redis.del(...WORKSPACE_PARTS.map((part) => this.key(workspaceId, part)));
   }
 
   async shares(workspaceId: string): Promise<boolean> {

@@ -152,6 +152,8 @@ export abstract class WorkspaceRecords extends RedisStore {
   /**
    * Deletes a workspace: its configurations first (their keys stop at once), then its record,
    * its usage and its place in the directory. Returns what it was, or null when there was none.
+   * What the site keeps in other stores (its verdict log, layer, lists, console roles) is
+   * forgotten after this by @sift/operations' `deleteWorkspace`.
    */
   async deleteWorkspace(workspaceId: string): Promise<Workspace | null> {
     const workspace = await this.getWorkspace(workspaceId);

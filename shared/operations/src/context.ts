@@ -26,6 +26,7 @@ export interface OperationDeps {
     | "listPage"
     | "listAdded"
     | "forget"
+    | "forgetWorkspace"
   >;
   /** The deployment's kept reviews (@sift/learning's ReportExamples): a site that stops sharing leaves them. */
   examples: { forget(workspaceId: string): Promise<number> };
@@ -58,6 +59,12 @@ export interface OperationDeps {
   secondFactor?: SecondFactorBook | undefined;
   /** The learner's report queue (`report.create`: the job POST /feedback queues); none: no such change. */
   reporter?: Reporter | undefined;
+  /**
+   * What the console keeps of a workspace (its roles, invitations, second-factor rule), forgotten
+   * when the workspace is deleted. Every door builds it (the console's ConsoleWorkspaces); none:
+   * a delete leaves them.
+   */
+  console?: ConsoleWorkspaceRecords | undefined;
   /** The deployment's model versions, kept reviews and training requests; none: the model's changes answer 404. */
   models?: ModelDeps | undefined;
   clock: Clock;
@@ -169,6 +176,12 @@ export interface SecondFactorBook {
   setRequired(workspaceId: string, required: boolean): Promise<void>;
   /** Whether the account has a second factor turned on. */
   enabled(userId: string): Promise<boolean>;
+}
+
+/** The console's records of one workspace as `workspace.delete` needs them (its ConsoleWorkspaces). */
+export interface ConsoleWorkspaceRecords {
+  /** Takes away every role in the workspace and revokes its pending invitations; safe to run again. */
+  forget(workspaceId: string): Promise<unknown>;
 }
 
 /** What a person says a submission was: a report's label. */

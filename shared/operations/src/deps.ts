@@ -24,6 +24,8 @@ export const operationDeps = (deps: {
   secondFactor?: OperationDeps["secondFactor"];
   /** The learner's report queue (@sift/reports' queueReport); none: no `report.create`. */
   reporter?: OperationDeps["reporter"];
+  /** The console's records of a workspace (its ConsoleWorkspaces), forgotten with it; none: a delete leaves them. */
+  console?: OperationDeps["console"];
 }): OperationDeps => ({
   keystore: new Keystore({ redis: deps.redis, clock: deps.clock }),
   reports: new ReportStore({ redis: deps.redis, clock: deps.clock }),
@@ -39,6 +41,7 @@ export const operationDeps = (deps: {
   invitations: deps.invitations,
   secondFactor: deps.secondFactor,
   reporter: deps.reporter,
+  console: deps.console,
   clock: deps.clock,
   logger: deps.logger,
 });

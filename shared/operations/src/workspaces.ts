@@ -133,7 +133,17 @@ export const updateWorkspace = async (
   return done(after);
 };
 
-/** `workspace.delete`: an operator's; its keys stop at once. */
+/** How every workspace id is made (@sift/keystore's newId): no other id is looked for when its record is gone. */
+const WORKSPACE_ID = /^ws_[\w-]{1,64}$/;
+
+/**
+ * `workspace.delete`: an operator's. Its keys stop at once: the key store deletes its
+ * configurations (their key records), its record, directory entry, external id, usage, refusal
+ * and verification counters first, and the entry is written then. Everything else that is the
+ * site's is forgotten after (`forgetSite`). A crash midway leaves a site no key reaches and whose
+ * record is gone, so a retried DELETE answers 404 as before, but forgets what was left all the
+ * same. The audit trail keeps the site's entries, this one included: it records what was done.
+ */
 export const deleteWorkspace = async (
   deps: OperationDeps,
   actor: Actor,
@@ -143,7 +153,10 @@ export const deleteWorkspace = async (
   if (!actor.operator) return OPERATOR_ONLY;
   const settings = await deps.reports.settings(workspaceId);
   const gone = await deps.keystore.deleteWorkspace(workspaceId);
-  if (!gone) return NOT_FOUND;
+  if (!gone) {
+    if (WORKSPACE_ID.test(workspaceId)) await forgetSite(deps, workspaceId);
+    return NOT_FOUND;
+  }
   const before = workspaceView(gone, settings);
   await audit(deps, actor, {
     action: "workspace.delete",
@@ -151,7 +164,24 @@ export const deleteWorkspace = async (
     workspaceId: gone.id,
     before: audited(before, gone),
   });
+  await forgetSite(deps, gone.id);
   return done(before);
+};
+
+/**
+ * What a deleted site leaves besides its key records, each by the keys its store knows for that
+ * workspace (no scan): its verdict log (the visitors' submissions, as `workspace.forget-log`);
+ * its kept reviews and its layer with its lists, strictness, sharing and languages (more than
+ * `feedback.forget`, which leaves the lists and settings); its own webhooks with their
+ * deliveries; its console roles, invitations and second-factor rule. Each step deletes what is
+ * there and nothing else, so it runs again on a half-forgotten site.
+ */
+const forgetSite = async (deps: OperationDeps, workspaceId: string): Promise<void> => {
+  await deps.verdicts?.forget(workspaceId);
+  await deps.examples.forget(workspaceId);
+  await deps.reports.forgetWorkspace(workspaceId);
+  for (const webhook of await deps.webhooks.of(workspaceId)) await deps.webhooks.delete(webhook.id);
+  await deps.console?.forget(workspaceId);
 };
 
 /** `workspace.forget-log`: every verdict its log keeps, gone at once (who may ask is the door's: a console owner, the CLI). */

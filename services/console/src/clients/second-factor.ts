@@ -49,7 +49,6 @@ export class SecondFactorStore extends ConsoleStore {
   #enrollKey = (userId: string) => `${this.#prefix}totp-enroll:{${userId}}`;
   #recoveryKey = (userId: string) => `${this.#prefix}totp-recovery:{${userId}}`;
   #stepKey = (tokenHash: string) => `${this.#prefix}signin-step:${tokenHash}`;
-  #requiredKey = (workspaceId: string) => `${this.#prefix}ws-second-factor:{${workspaceId}}`;
 
   async enabled(userId: string): Promise<boolean> {
     return (await this.redis.hexists(this.#totpKey(userId), "secret")) === 1;
@@ -132,11 +131,11 @@ export class SecondFactorStore extends ConsoleStore {
   }
 
   async requiredIn(workspaceId: string): Promise<boolean> {
-    return (await this.redis.exists(this.#requiredKey(workspaceId))) === 1;
+    return (await this.redis.exists(this.keys.workspaceSecondFactor(workspaceId))) === 1;
   }
 
   async setRequired(workspaceId: string, required: boolean): Promise<void> {
-    if (required) await this.redis.set(this.#requiredKey(workspaceId), "1");
-    else await this.redis.del(this.#requiredKey(workspaceId));
+    if (required) await this.redis.set(this.keys.workspaceSecondFactor(workspaceId), "1");
+    else await this.redis.del(this.keys.workspaceSecondFactor(workspaceId));
   }
 }

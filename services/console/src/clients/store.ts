@@ -23,6 +23,8 @@ export const consoleLayout = (prefix = "sift:console:") => ({
   invite: (tokenHash: string) => `${prefix}invite:${tokenHash}`,
   /** Hash: invitation id → its token's hash, the workspace's pending invitations. */
   invites: (workspaceId: string) => `${prefix}invites:{${workspaceId}}`,
+  /** String, present while the workspace asks every member for a second factor (clients/second-factor.ts). */
+  workspaceSecondFactor: (workspaceId: string) => `${prefix}ws-second-factor:{${workspaceId}}`,
 });
 
 export interface ConsoleStoreDeps {

@@ -24,7 +24,9 @@ export const deleteSitePage = (place: Place, error?: string) =>
         <h2 id="delete-confirm-title">Delete ${place.workspace.name}</h2>
         <p>
           Every key of this site stops working at once, its configurations, usage and place in the site list
-          go, and it cannot be opened here any more. Its audit entries stay in the deployment's audit trail.
+          go, and so do its verdict log, what its reports taught, its lists and settings, its webhooks, and
+          its members' roles and pending invitations; it cannot be opened here any more. Its audit entries
+          stay in the deployment's audit trail.
         </p>
         ${postForm(
           { action: `/console/w/${place.workspace.id}/delete`, csrf: place.frame.csrf },
