@@ -90,6 +90,7 @@ interface ComposeService {
   ports?: string[];
   depends_on?: Record<string, unknown>;
   networks?: { default?: { aliases?: string[] } };
+  cpu_shares?: number;
 }
 // Compose files use YAML 1.1 merge keys (<<: *anchor).
 const compose = parse(read("infra/compose.yaml"), { merge: true }) as {
@@ -228,6 +229,12 @@ describe("the compose file", () => {
     expect(compose.services["redis"]!.command).toEqual(["redis-server", "/etc/redis/redis.conf"]);
     expect(read("infra/config/redis.conf")).toMatch(/^appendonly yes$/m);
     expect(read("infra/config/redis.conf")).toMatch(/^appendfsync everysec$/m);
+  });
+
+  it("gives the management API a CPU weight below the request paths' (issue 58)", () => {
+    const weight = (name: string) => compose.services[name]!.cpu_shares ?? 1024;
+    expect(weight("management")).toBeLessThan(1024);
+    for (const name of ["gateway", "verify", "classify", "model-worker"]) expect(weight(name)).toBe(1024);
   });
 });
 
