@@ -102,14 +102,9 @@ export const weighExamples = (
 ): TrainItem[] => {
   const counts = new Map<string, number>();
   const sources = new Map<string, number>();
-  const balance = process.env["SIFT59_LANG_BALANCE"] === "1";
-  const cell = (e: (typeof examples)[number]) =>
-    `${partOf(e)}${balance && e.translated ? `|${e.translated.lang}` : ""}|${e.label}`;
-  const langs = new Map<string, Set<string>>();
   for (const e of examples) {
-    counts.set(cell(e), (counts.get(cell(e)) ?? 0) + 1);
+    counts.set(`${partOf(e)}|${e.label}`, (counts.get(`${partOf(e)}|${e.label}`) ?? 0) + 1);
     sources.set(e.source, (sources.get(e.source) ?? 0) + 1);
-    if (e.translated) langs.set(partOf(e), (langs.get(partOf(e)) ?? new Set()).add(e.translated.lang));
   }
   const raw = examples.map(
     (e) =>
@@ -117,8 +112,7 @@ export const weighExamples = (
         (e.whole ? wholeWeight : 1) *
         (e.translated ? translatedWeight : 1)) /
       2 /
-      counts.get(cell(e))! /
-      (balance && e.translated ? langs.get(partOf(e))!.size : 1),
+      counts.get(`${partOf(e)}|${e.label}`)!,
   );
   // The whole submissions' spam and ham weigh the same in all (the enquiries and the comment box
   // have no spam of their own to balance them): their frame is drawn label-blind, so greeting,

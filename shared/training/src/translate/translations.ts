@@ -21,12 +21,9 @@ import { FIRST, FROM_SPANISH, openApertium, TARGETS, type Apertium, type Target 
  */
 export const RECIPE = 2;
 /** At most this many rows of a source are translated (each into two languages). */
-export const PER_SOURCE = Number(process.env["SIFT59_PER_SOURCE"] ?? 3000);
+export const PER_SOURCE = 3000;
 /** Languages per translated row: each language gets about a third of the sample. */
-const LANGS_PER_ROW = Number(process.env["SIFT59_LANGS"] ?? 2);
-const HONEST_PER_SOURCE = Number(process.env["SIFT59_HONEST_PER_SOURCE"] ?? PER_SOURCE);
-const capOf = (source: SourceName): number =>
-  source === "polyai_enquiries" || source === "se_comments_applemeta" ? HONEST_PER_SOURCE : PER_SOURCE;
+const LANGS_PER_ROW = 2;
 /** Longer texts (e-mails, Q&A posts) are cut at a word before this many characters. */
 const MAX_CHARS = 1000;
 
@@ -79,14 +76,12 @@ export const chooseRows = (source: SourceName, rows: readonly SourceRow[]): Chos
     const h = fnv1a(`translate#${source}#${key}`);
     const first = h % TARGETS.length;
     const second = (first + 1 + ((h >>> 8) % (TARGETS.length - 1))) % TARGETS.length;
-    const rest = TARGETS.filter((_, i) => i !== first && i !== second);
-    const third = rest[(h >>> 16) % rest.length]!;
-    const langs = [TARGETS[first]!, TARGETS[second]!, third].slice(0, LANGS_PER_ROW);
+    const langs = [TARGETS[first]!, TARGETS[second]!].slice(0, LANGS_PER_ROW);
     eligible.push({ row, line, key, langs, h });
   }
   return eligible
     .sort((a, b) => a.h - b.h || (a.key < b.key ? -1 : 1))
-    .slice(0, capOf(source))
+    .slice(0, PER_SOURCE)
     .map(({ row, line, key, langs }) => ({ row, line, key, langs }));
 };
 
