@@ -4,7 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SourceRow } from "../data/sources.ts";
-import { ApertiumMissing, FIRST, FROM_SPANISH, INSTALL_HINT, openApertium, PACKAGES } from "./apertium.ts";
+import {
+  ApertiumMissing,
+  FIRST,
+  FROM_SPANISH,
+  fixRomanian,
+  INSTALL_HINT,
+  openApertium,
+  PACKAGES,
+} from "./apertium.ts";
 import { chooseRows, prepareLine } from "./translations.ts";
 
 const hasApertium = (() => {
@@ -39,7 +47,22 @@ describe.skipIf(!hasApertium && !process.env["CI"])("the translation step, with 
     const italian = await apertium.translate(FROM_SPANISH.it[0]!, spanish);
     expect(italian[0]!.toLowerCase()).toContain("soldi");
     expect(Object.keys(apertium.versions).sort()).toEqual([...PACKAGES].sort());
+    // No unknown-word marks (`-u`) and no generator alternatives: what a Romanian writes.
+    const marks = await apertium.translate(
+      FROM_SPANISH.ro[0]!,
+      await apertium.translate(FIRST, ["I live in a house in London and work in a bank in the city."]),
+    );
+    expect(marks[0]).toMatch(/(^|\s)în\s/);
+    expect(marks[0]).not.toMatch(/-n\/|[*#@~]\p{L}/u);
     for (const v of Object.values(apertium.versions)) expect(v).toMatch(/^\d/);
+  });
+});
+
+describe("the Romanian generator's alternatives", () => {
+  it("keep the full form of the preposition, in any case, and touch nothing else", () => {
+    expect(fixRomanian("Viu -n/în o casă -n/În Londra")).toBe("Viu în o casă În Londra");
+    expect(fixRomanian("LANSARE -N/ÎN 3 MINUTE")).toBe("LANSARE ÎN 3 MINUTE");
+    expect(fixRomanian("opt-in și/sau -n-ul 24/7")).toBe("opt-in și/sau -n-ul 24/7");
   });
 });
 

@@ -66,6 +66,15 @@ const roPipeline = (): string => {
   ].join(" | ");
 };
 
+/**
+ * apertium-es-ro 0.7.5's generator writes the preposition "în" as both its forms, the elided one
+ * and the full one, "-n/în" (also "-n/În", "-N/ÎN"), wherever Spanish has "en": two in five of the
+ * Romanian translations carried it, in both labels, and no Romanian writer does. Left so, the
+ * model learns "-n/în" as Romanian and never sees the "în" every real Romanian message holds. The
+ * full form is kept (the elided one needs the word before it, which the generator did not pick).
+ */
+export const fixRomanian = (line: string): string => line.replace(/-[nN]\/(în|În|ÎN)/g, "$1");
+
 export class ApertiumMissing extends Error {}
 
 /** A ready translator: the modes it can run and where the Romanian mode was written. */
@@ -112,8 +121,10 @@ export const openApertium = (modesDir: string): Apertium => {
   const versions = Object.fromEntries(PACKAGES.map((p) => [p, versionOf(p) ?? "unknown"]));
   return {
     versions,
-    translate: (step, lines) =>
-      run(step.mode === "es-ro" ? ["-u", "-d", modesDir, step.mode] : ["-u", step.mode], lines),
+    translate: async (step, lines) =>
+      step.mode === "es-ro"
+        ? (await run(["-u", "-d", modesDir, step.mode], lines)).map(fixRomanian)
+        : run(["-u", step.mode], lines),
   };
 };
 

@@ -15,8 +15,11 @@ import { FIRST, FROM_SPANISH, openApertium, TARGETS, type Apertium, type Target 
  * fold as the message it came from and is held out with its family.
  */
 
-/** Bump when the selection or the preparation of a line changes: the cache is rebuilt. */
-export const RECIPE = 1;
+/**
+ * Bump when the selection or the preparation of a line changes: the cache is rebuilt. 2: the
+ * Romanian generator's "-n/în" written as "în" (apertium.ts fixRomanian).
+ */
+export const RECIPE = 2;
 /** At most this many rows of a source are translated (each into two languages). */
 export const PER_SOURCE = 3000;
 /** Languages per translated row: each language gets about a third of the sample. */
