@@ -83,6 +83,10 @@ afterAll(async () => {
 
 const logIn = async (page: Page, user: string, password: string): Promise<void> => {
   await page.goto(`${wp.url}/wp-login.php`);
+  // wp-login.php focuses a field 200 ms after the page loads, and may empty the password as it
+  // does: filled before that, the form went with "The password field is empty." (4 runs in 12
+  // on a quiet machine). The fields are filled once the page has taken its focus.
+  await page.waitForFunction(() => ["user_login", "user_pass"].includes(document.activeElement?.id ?? ""));
   await page.fill("#user_login", user);
   await page.fill("#user_pass", password);
   await Promise.all([page.waitForURL(/\/wp-admin\//), page.click("#wp-submit")]);
