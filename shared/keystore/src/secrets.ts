@@ -5,8 +5,11 @@ const SECRET_BYTES = 32;
 
 export const newSecretKey = (): string => `sk_${randomBytes(SECRET_BYTES).toString("base64url")}`;
 export const newSiteKey = (): string => `pk_${randomBytes(16).toString("base64url")}`;
-export const newId = (prefix: "ws" | "cfg" | "key"): string =>
-  `${prefix}_${randomBytes(9).toString("base64url")}`;
+type IdPrefix = "ws" | "cfg" | "key";
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBytes(9).toString("base64url")}`;
+/** Whether `value` has the shape of an id newId makes with `prefix` (base64url after it, bounded). */
+export const isId = (prefix: IdPrefix, value: string): boolean =>
+  value.startsWith(`${prefix}_`) && /^[\w-]{1,64}$/.test(value.slice(prefix.length + 1));
 
 /**
  * Secrets are stored only as this hash. Looking a key up by its hash is safe against timing:

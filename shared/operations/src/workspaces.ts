@@ -5,7 +5,7 @@ import {
   workspaceLogFrom,
   type WorkspaceView,
 } from "@sift/contracts";
-import type { Workspace, WorkspaceChanges } from "@sift/keystore";
+import { isId, type Workspace, type WorkspaceChanges } from "@sift/keystore";
 import { logFailure } from "@sift/runtime";
 import { emitUsageEvents } from "@sift/webhooks";
 import {
@@ -133,9 +133,6 @@ export const updateWorkspace = async (
   return done(after);
 };
 
-/** How every workspace id is made (@sift/keystore's newId): no other id is looked for when its record is gone. */
-const WORKSPACE_ID = /^ws_[\w-]{1,64}$/;
-
 /**
  * `workspace.delete`: an operator's. Its keys stop at once: the key store deletes its
  * configurations (their key records), its record, directory entry, external id, usage, refusal
@@ -154,7 +151,8 @@ export const deleteWorkspace = async (
   const settings = await deps.reports.settings(workspaceId);
   const gone = await deps.keystore.deleteWorkspace(workspaceId);
   if (!gone) {
-    if (WORKSPACE_ID.test(workspaceId)) await forgetSite(deps, workspaceId);
+    // Only an id the key store could have made is looked for once its record is gone.
+    if (isId("ws", workspaceId)) await forgetSite(deps, workspaceId);
     return NOT_FOUND;
   }
   const before = workspaceView(gone, settings);
