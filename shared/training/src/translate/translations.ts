@@ -34,8 +34,6 @@ export const RECIPE = 1;
 export const READING = 1;
 export const NEXT_READING = 2;
 const reading = (): number => (process.env["SIFT_TRANSLATION_READING"] === "2" ? NEXT_READING : READING);
-const asRead = (text: string, lang: Target): string =>
-  lang === "ro" && reading() >= 2 ? fixRomanian(text) : text;
 /** At most this many rows of a source are translated (each into two languages). */
 export const PER_SOURCE = 3000;
 /** Languages per translated row: each language gets about a third of the sample. */
@@ -211,12 +209,11 @@ export const translatedRows = (
     throw new Error(
       `the translations of ${source} in ${cacheDir} are missing or stale: run pnpm data:translate --data <data> --out ${cacheDir}`,
     );
+  const fixed = reading() >= 2;
   return chosen.flatMap((c) =>
-    c.langs.map((lang) => ({
-      ...c.row,
-      text: asRead(file.translations[c.key]![lang]!, lang),
-      lang,
-      translated: true,
-    })),
+    c.langs.map((lang) => {
+      const text = file.translations[c.key]![lang]!;
+      return { ...c.row, text: fixed && lang === "ro" ? fixRomanian(text) : text, lang, translated: true };
+    }),
   );
 };
