@@ -207,6 +207,21 @@ interface Case {
   events: string[];
 }
 
+/** One review kept for the deployment's model (a sharing site's), as the learner keeps them. */
+const keepAReview = (workspaceId: string, reviewedAt = Date.now()) =>
+  examples.keep(workspaceId, {
+    label: 1,
+    featurizerVersion: 1,
+    reviewedAt,
+    ids: Int32Array.from([7]),
+    vals: Float32Array.from([1]),
+  });
+/** A site that shares its reports and has one review kept: what turning sharing off or forgetting removes. */
+const sharingWithAReview = async (workspaceId: string) => {
+  await reports.setSharing(workspaceId, true);
+  await keepAReview(workspaceId);
+};
+
 const settingsPage = (s: Site) => `/console/w/${s.workspaceId}/settings`;
 /** The settings form as a browser sends it: every field, the changed ones as given. */
 const settingsForm = async (s: Site, changes: Record<string, string>) => {
@@ -643,16 +658,7 @@ function forgetCases(): Case[] {
     {
       change: "forget what a site's reports taught",
       actions: "feedback.forget",
-      setup: async (s) => {
-        await reports.setSharing(s.workspaceId, true);
-        await examples.keep(s.workspaceId, {
-          label: 1,
-          featurizerVersion: 1,
-          reviewedAt: Date.now(),
-          ids: Int32Array.from([7]),
-          vals: Float32Array.from([1]),
-        });
-      },
+      setup: (s) => sharingWithAReview(s.workspaceId),
       doors: {
         v1: async (s) => void (await v1("DELETE", `/v1/workspaces/${s.workspaceId}/reports`)),
         console: async (s) =>
@@ -701,13 +707,7 @@ const fillSite = async (workspaceId: string, configId: string) => {
     logOdds: 1,
     modelVersion: "doors",
   });
-  await examples.keep(workspaceId, {
-    label: 1,
-    featurizerVersion: 1,
-    reviewedAt: 1_700_000_000_000,
-    ids: Int32Array.from([7]),
-    vals: Float32Array.from([1]),
-  });
+  await keepAReview(workspaceId, 1_700_000_000_000);
   await reports.addListEntries(
     workspaceId,
     [{ kind: "block", type: "domain", value: "spam.example" }],
@@ -926,16 +926,7 @@ const CASES: Case[] = [
   {
     change: "turn report sharing off",
     actions: "workspace.",
-    setup: async (s) => {
-      await reports.setSharing(s.workspaceId, true);
-      await examples.keep(s.workspaceId, {
-        label: 1,
-        featurizerVersion: 1,
-        reviewedAt: Date.now(),
-        ids: Int32Array.from([7]),
-        vals: Float32Array.from([1]),
-      });
-    },
+    setup: (s) => sharingWithAReview(s.workspaceId),
     doors: {
       v1: async (s) => void (await v1("PATCH", `/v1/workspaces/${s.workspaceId}`, { shareReports: false })),
       console: async (s) =>
